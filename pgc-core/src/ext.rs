@@ -1,0 +1,104 @@
+//! Extension record kinds (marker 0x80), as documented in `spec/extensions.md`.
+//!
+//! An extension record is `0x80, kind: int-1, length: LEB128, payload`. A
+//! reader that does not know a kind skips `length` bytes. A file with no
+//! extension record is a pure 1994 PGC file.
+
+/// A brace comment `{…}`: payload = the bytes between the braces, exactly.
+pub const COMMENT: u8 = 0x01;
+/// A rest-of-line comment `;…`: payload = the bytes after `;` up to the line end.
+pub const LINE_COMMENT: u8 = 0x02;
+/// The game termination marker, when it differs from the Result tag or there
+/// is no Result tag: payload = one byte (see [`Outcome`]).
+pub const TERMINATION: u8 = 0x03;
+/// A null move (`--`, `Z0`): payload = empty for `--`, else the spelling.
+pub const NULL_MOVE: u8 = 0x04;
+/// A tag whose name or value exceeds 255 bytes: payload = LEB128 name length,
+/// name, value.
+pub const LONG_TAG: u8 = 0x05;
+/// A NAG above 255: payload = LEB128 value.
+pub const LONG_NAG: u8 = 0x06;
+/// Layout facts for a byte-identical PGN round trip (`spec/extensions.md`).
+pub const LAYOUT: u8 = 0x07;
+/// A move written in a non-canonical spelling (`0-0`, `Nge2`, `e8Q`):
+/// payload = the token as written. It applies to the next move.
+pub const MOVE_SPELLING: u8 = 0x08;
+/// A run of whitespace or junk that the layout rules do not predict:
+/// payload = LEB128 token index within the game, then the bytes.
+pub const VERBATIM_GAP: u8 = 0x09;
+/// Per-game column of `[%clk]` values (see `spec/extensions.md`).
+pub const CLOCKS: u8 = 0x10;
+/// Per-game column of `[%eval]` values (see `spec/extensions.md`).
+pub const EVALS: u8 = 0x11;
+/// A comment made only of typed embedded commands (see `spec/extensions.md`).
+pub const COMMAND_COMMENT: u8 = 0x12;
+
+/// A game termination marker (section 8.2.6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// No termination marker at all.
+    Missing = 0,
+    /// `1-0`.
+    WhiteWins = 1,
+    /// `0-1`.
+    BlackWins = 2,
+    /// `1/2-1/2`.
+    Draw = 3,
+    /// `*`.
+    Unknown = 4,
+}
+
+impl Outcome {
+    /// The marker's text (`""` for [`Outcome::Missing`]).
+    pub const fn as_bytes(self) -> &'static [u8] {
+        match self {
+            Outcome::Missing => b"",
+            Outcome::WhiteWins => b"1-0",
+            Outcome::BlackWins => b"0-1",
+            Outcome::Draw => b"1/2-1/2",
+            Outcome::Unknown => b"*",
+        }
+    }
+
+    /// Parses a marker's text.
+    pub fn from_bytes(b: &[u8]) -> Option<Outcome> {
+        Some(match b {
+            b"1-0" => Outcome::WhiteWins,
+            b"0-1" => Outcome::BlackWins,
+            b"1/2-1/2" => Outcome::Draw,
+            b"*" => Outcome::Unknown,
+            _ => return None,
+        })
+    }
+
+    /// From the payload byte of a [`TERMINATION`] record.
+    pub const fn from_code(c: u8) -> Option<Outcome> {
+        Some(match c {
+            0 => Outcome::Missing,
+            1 => Outcome::WhiteWins,
+            2 => Outcome::BlackWins,
+            3 => Outcome::Draw,
+            4 => Outcome::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+/// A human name for an extension kind.
+pub const fn kind_name(kind: u8) -> &'static str {
+    match kind {
+        COMMENT => "comment",
+        LINE_COMMENT => "line-comment",
+        TERMINATION => "termination",
+        NULL_MOVE => "null-move",
+        LONG_TAG => "long-tag",
+        LONG_NAG => "long-nag",
+        LAYOUT => "layout",
+        MOVE_SPELLING => "move-spelling",
+        VERBATIM_GAP => "verbatim-gap",
+        CLOCKS => "clocks",
+        EVALS => "evals",
+        COMMAND_COMMENT => "command-comment",
+        _ => "unknown",
+    }
+}

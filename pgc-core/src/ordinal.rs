@@ -1,0 +1,564 @@
+//! The move-ordinal codec of section 20.2.
+//!
+//! A move is stored as one byte: its index among all legal moves of the
+//! position, each given its SAN string, sorted in ascending ASCII order.
+//! From the start position `Na3` is 0, `Nc3` 1, `Nf3` 2, `Nh3` 3, `a3` 4 …
+//! `h4` 19.
+//!
+//! # How it is fast
+//!
+//! Each legal move gets a *sort key*: its SAN body (without check suffix)
+//! packed big-endian into the top six bytes of a `u64`, zero padded, with the
+//! move's index in the move list in the low 16 bits. Comparing two keys as
+//! integers compares the SAN strings in ASCII order (a zero pad byte sorts
+//! before every SAN character, so a prefix sorts first, as in `strcmp`).
+//! Keys are built on the stack from shakmaty's [`MoveList`]; no `String` is
+//! ever made. Encoding counts the keys below the played move's key (no sort);
+//! decoding selects the n-th key (`select_nth_unstable`, linear on average).
+//!
+//! The longest SAN body is six bytes (`Qa1xb2`, `exd8=Q`), so six bytes of
+//! key are enough. Why the check suffix cannot change the order is proven in
+//! `spec/ordinal.md`: every SAN body character is at least `-` (0x2D), and the
+//! suffixes `+` (0x2B) and `#` (0x23) are below all of them.
+//!
+//! Disambiguation is computed over *legal* moves, as SAN requires (section
+//! 8.2.3.4): a pinned knight does not force `Nge2`.
+
+use arrayvec::ArrayVec;
+use shakmaty::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square, attacks};
+
+/// Most legal moves a position can have for its moves to fit in one ordinal byte.
+pub const MAX_ORDINALS: usize = 256;
+
+/// Errors of the ordinal codec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum OrdinalError {
+    /// The move is not legal in the position.
+    #[error("move {uci} is not legal in this position")]
+    IllegalMove {
+        /// The move in UCI-like long algebraic notation.
+        uci: MoveText,
+    },
+    /// The ordinal is not below the number of legal moves.
+    #[error("ordinal {ordinal} is out of range: the position has {legal} legal moves (expected 0..={max})", max = legal.saturating_sub(1))]
+    OutOfRange {
+        /// The ordinal found.
+        ordinal: u8,
+        /// The number of legal moves in the position.
+        legal: usize,
+    },
+    /// The position has more legal moves than one byte can index.
+    #[error("the position has {legal} legal moves; a move ordinal can index at most 256")]
+    TooManyMoves {
+        /// The number of legal moves in the position.
+        legal: usize,
+    },
+}
+
+/// A short, stack-held text (a SAN or UCI move), at most 15 bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveText {
+    bytes: [u8; 15],
+    len: u8,
+}
+
+impl MoveText {
+    /// An empty text.
+    pub const fn new() -> MoveText {
+        MoveText {
+            bytes: [0; 15],
+            len: 0,
+        }
+    }
+
+    /// Appends one byte; bytes beyond the capacity are dropped.
+    pub fn push(&mut self, b: u8) {
+        if (self.len as usize) < self.bytes.len() {
+            self.bytes[self.len as usize] = b;
+            self.len += 1;
+        }
+    }
+
+    /// The text as bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// The text as a `&str` (always ASCII).
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).unwrap_or("?")
+    }
+
+    /// The long algebraic form of a move (`e2e4`, `e7e8q`, castling as king to rook).
+    pub fn uci(m: Move) -> MoveText {
+        let mut t = MoveText::new();
+        if let Some(from) = m.from() {
+            push_square(&mut t, from);
+        }
+        push_square(&mut t, m.to());
+        if let Some(p) = m.promotion() {
+            t.push(p.char() as u8);
+        }
+        t
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> Self {
+        MoveText::new()
+    }
+}
+
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+fn push_square(t: &mut MoveText, sq: Square) {
+    t.push(b'a' + sq.file() as u8);
+    t.push(b'1' + sq.rank() as u8);
+}
+
+/// Bits of a key that hold the move's index in its move list.
+const INDEX_MASK: u64 = 0xffff;
+
+/// Packs SAN bytes into the top of a `u64`, most significant byte first.
+#[derive(Clone, Copy)]
+struct KeyBuilder {
+    key: u64,
+    shift: u32,
+}
+
+impl KeyBuilder {
+    #[inline(always)]
+    const fn new() -> KeyBuilder {
+        KeyBuilder { key: 0, shift: 56 }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, b: u8) {
+        // At most six pushes: 56, 48, 40, 32, 24, 16. The low 16 bits stay
+        // free for the move index.
+        self.key |= u64::from(b) << self.shift;
+        self.shift = self.shift.saturating_sub(8);
+    }
+
+    #[inline(always)]
+    fn square(&mut self, sq: Square) {
+        self.push(b'a' + sq.file() as u8);
+        self.push(b'1' + sq.rank() as u8);
+    }
+}
+
+#[inline(always)]
+fn role_char(role: Role) -> u8 {
+    match role {
+        Role::Pawn => b'P',
+        Role::Knight => b'N',
+        Role::Bishop => b'B',
+        Role::Rook => b'R',
+        Role::Queen => b'Q',
+        Role::King => b'K',
+    }
+}
+
+/// The SAN body bytes (no suffix) packed into a key, without index bits.
+///
+/// `moves` must be the legal moves of `pos`; they decide disambiguation.
+#[inline]
+fn san_key<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
+    let mut k = KeyBuilder::new();
+    match m {
+        Move::Castle { king, rook } => {
+            k.push(b'O');
+            k.push(b'-');
+            k.push(b'O');
+            if rook.file() < king.file() {
+                k.push(b'-');
+                k.push(b'O');
+            }
+        }
+        Move::EnPassant { from, to } => {
+            k.push(b'a' + from.file() as u8);
+            k.push(b'x');
+            k.square(to);
+        }
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            if capture.is_some() {
+                k.push(b'a' + from.file() as u8);
+                k.push(b'x');
+            }
+            k.square(to);
+            if let Some(p) = promotion {
+                k.push(b'=');
+                k.push(role_char(p));
+            }
+        }
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            ..
+        } => {
+            k.push(role_char(role));
+            if role != Role::King {
+                let others = rivals(pos, moves, role, from, to);
+                if others.any() {
+                    let file = Bitboard::from_file(from.file());
+                    let rank = Bitboard::from_rank(from.rank());
+                    if !(others & file).any() {
+                        k.push(b'a' + from.file() as u8);
+                    } else if !(others & rank).any() {
+                        k.push(b'1' + from.rank() as u8);
+                    } else {
+                        k.square(from);
+                    }
+                }
+            }
+            if capture.is_some() {
+                k.push(b'x');
+            }
+            k.square(to);
+        }
+        Move::Put { role, to } => {
+            // Not reachable in standard chess; keyed like Crazyhouse SAN.
+            if role != Role::Pawn {
+                k.push(role_char(role));
+            }
+            k.push(b'@');
+            k.square(to);
+        }
+    }
+    k.key
+}
+
+/// Origins of other *legal* moves of the same role to the same square.
+#[inline]
+fn rivals<P: Position>(pos: &P, moves: &[Move], role: Role, from: Square, to: Square) -> Bitboard {
+    let board = pos.board();
+    let turn: Color = pos.turn();
+    let piece = Piece { color: turn, role };
+    // Cheap pseudo-legal screen: which of our pieces of this role attack `to`?
+    // Only when there is one do we consult the legal move list.
+    let attackers = attacks::attacks(to, piece, board.occupied()) & board.by_piece(piece);
+    if !(attackers.without(from)).any() {
+        return Bitboard::EMPTY;
+    }
+    let mut others = Bitboard::EMPTY;
+    for &o in moves {
+        if let Move::Normal {
+            role: r,
+            from: f,
+            to: t,
+            ..
+        } = o
+            && r == role
+            && t == to
+            && f != from
+        {
+            others.add(f);
+        }
+    }
+    others
+}
+
+/// The SAN bytes of a key (body only, no check suffix).
+fn key_text(key: u64) -> MoveText {
+    let mut t = MoveText::new();
+    let mut shift = 56;
+    while shift >= 16 {
+        let b = (key >> shift) as u8;
+        if b == 0 {
+            break;
+        }
+        t.push(b);
+        shift -= 8;
+    }
+    t
+}
+
+/// The legal moves of a position with their SAN sort keys: the ordinal table.
+///
+/// Build it once per position and use it for any number of look-ups. It lives
+/// on the stack (about 4 KiB) and allocates nothing.
+#[derive(Clone)]
+pub struct OrdinalTable {
+    moves: MoveList,
+    /// `san_key | index`, in move-list order until [`OrdinalTable::sort`].
+    keys: ArrayVec<u64, MAX_ORDINALS>,
+    sorted: bool,
+}
+
+impl OrdinalTable {
+    /// Generates the legal moves of `pos` and their keys.
+    ///
+    /// # Errors
+    /// [`OrdinalError::TooManyMoves`] if the position has more than 256 legal
+    /// moves (no legal chess position has; a set-up position might).
+    pub fn new<P: Position>(pos: &P) -> Result<OrdinalTable, OrdinalError> {
+        OrdinalTable::from_moves(pos, pos.legal_moves())
+    }
+
+    /// Builds the table from `moves`, which must be the legal moves of `pos`.
+    ///
+    /// # Errors
+    /// [`OrdinalError::TooManyMoves`] as for [`OrdinalTable::new`].
+    pub fn from_moves<P: Position>(pos: &P, moves: MoveList) -> Result<OrdinalTable, OrdinalError> {
+        if moves.len() > MAX_ORDINALS {
+            return Err(OrdinalError::TooManyMoves { legal: moves.len() });
+        }
+        let mut keys = ArrayVec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            keys.push(san_key(pos, &moves, m) | i as u64);
+        }
+        Ok(OrdinalTable {
+            moves,
+            keys,
+            sorted: false,
+        })
+    }
+
+    /// Number of legal moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the position has no legal move (mate or stalemate).
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The legal moves, in generation order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn rank_of_key(&self, key: u64) -> u8 {
+        // Keys are distinct (SAN strings of legal moves are), so the count of
+        // smaller keys is the move's index in sorted order. n <= 256 and the
+        // move itself is not counted, so the count is at most 255.
+        let below = self.keys.iter().filter(|&&k| k < key).count();
+        below as u8
+    }
+
+    /// The ordinal of `m`, or `None` if `m` is not legal here.
+    pub fn ordinal_of(&self, m: Move) -> Option<u8> {
+        let i = self.moves.iter().position(|&x| x == m)?;
+        let key = self
+            .keys
+            .iter()
+            .find(|&&k| (k & INDEX_MASK) as usize == i)?;
+        Some(self.rank_of_key(*key))
+    }
+
+    /// Finds the legal move whose SAN body (no `+`/`#`) is exactly `san`,
+    /// with its ordinal. Only canonical SAN matches (`O-O`, `e8=Q`, minimal
+    /// disambiguation); callers fall back to a lenient parser for the rest.
+    pub fn find_san(&self, san: &[u8]) -> Option<(u8, Move)> {
+        if san.is_empty() || san.len() > 6 {
+            return None;
+        }
+        let mut k = KeyBuilder::new();
+        for &b in san {
+            k.push(b);
+        }
+        let want = k.key;
+        let hit = self.keys.iter().find(|&&key| key & !INDEX_MASK == want)?;
+        let m = self.moves[(hit & INDEX_MASK) as usize];
+        Some((self.rank_of_key(*hit), m))
+    }
+
+    /// The move with ordinal `ordinal`.
+    ///
+    /// # Errors
+    /// [`OrdinalError::OutOfRange`] if `ordinal` is not below [`Self::len`].
+    pub fn move_at(&mut self, ordinal: u8) -> Result<Move, OrdinalError> {
+        let n = self.keys.len();
+        let i = usize::from(ordinal);
+        if i >= n {
+            return Err(OrdinalError::OutOfRange { ordinal, legal: n });
+        }
+        let key = if self.sorted {
+            self.keys[i]
+        } else {
+            *self.keys.select_nth_unstable(i).1
+        };
+        Ok(self.moves[(key & INDEX_MASK) as usize])
+    }
+
+    /// The move with ordinal `ordinal` and its SAN body (no suffix).
+    ///
+    /// # Errors
+    /// As [`Self::move_at`].
+    pub fn entry_at(&mut self, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
+        let m = self.move_at(ordinal)?;
+        let i = usize::from(ordinal);
+        // move_at left the ordinal's key at position i (select_nth or sorted).
+        let key = self.keys[i];
+        Ok((m, key_text(key)))
+    }
+
+    /// Sorts the table; afterwards [`Self::sorted_entries`] lists the moves
+    /// in ordinal order.
+    pub fn sort(&mut self) {
+        if !self.sorted {
+            self.keys.sort_unstable();
+            self.sorted = true;
+        }
+    }
+
+    /// All `(ordinal, move, SAN body)` in ordinal order.
+    pub fn sorted_entries(&mut self) -> impl Iterator<Item = (u8, Move, MoveText)> + '_ {
+        self.sort();
+        self.keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (i as u8, self.moves[(k & INDEX_MASK) as usize], key_text(k)))
+    }
+
+    /// The SAN body of a legal move (`None` if not legal here).
+    pub fn san_of(&self, m: Move) -> Option<MoveText> {
+        let i = self.moves.iter().position(|&x| x == m)?;
+        let key = self
+            .keys
+            .iter()
+            .find(|&&k| (k & INDEX_MASK) as usize == i)?;
+        Some(key_text(*key))
+    }
+}
+
+/// Encodes `m`, played in `pos`, as its move ordinal.
+///
+/// # Errors
+/// [`OrdinalError::IllegalMove`] if `m` is not legal in `pos`;
+/// [`OrdinalError::TooManyMoves`] if the position has over 256 legal moves.
+///
+/// ```
+/// use shakmaty::{Chess, Position, Square, Role, Move};
+/// let pos = Chess::default();
+/// let nf3 = Move::Normal { role: Role::Knight, from: Square::G1, capture: None, to: Square::F3, promotion: None };
+/// assert_eq!(pgc_core::ordinal::encode(&pos, nf3).unwrap(), 2);
+/// ```
+pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
+    OrdinalTable::new(pos)?
+        .ordinal_of(m)
+        .ok_or(OrdinalError::IllegalMove {
+            uci: MoveText::uci(m),
+        })
+}
+
+/// Decodes a move ordinal in `pos`.
+///
+/// # Errors
+/// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
+/// moves; [`OrdinalError::TooManyMoves`] as for [`encode`].
+pub fn decode<P: Position>(pos: &P, ordinal: u8) -> Result<Move, OrdinalError> {
+    OrdinalTable::new(pos)?.move_at(ordinal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, fen::Fen, san::San};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
+    }
+
+    fn naive(p: &Chess) -> Vec<(String, Move)> {
+        let mut v: Vec<(String, Move)> = p
+            .legal_moves()
+            .into_iter()
+            .map(|m| (San::from_move(p, m).to_string(), m))
+            .collect();
+        v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        v
+    }
+
+    #[test]
+    fn start_position_table_matches_the_standard() {
+        // Section 20.2: Na3 = 0, Nc3 = 1, a3 = 4, h4 = 19.
+        let mut t = OrdinalTable::new(&Chess::default()).unwrap();
+        let sans: Vec<String> = t.sorted_entries().map(|e| e.2.to_string()).collect();
+        assert_eq!(sans[0], "Na3");
+        assert_eq!(sans[1], "Nc3");
+        assert_eq!(sans[2], "Nf3");
+        assert_eq!(sans[3], "Nh3");
+        assert_eq!(sans[4], "a3");
+        assert_eq!(sans[19], "h4");
+        assert_eq!(sans.len(), 20);
+    }
+
+    #[test]
+    fn pinned_knight_does_not_disambiguate() {
+        // Knights on c3 and g1 both reach e2, but c3 is pinned by the b4 bishop.
+        let p = pos("4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1");
+        let t = OrdinalTable::new(&p).unwrap();
+        let (_, m) = t.find_san(b"Ne2").expect("Ne2 without disambiguation");
+        assert_eq!(m.from(), Some(Square::G1));
+        assert!(t.find_san(b"Nge2").is_none());
+    }
+
+    #[test]
+    fn agrees_with_naive_on_tricky_positions() {
+        for fen in [
+            "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "1k6/8/8/8/Q2Q4/8/8/Q2Q3K w - - 0 1",
+            "4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+        ] {
+            let p = pos(fen);
+            let mut t = OrdinalTable::new(&p).unwrap();
+            let n = naive(&p);
+            let ours: Vec<(String, Move)> =
+                t.sorted_entries().map(|e| (e.2.to_string(), e.1)).collect();
+            assert_eq!(ours, n, "{fen}");
+            for (i, (_, m)) in n.iter().enumerate() {
+                assert_eq!(encode(&p, *m).unwrap() as usize, i);
+                assert_eq!(decode(&p, i as u8).unwrap(), *m);
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_and_illegal() {
+        let p = Chess::default();
+        assert_eq!(
+            decode(&p, 20),
+            Err(OrdinalError::OutOfRange {
+                ordinal: 20,
+                legal: 20
+            })
+        );
+        let bad = Move::Normal {
+            role: Role::Queen,
+            from: Square::D1,
+            capture: None,
+            to: Square::D4,
+            promotion: None,
+        };
+        assert!(matches!(
+            encode(&p, bad),
+            Err(OrdinalError::IllegalMove { .. })
+        ));
+    }
+}

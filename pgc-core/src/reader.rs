@@ -1,0 +1,344 @@
+//! The streaming record reader: frames records from any [`Read`] (stdin and
+//! pipes included, no seeking) with one reused buffer.
+
+use crate::item::ItemKind;
+use crate::limits::Limits;
+use crate::record::{FrameError, Marker, RecordRef, frame};
+use std::io::{self, Read};
+
+const CHUNK: usize = 64 * 1024;
+
+/// Errors of the record reader. Every variant carries the byte offset of the
+/// record it is about.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Reading the underlying input failed.
+    #[error("I/O error at byte {offset}: {source}")]
+    Io {
+        /// Offset where reading failed.
+        offset: u64,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The input ends inside a record.
+    #[error("truncated record at byte {offset}: {} needs {need} bytes but the input has {have}", describe(*marker, *item))]
+    Truncated {
+        /// Offset of the record's marker.
+        offset: u64,
+        /// The record's marker.
+        marker: Option<Marker>,
+        /// The item cut off.
+        item: Option<ItemKind>,
+        /// Bytes the record needs.
+        need: u64,
+        /// Bytes left in the input.
+        have: u64,
+    },
+    /// An unknown marker byte.
+    #[error(
+        "unknown record marker 0x{byte:02x} at byte {offset} (expected 0x00..=0x0a or the extension marker 0x80)"
+    )]
+    UnknownMarker {
+        /// Offset of the byte.
+        offset: u64,
+        /// The byte.
+        byte: u8,
+    },
+    /// A length field beyond a limit.
+    #[error(
+        "{marker} record at byte {offset}: its {item} claims {claimed} bytes, over the limit of {limit} (raise it with --max-string)"
+    )]
+    OverLimit {
+        /// Offset of the record.
+        offset: u64,
+        /// The record's marker.
+        marker: Marker,
+        /// The item.
+        item: ItemKind,
+        /// The length claimed.
+        claimed: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+fn describe(marker: Option<Marker>, item: Option<ItemKind>) -> String {
+    match (marker, item) {
+        (Some(m), Some(i)) => format!("its {i} ({m})"),
+        (Some(m), None) => format!("the {m} record"),
+        _ => "the record".to_string(),
+    }
+}
+
+impl ReadError {
+    /// The byte offset the error is about.
+    pub fn offset(&self) -> u64 {
+        match self {
+            ReadError::Io { offset, .. }
+            | ReadError::Truncated { offset, .. }
+            | ReadError::UnknownMarker { offset, .. }
+            | ReadError::OverLimit { offset, .. } => *offset,
+        }
+    }
+}
+
+/// Reads PGC records one at a time from a byte stream.
+///
+/// ```
+/// use pgc_core::{PgcReader, RecordRef};
+/// let bytes: &[u8] = &[0x05, 0x03, 0x01, 0x0c, 0x06];
+/// let mut r = PgcReader::new(bytes);
+/// let mut markers = vec![];
+/// while let Some((_offset, rec)) = r.next_record().unwrap() {
+///     markers.push(rec.marker() as u8);
+/// }
+/// assert_eq!(markers, [5, 3, 6]);
+/// ```
+pub struct PgcReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Input offset of `buf[start]`.
+    offset: u64,
+    eof: bool,
+    limits: Limits,
+}
+
+impl<R: Read> PgcReader<R> {
+    /// A reader with default limits.
+    pub fn new(inner: R) -> PgcReader<R> {
+        PgcReader::with_limits(inner, Limits::default())
+    }
+
+    /// A reader with the given limits.
+    pub fn with_limits(inner: R, limits: Limits) -> PgcReader<R> {
+        PgcReader {
+            inner,
+            buf: vec![0; CHUNK],
+            start: 0,
+            end: 0,
+            offset: 0,
+            eof: false,
+            limits,
+        }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Offset of the next unread byte.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Reads more input so that at least `need` bytes are buffered, or EOF.
+    fn fill(&mut self, need: usize) -> Result<(), ReadError> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        // `need` was checked against the limits by the framer before we get
+        // here, so growing to it is bounded.
+        let want = need.max(self.end + CHUNK / 2);
+        if self.buf.len() < want {
+            self.buf
+                .resize(want.max(self.buf.len() * 2).min(want + CHUNK), 0);
+        }
+        while self.end < need && !self.eof {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    return Err(ReadError::Io {
+                        offset: self.offset + (self.end - self.start) as u64,
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ensures one whole record is buffered at `start`; returns false at a
+    /// clean end of input.
+    fn ensure_record(&mut self) -> Result<bool, ReadError> {
+        loop {
+            if self.start == self.end {
+                if self.eof {
+                    return Ok(false);
+                }
+                self.fill(1)?;
+                continue;
+            }
+            match frame(&self.buf[self.start..self.end], &self.limits) {
+                Ok(_) => return Ok(true),
+                Err(FrameError::UnknownMarker(byte)) => {
+                    return Err(ReadError::UnknownMarker {
+                        offset: self.offset,
+                        byte,
+                    });
+                }
+                Err(FrameError::OverLimit {
+                    marker,
+                    item,
+                    claimed,
+                    limit,
+                }) => {
+                    return Err(ReadError::OverLimit {
+                        offset: self.offset,
+                        marker,
+                        item,
+                        claimed,
+                        limit,
+                    });
+                }
+                Err(FrameError::Incomplete { marker, item, need }) => {
+                    let have = (self.end - self.start) as u64;
+                    // A string-4 is never framed (no 1994 record holds one);
+                    // every other header is at most 64 KiB or was checked
+                    // against the limits, so `need` is bounded.
+                    let limit = u64::from(self.limits.max_string) + 16;
+                    if self.eof || need > limit {
+                        return Err(ReadError::Truncated {
+                            offset: self.offset,
+                            marker,
+                            item,
+                            need,
+                            have,
+                        });
+                    }
+                    let before = self.end;
+                    self.fill(need as usize)?;
+                    if self.end == before && self.eof {
+                        return Err(ReadError::Truncated {
+                            offset: self.offset,
+                            marker,
+                            item,
+                            need,
+                            have,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The next record and its byte offset, or `None` at the end of input.
+    ///
+    /// # Errors
+    /// [`ReadError`]: I/O, truncation, an unknown marker or a length over the
+    /// limits. After an error the reader is at the failing record.
+    pub fn next_record(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
+        if !self.ensure_record()? {
+            return Ok(None);
+        }
+        let at = self.offset;
+        let Ok((rec, len)) = frame(&self.buf[self.start..self.end], &self.limits) else {
+            // ensure_record framed these very bytes successfully.
+            return Ok(None);
+        };
+        self.start += len;
+        self.offset += len as u64;
+        Ok(Some((at, rec)))
+    }
+
+    /// Skips one byte (for resynchronising after an error, as the verifier does).
+    pub fn skip_byte(&mut self) -> Result<bool, ReadError> {
+        if self.start == self.end {
+            self.fill(1)?;
+        }
+        if self.start < self.end {
+            self.start += 1;
+            self.offset += 1;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    /// The underlying reader.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out one byte per call.
+    struct Trickle<'a>(&'a [u8]);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn one_byte_at_a_time_equals_all_at_once() {
+        let mut bytes = vec![0x05, 0x02, 1, b'A', 1, b'B', 0x04];
+        bytes.extend_from_slice(&300u16.to_le_bytes());
+        bytes.extend(std::iter::repeat_n(4, 300));
+        bytes.extend_from_slice(&[0x07, 3, 0x80, 9, 2, b'h', b'i', 0x06]);
+        let mut a = PgcReader::new(&bytes[..]);
+        let mut b = PgcReader::new(Trickle(&bytes));
+        loop {
+            let x = a.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
+            let y = b.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
+            assert_eq!(x, y);
+            if x.is_none() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn truncation_is_positioned() {
+        let bytes = [0x05, 0x03, 10, 1, 2];
+        let mut r = PgcReader::new(&bytes[..]);
+        assert!(r.next_record().unwrap().is_some());
+        match r.next_record() {
+            Err(ReadError::Truncated {
+                offset: 1,
+                need: 12,
+                have: 4,
+                ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn huge_claims_do_not_allocate() {
+        // An extension claiming 4 GiB in a ten-byte input.
+        let bytes = [0x80, 1, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0];
+        let mut r = PgcReader::new(&bytes[..]);
+        assert!(matches!(
+            r.next_record(),
+            Err(ReadError::OverLimit { offset: 0, .. })
+        ));
+        // A mvseq-2 claiming 65,535 moves followed by 3 bytes.
+        let bytes = [0x04, 0xff, 0xff, 1, 2, 3];
+        let mut r = PgcReader::new(&bytes[..]);
+        assert!(matches!(
+            r.next_record(),
+            Err(ReadError::Truncated {
+                need: 65_538,
+                have: 6,
+                ..
+            })
+        ));
+    }
+}

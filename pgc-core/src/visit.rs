@@ -1,0 +1,542 @@
+//! Walking games: records → moves, with a push visitor.
+//!
+//! [`GameWalker`] reads records, keeps the position (and a stack of positions
+//! for RAVs, bounded by [`Limits::max_rav_depth`]), decodes each ordinal to a
+//! shakmaty [`Move`] and calls the visitor. No string is built per move: the
+//! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
+
+use crate::ext;
+use crate::ordinal::{MoveText, OrdinalError, OrdinalTable};
+use crate::reader::{PgcReader, ReadError};
+use crate::record::{Marker, RecordRef};
+use crate::setup::{SetupError, start_position};
+use shakmaty::{Chess, Move, Position};
+use std::io::Read;
+
+/// The seven tag names of the Seven Tag Roster, in STR order (section 8.1.1).
+pub const STR_TAGS: [&[u8]; 7] = [
+    b"Event", b"Site", b"Date", b"Round", b"White", b"Black", b"Result",
+];
+
+/// Where a game starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameInfo {
+    /// 0-based game number in the input.
+    pub index: u64,
+    /// Byte offset of the game's first record.
+    pub offset: u64,
+    /// Whether the game is one 0x01 record.
+    pub reduced: bool,
+}
+
+/// One played move, as handed to [`GameVisitor::play`].
+#[derive(Debug, Clone, Copy)]
+pub struct Ply<'a> {
+    /// The position before the move.
+    pub before: &'a Chess,
+    /// The position after the move.
+    pub after: &'a Chess,
+    /// The move.
+    pub mv: Move,
+    /// Its ordinal.
+    pub ordinal: u8,
+    /// Its SAN with `+`/`#` (empty unless [`GameVisitor::wants_san`]).
+    pub san: MoveText,
+    /// Ply number within the game's main line or variation (1-based from the
+    /// start position's move number: `before.fullmoves()` gives the number).
+    pub depth: u32,
+}
+
+/// What to do with a variation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variation {
+    /// Walk into it.
+    Enter,
+    /// Skip it without decoding its moves.
+    Skip,
+}
+
+/// Receives the events of a game. Every method has an empty default.
+pub trait GameVisitor {
+    /// A game begins.
+    fn begin_game(&mut self, _info: &GameInfo) {}
+    /// A tag pair (for 0x01 games, the seven STR tags in order).
+    fn tag(&mut self, _name: &[u8], _value: &[u8]) {}
+    /// The tags are done; movetext follows from `start`.
+    fn begin_moves(&mut self, _start: &Chess) {}
+    /// Whether [`Ply::san`] should be filled in.
+    fn wants_san(&self) -> bool {
+        true
+    }
+    /// A move was played.
+    fn play(&mut self, _ply: &Ply<'_>) {}
+    /// A null move was played (extension record); `spelling` is its payload.
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {}
+    /// A simple NAG (0x07).
+    fn nag(&mut self, _nag: u8) {}
+    /// A variation begins: enter or skip it.
+    fn begin_variation(&mut self) -> Variation {
+        Variation::Enter
+    }
+    /// A variation ends (only for entered ones).
+    fn end_variation(&mut self) {}
+    /// An escape string (0x0a) inside the game.
+    fn escape(&mut self, _text: &[u8]) {}
+    /// An extension record inside the game, other than a null move.
+    fn extension(&mut self, _kind: u8, _payload: &[u8]) {}
+    /// The game ends.
+    fn end_game(&mut self) {}
+    /// A record outside any game (escape strings, file-level extensions, noops).
+    fn outside(&mut self, _offset: u64, _record: &RecordRef<'_>) {}
+}
+
+/// What went wrong while walking a game.
+#[derive(Debug, thiserror::Error)]
+pub enum WalkErrorKind {
+    /// Framing failed.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// An ordinal could not be decoded.
+    #[error(transparent)]
+    Ordinal(#[from] OrdinalError),
+    /// The FEN tag gives no position.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The records are not in a valid order.
+    #[error("{0}")]
+    Structure(String),
+}
+
+/// A positioned walking error.
+#[derive(Debug, thiserror::Error)]
+#[error("byte {offset}, game {}, ply {ply}, {marker}: {kind}", game + 1, marker = marker.map_or("-".to_string(), |m| m.to_string()))]
+pub struct WalkError {
+    /// Byte offset of the record.
+    pub offset: u64,
+    /// 0-based game number.
+    pub game: u64,
+    /// Plies played in the current line when the error occurred.
+    pub ply: u32,
+    /// The record's marker, when known.
+    pub marker: Option<Marker>,
+    /// What went wrong.
+    pub kind: WalkErrorKind,
+}
+
+struct Frame {
+    pos: Chess,
+    prev: Option<Chess>,
+    ply: u32,
+}
+
+/// Walks the games of a PGC stream.
+pub struct GameWalker<R> {
+    reader: PgcReader<R>,
+    games: u64,
+}
+
+impl<R: Read> GameWalker<R> {
+    /// A walker with default limits.
+    pub fn new(inner: R) -> GameWalker<R> {
+        GameWalker::from_reader(PgcReader::new(inner))
+    }
+
+    /// A walker over a configured record reader.
+    pub fn from_reader(reader: PgcReader<R>) -> GameWalker<R> {
+        GameWalker { reader, games: 0 }
+    }
+
+    /// Games walked so far.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.reader.offset()
+    }
+
+    /// Walks the next game. Records before it that belong to no game go to
+    /// [`GameVisitor::outside`]. Returns `false` at the end of input.
+    ///
+    /// # Errors
+    /// A [`WalkError`] with offset, game, ply and marker.
+    pub fn walk_game<V: GameVisitor>(&mut self, v: &mut V) -> Result<bool, WalkError> {
+        let limits = *self.reader.limits();
+        let game = self.games;
+        let err = |offset, ply, marker, kind: WalkErrorKind| WalkError {
+            offset,
+            game,
+            ply,
+            marker,
+            kind,
+        };
+        // Records outside games.
+        let begin_offset;
+        loop {
+            let next = self.reader.next_record().map_err(|e| {
+                let o = e.offset();
+                err(o, 0, None, e.into())
+            })?;
+            let Some((offset, rec)) = next else {
+                return Ok(false);
+            };
+            match rec {
+                RecordRef::ReducedGame { roster, moves } => {
+                    self.games += 1;
+                    v.begin_game(&GameInfo {
+                        index: game,
+                        offset,
+                        reduced: true,
+                    });
+                    for (name, value) in STR_TAGS.iter().zip(roster) {
+                        v.tag(name, value);
+                    }
+                    let start = Chess::default();
+                    v.begin_moves(&start);
+                    let mut frame = Frame {
+                        pos: start,
+                        prev: None,
+                        ply: 0,
+                    };
+                    play_run(v, &mut frame, moves, 0).map_err(|(ply, e)| {
+                        err(offset, ply, Some(Marker::ReducedGame), e.into())
+                    })?;
+                    v.end_game();
+                    return Ok(true);
+                }
+                RecordRef::GameBegin => {
+                    begin_offset = offset;
+                    break;
+                }
+                RecordRef::Noop | RecordRef::Escape(_) | RecordRef::Extension { .. } => {
+                    v.outside(offset, &rec)
+                }
+                other => {
+                    return Err(err(
+                        offset,
+                        0,
+                        Some(other.marker()),
+                        WalkErrorKind::Structure(format!(
+                            "{} outside a game (expected 0x01 reduced-game or 0x05 game-begin)",
+                            other.marker()
+                        )),
+                    ));
+                }
+            }
+        }
+        self.games += 1;
+        v.begin_game(&GameInfo {
+            index: game,
+            offset: begin_offset,
+            reduced: false,
+        });
+        // Tags until the first movetext record.
+        let mut fen: Option<Vec<u8>> = None;
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut cur: Option<Frame> = None;
+        let mut skipping: u32 = 0;
+        loop {
+            let next = self.reader.next_record().map_err(|e| {
+                let o = e.offset();
+                err(o, 0, None, e.into())
+            })?;
+            let Some((offset, rec)) = next else {
+                return Err(err(
+                    self.reader.offset(),
+                    cur.as_ref().map_or(0, |f| f.ply),
+                    None,
+                    WalkErrorKind::Structure(
+                        "input ends inside a game (expected 0x06 game-end)".into(),
+                    ),
+                ));
+            };
+            let marker = rec.marker();
+            if skipping > 0 {
+                match rec {
+                    RecordRef::RavBegin => skipping += 1,
+                    RecordRef::RavEnd => skipping -= 1,
+                    RecordRef::GameEnd | RecordRef::GameBegin | RecordRef::ReducedGame { .. } => {
+                        return Err(err(
+                            offset,
+                            0,
+                            Some(marker),
+                            WalkErrorKind::Structure(format!(
+                                "{marker} inside a RAV (expected 0x09 rav-end)"
+                            )),
+                        ));
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if let RecordRef::TagPair { name, value } = rec {
+                if cur.is_none() {
+                    if name == b"FEN" {
+                        fen = Some(value.to_vec());
+                    }
+                    v.tag(name, value);
+                    continue;
+                }
+                return Err(err(
+                    offset,
+                    0,
+                    Some(marker),
+                    WalkErrorKind::Structure("tag pair after the movetext began".into()),
+                ));
+            }
+            if let RecordRef::Extension {
+                kind: ext::LONG_TAG,
+                payload,
+            } = rec
+                && cur.is_none()
+            {
+                let mut it = crate::item::Items::new(payload);
+                if let Ok(n) = it.varint() {
+                    let rest = it.rest();
+                    let (name, value) = rest.split_at((n as usize).min(rest.len()));
+                    if name == b"FEN" {
+                        fen = Some(value.to_vec());
+                    }
+                }
+                v.extension(ext::LONG_TAG, payload);
+                continue;
+            }
+            if cur.is_none() {
+                let start = start_position(fen.as_deref())
+                    .map_err(|e| err(offset, 0, Some(marker), e.into()))?;
+                v.begin_moves(&start);
+                cur = Some(Frame {
+                    pos: start,
+                    prev: None,
+                    ply: 0,
+                });
+            }
+            let Some(frame) = cur.as_mut() else { continue };
+            match rec {
+                RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
+                    play_run(v, frame, m, stack.len() as u32)
+                        .map_err(|(ply, e)| err(offset, ply, Some(marker), e.into()))?
+                }
+                RecordRef::Nag(n) => v.nag(n),
+                RecordRef::RavBegin => {
+                    let Some(prev) = frame.prev.clone() else {
+                        return Err(err(
+                            offset,
+                            frame.ply,
+                            Some(marker),
+                            WalkErrorKind::Structure(
+                                "RAV with no move before it (expected a move first)".into(),
+                            ),
+                        ));
+                    };
+                    if v.begin_variation() == Variation::Skip {
+                        skipping = 1;
+                        continue;
+                    }
+                    if stack.len() as u32 >= limits.max_rav_depth {
+                        return Err(err(
+                            offset,
+                            frame.ply,
+                            Some(marker),
+                            WalkErrorKind::Structure(format!(
+                                "RAVs nested deeper than the limit of {} (raise it with --max-rav-depth)",
+                                limits.max_rav_depth
+                            )),
+                        ));
+                    }
+                    let ply = frame.ply.saturating_sub(1);
+                    let saved = std::mem::replace(
+                        frame,
+                        Frame {
+                            pos: prev,
+                            prev: None,
+                            ply,
+                        },
+                    );
+                    stack.push(saved);
+                }
+                RecordRef::RavEnd => {
+                    let Some(saved) = stack.pop() else {
+                        return Err(err(
+                            offset,
+                            frame.ply,
+                            Some(marker),
+                            WalkErrorKind::Structure(
+                                "0x09 rav-end without a matching 0x08 rav-begin".into(),
+                            ),
+                        ));
+                    };
+                    *frame = saved;
+                    v.end_variation();
+                }
+                RecordRef::GameEnd => {
+                    if !stack.is_empty() {
+                        return Err(err(
+                            offset,
+                            frame.ply,
+                            Some(marker),
+                            WalkErrorKind::Structure(format!(
+                                "game ends inside {} open RAV(s) (expected 0x09 rav-end)",
+                                stack.len()
+                            )),
+                        ));
+                    }
+                    v.end_game();
+                    return Ok(true);
+                }
+                RecordRef::Escape(t) => v.escape(t),
+                RecordRef::Extension {
+                    kind: ext::NULL_MOVE,
+                    payload,
+                } => {
+                    v.null_move(&frame.pos, payload);
+                    let after = frame.pos.clone().swap_turn().map_err(|_| {
+                        err(
+                            offset,
+                            frame.ply,
+                            Some(marker),
+                            WalkErrorKind::Structure("null move while in check".into()),
+                        )
+                    })?;
+                    frame.prev = Some(std::mem::replace(&mut frame.pos, after));
+                    frame.ply += 1;
+                }
+                RecordRef::Extension { kind, payload } => v.extension(kind, payload),
+                RecordRef::Noop => {}
+                RecordRef::TagPair { .. } => {}
+                RecordRef::GameBegin | RecordRef::ReducedGame { .. } => {
+                    return Err(err(
+                        offset,
+                        frame.ply,
+                        Some(marker),
+                        WalkErrorKind::Structure(format!(
+                            "{marker} inside a general game (expected 0x06 game-end first)"
+                        )),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn play_run<V: GameVisitor>(
+    v: &mut V,
+    frame: &mut Frame,
+    ordinals: &[u8],
+    _depth: u32,
+) -> Result<(), (u32, OrdinalError)> {
+    let want_san = v.wants_san();
+    for &ord in ordinals {
+        let mut table = OrdinalTable::new(&frame.pos).map_err(|e| (frame.ply, e))?;
+        let (m, body) = table.entry_at(ord).map_err(|e| (frame.ply, e))?;
+        let mut after = frame.pos.clone();
+        after.play_unchecked(m);
+        let mut san = MoveText::new();
+        if want_san {
+            san = body;
+            if after.is_check() {
+                san.push(if after.is_checkmate() { b'#' } else { b'+' });
+            }
+        }
+        frame.ply += 1;
+        v.play(&Ply {
+            before: &frame.pos,
+            after: &after,
+            mv: m,
+            ordinal: ord,
+            san,
+            depth: frame.ply,
+        });
+        frame.prev = Some(std::mem::replace(&mut frame.pos, after));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>);
+    impl GameVisitor for Log {
+        fn tag(&mut self, n: &[u8], v: &[u8]) {
+            self.0.push(format!(
+                "{}={}",
+                String::from_utf8_lossy(n),
+                String::from_utf8_lossy(v)
+            ));
+        }
+        fn play(&mut self, p: &Ply<'_>) {
+            self.0.push(p.san.to_string());
+        }
+        fn nag(&mut self, n: u8) {
+            self.0.push(format!("${n}"));
+        }
+        fn begin_variation(&mut self) -> Variation {
+            self.0.push("(".into());
+            Variation::Enter
+        }
+        fn end_variation(&mut self) {
+            self.0.push(")".into());
+        }
+    }
+
+    #[test]
+    fn walks_a_general_game_with_a_variation() {
+        // 1. e4 (1. d4 d5) 1... e5 2. Qh5 $1: ordinals from the table of section 20.2
+        // (e4 = 13, d4 = 11) and hand-sorted SAN lists (d5 = 10, e5 = 12, Qh5 = 14).
+        let bytes = [
+            0x05, 0x02, 1, b'A', 1, b'B', 0x03, 1, 13, 0x08, 0x03, 2, 11, 10, 0x09, 0x03, 2, 12,
+            14, 0x07, 1, 0x06,
+        ];
+        let mut w = GameWalker::new(&bytes[..]);
+        let mut log = Log::default();
+        assert!(w.walk_game(&mut log).unwrap());
+        assert!(!w.walk_game(&mut log).unwrap());
+        assert_eq!(log.0.join(" "), "A=B e4 ( d4 d5 ) e5 Qh5 $1");
+    }
+
+    #[test]
+    fn structure_errors_are_positioned() {
+        // A RAV before any move.
+        let bytes = [0x05, 0x08, 0x09, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.marker), (1, Some(Marker::RavBegin)));
+        // An out-of-range ordinal at the second ply.
+        let bytes = [0x05, 0x03, 2, 13, 20, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.ply), (1, 1));
+        assert!(matches!(
+            e.kind,
+            WalkErrorKind::Ordinal(OrdinalError::OutOfRange {
+                ordinal: 20,
+                legal: 20
+            })
+        ));
+        // 0x01 inside 0x05.
+        let mut bytes = vec![0x05, 0x01];
+        bytes.extend([0; 7]);
+        bytes.extend([0, 0, 0x06]);
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.marker), (1, Some(Marker::ReducedGame)));
+    }
+
+    #[test]
+    fn deep_ravs_hit_the_limit_not_the_stack() {
+        let mut bytes = vec![0x05, 0x03, 1, 15];
+        for _ in 0..100_000 {
+            bytes.extend([0x08, 0x03, 1, 15]);
+        }
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert!(e.to_string().contains("--max-rav-depth"), "{e}");
+    }
+}
