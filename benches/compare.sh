@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# compare.sh: time pgc against its peers on the same real PGN, in one run.
+#
+#   benches/compare.sh                  # sizes 10k 1m 30m, 5 rounds
+#   SIZES="1m" ROUNDS=3 benches/compare.sh
+#   SKIP=python-chess,scid-import,scid-export SIZES=30m benches/compare.sh
+#
+# Steps:
+#  1. builds `pgc` (crate pgc-cli) and `pgc-peer` (crate pgc-benches) in release
+#     mode; a failed build is reported and the other rows are still measured;
+#  2. installs the peers when missing: Debian packages pgn-extract, scid
+#     (tkscid), time (/usr/bin/time), zstd; python-chess via pip;
+#  3. cuts the inputs from /work/shared/corpus (CORPUS=) into
+#     target/bench-inputs: per size, "clean" master games and "commented"
+#     games (a comment on every move), at game boundaries
+#     (benches/tools/make_inputs.py);
+#  4. runs every tool on every input, alternating, ROUNDS times, and prints a
+#     Markdown report (median wall time, games/s, MB/s, peak RSS, output size,
+#     ratio to the pgn-reader validating reader), also saved under
+#     target/bench-results/ (benches/tools/run_bench.py).
+#
+# Environment: SIZES (default "10k 1m 30m"), STYLES (default "clean
+# commented"), ROUNDS (default 5), SKIP (row keys: cat pgc-encode pgc-decode
+# pgc-encode-j2 pgc-decode-j2 pgn-extract scid-import scid-export python-chess
+# peer-validate peer-naive), TIMEOUT (seconds per run, default 900),
+# CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1.
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+cd "$root"
+
+SIZES=${SIZES:-"10k 1m 30m"}
+STYLES=${STYLES:-"clean commented"}
+ROUNDS=${ROUNDS:-5}
+CORPUS=${CORPUS:-/work/shared/corpus}
+export PATH="$PATH:/usr/games"   # Debian puts pgn-extract and tkscid there
+
+log() { printf 'compare.sh: %s\n' "$*" >&2; }
+
+# 1. Build. Cargo waits for other builds' locks on its own.
+if [ "${NO_BUILD:-0}" != 1 ]; then
+    log "building pgc (release)"
+    cargo build --release -p pgc-cli --bin pgc >&2 || log "pgc did not build; its rows will say so"
+    log "building pgc-peer (release)"
+    cargo build --release -p pgc-benches --bin pgc-peer >&2 || log "pgc-peer did not build; its rows will say so"
+fi
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+PGC="$target_dir/release/pgc"
+PGC_PEER="$target_dir/release/pgc-peer"
+
+# 2. Peers.
+apt_install() {
+    # apt-get update only when the first attempt fails (stale lists).
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2 ||
+        { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@" >&2; } ||
+        log "could not install $*; those rows will say so"
+}
+if [ "${NO_INSTALL:-0}" != 1 ]; then
+    missing=()
+    command -v pgn-extract >/dev/null || missing+=(pgn-extract)
+    command -v tkscid >/dev/null || missing+=(scid)
+    [ -x /usr/bin/time ] || missing+=(time)
+    command -v zstd >/dev/null || missing+=(zstd)
+    if [ ${#missing[@]} -gt 0 ]; then
+        if command -v apt-get >/dev/null; then
+            log "installing ${missing[*]}"
+            apt_install "${missing[@]}"
+        else
+            log "no apt-get; missing: ${missing[*]}"
+        fi
+    fi
+    python3 -c 'import chess' 2>/dev/null ||
+        { log "installing python-chess"; python3 -m pip install -q chess >&2; } ||
+        log "could not install python-chess; its row will say so"
+fi
+if [ ! -x /usr/bin/time ]; then
+    log "/usr/bin/time is required (package 'time')"
+    exit 2
+fi
+
+# 3. Inputs.
+inputs_dir="$root/target/bench-inputs"
+read -r -a sizes <<<"$SIZES"
+python3 "$here/tools/make_inputs.py" "$CORPUS" "$inputs_dir" "${sizes[@]}" || {
+    log "could not build the inputs from $CORPUS"
+    exit 2
+}
+names=()
+for size in "${sizes[@]}"; do
+    for style in $STYLES; do names+=("$style-$size"); done
+done
+
+# 4. Measure.
+BENCH_INPUTS="$inputs_dir/inputs.json" \
+BENCH_NAMES="${names[*]}" \
+BENCH_WORK="$root/target/bench-work" \
+BENCH_RESULTS="$root/target/bench-results" \
+BENCH_TOOLS="$here/tools" \
+BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP} benches/compare.sh" \
+PGC="$PGC" PGC_PEER="$PGC_PEER" ROUNDS="$ROUNDS" \
+    python3 "$here/tools/run_bench.py"
