@@ -1,0 +1,354 @@
+//! [`PgnReader`]: streaming PGN games from any [`std::io::Read`] into a
+//! [`Visitor`].
+//!
+//! The reader owns one refill buffer. For each game it runs the boundary
+//! scanner ([`crate::lexer::scan_game`]) over the buffered bytes; when the
+//! buffer ends before the game does, it moves the game to the front of the
+//! buffer, doubles the buffer if the game fills it (never beyond
+//! `max_game_bytes`), reads more and scans again. Then the lexer
+//! ([`crate::lexer::lex_game`]) reports the complete game slice to the
+//! visitor. Nothing is allocated per game or per token once the buffer has
+//! reached the size of the largest game.
+
+use std::io::{self, Read};
+
+use crate::lexer::{self, LexContext, NeedMore};
+use crate::pgn_error::PgnError;
+use crate::visitor::{GameStart, Visitor};
+
+/// Default limit on the size of one game: 64 MiB.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
+
+/// Initial size of the refill buffer: 256 KiB.
+const INITIAL_BUFFER: usize = 256 << 10;
+
+/// Bytes the buffer may hold beyond `max_game_bytes`, so that a game of
+/// exactly the limit can be seen to end (the scanner looks at the bytes
+/// after a game).
+const LOOKAHEAD: usize = 4 << 10;
+
+/// Reads PGN games from `R` and reports them to a [`Visitor`].
+///
+/// ```
+/// use pgn_bridge::reader::PgnReader;
+/// use pgn_bridge::visitor::Visitor;
+///
+/// /// Counts the SAN tokens of each game.
+/// struct Moves(usize);
+///
+/// impl Visitor for Moves {
+///     type Output = usize;
+///     fn san(&mut self, _token: &[u8]) {
+///         self.0 += 1;
+///     }
+///     fn end_game(&mut self, _raw: &[u8]) -> usize {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+///
+/// let pgn = b"[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 *\n";
+/// let mut reader = PgnReader::new(&pgn[..]);
+/// let mut moves = Moves(0);
+/// assert_eq!(reader.read_game(&mut moves)?, Some(3));
+/// assert_eq!(reader.read_game(&mut moves)?, Some(2));
+/// assert_eq!(reader.read_game(&mut moves)?, None);
+/// # Ok::<(), pgn_bridge::pgn_error::PgnError>(())
+/// ```
+#[derive(Debug)]
+pub struct PgnReader<R> {
+    inner: R,
+    /// `buf[start..end]` holds unread input.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// `inner` returned end of file.
+    eof: bool,
+    /// Input offset of `buf[start]`.
+    offset: u64,
+    /// 1-based line of `buf[start]`.
+    line: u64,
+    /// Number of games read so far.
+    index: u64,
+    /// The byte before `buf[start]` is `\n` (or there is none).
+    at_line_start: bool,
+    max_game_bytes: usize,
+}
+
+impl<R: Read> PgnReader<R> {
+    /// A reader over `inner` with the default limits
+    /// ([`DEFAULT_MAX_GAME_BYTES`]).
+    ///
+    /// `inner` is read in large chunks; it needs no buffering of its own.
+    pub fn new(inner: R) -> Self {
+        PgnReader {
+            inner,
+            buf: Vec::new(),
+            start: 0,
+            end: 0,
+            eof: false,
+            offset: 0,
+            line: 1,
+            index: 0,
+            at_line_start: true,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+        }
+    }
+
+    /// Sets the limit on the size of one game, in bytes (at least 1;
+    /// default [`DEFAULT_MAX_GAME_BYTES`]). The buffer never grows much
+    /// beyond it; a larger game is a [`PgnError::GameTooLarge`].
+    pub fn with_max_game_bytes(mut self, limit: usize) -> Self {
+        self.max_game_bytes = limit.max(1);
+        self
+    }
+
+    /// The limit on the size of one game, in bytes.
+    pub fn max_game_bytes(&self) -> usize {
+        self.max_game_bytes
+    }
+
+    /// Number of games read so far.
+    pub fn games_read(&self) -> u64 {
+        self.index
+    }
+
+    /// Input offset of the next unread byte (the start of the next game).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Returns the inner reader. Buffered but unread input is lost.
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
+    /// Reads the next game and reports it to `visitor`.
+    ///
+    /// Returns `Ok(None)` at the end of the input (trailing whitespace after
+    /// the last game belongs to that game; an input of only whitespace has
+    /// no game).
+    ///
+    /// # Errors
+    ///
+    /// [`PgnError::Io`] if reading fails, [`PgnError::GameTooLarge`] if the
+    /// game exceeds [`PgnReader::max_game_bytes`]. After an error the reader
+    /// must not be used any further. Malformed PGN is not an error: the
+    /// visitor gets [`Visitor::junk`].
+    pub fn read_game<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<Option<V::Output>, PgnError> {
+        let ctx = LexContext {
+            at_line_start: self.at_line_start,
+            at_input_start: self.offset == 0,
+        };
+        let end = loop {
+            match lexer::scan_game(&self.buf[self.start..self.end], self.eof, ctx) {
+                Ok(end) => break end,
+                Err(NeedMore) => self.fill()?,
+            }
+        };
+        if !end.has_tokens {
+            // Only whitespace up to the end of the input.
+            self.consume(end.len);
+            return Ok(None);
+        }
+        if end.len > self.max_game_bytes {
+            return Err(self.too_large());
+        }
+        let game = &self.buf[self.start..self.start + end.len];
+        let start = GameStart {
+            index: self.index,
+            offset: self.offset,
+            line: self.line,
+        };
+        let output = lexer::lex_game(game, start, ctx, visitor);
+        self.consume(end.len);
+        self.index += 1;
+        Ok(Some(output))
+    }
+
+    fn consume(&mut self, len: usize) {
+        let bytes = &self.buf[self.start..self.start + len];
+        self.line += memchr::memchr_iter(b'\n', bytes).count() as u64;
+        if let Some(&last) = bytes.last() {
+            self.at_line_start = last == b'\n';
+        }
+        self.start += len;
+        self.offset += len as u64;
+    }
+
+    fn too_large(&self) -> PgnError {
+        PgnError::GameTooLarge {
+            game: self.index,
+            offset: self.offset,
+            line: self.line,
+            limit: self.max_game_bytes,
+        }
+    }
+
+    /// Makes room and reads until the buffer is full or the input ends.
+    fn fill(&mut self) -> Result<(), PgnError> {
+        debug_assert!(!self.eof, "the scanner never needs more at end of file");
+        let pending = self.end - self.start;
+        let cap_limit = self.max_game_bytes.saturating_add(LOOKAHEAD);
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.start = 0;
+            self.end = pending;
+        }
+        if self.end == self.buf.len() {
+            if self.buf.len() >= cap_limit {
+                return Err(self.too_large());
+            }
+            let grown = if self.buf.is_empty() {
+                INITIAL_BUFFER
+            } else {
+                self.buf.len().saturating_mul(2)
+            };
+            self.buf.resize(grown.min(cap_limit), 0);
+        }
+        while self.end < self.buf.len() {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(source) => {
+                    return Err(PgnError::Io {
+                        game: self.index,
+                        game_offset: self.offset,
+                        line: self.line,
+                        offset: self.offset + (self.end - self.start) as u64,
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects raw slices and start positions.
+    #[derive(Default)]
+    struct Raw {
+        starts: Vec<GameStart>,
+    }
+
+    impl Visitor for Raw {
+        type Output = Vec<u8>;
+        fn begin_game(&mut self, start: GameStart) {
+            self.starts.push(start);
+        }
+        fn end_game(&mut self, raw: &[u8]) -> Vec<u8> {
+            raw.to_vec()
+        }
+    }
+
+    /// Returns at most `n` bytes per call.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn read_all<R: Read>(reader: &mut PgnReader<R>) -> (Vec<Vec<u8>>, Vec<GameStart>) {
+        let mut raw = Raw::default();
+        let mut games = Vec::new();
+        while let Some(g) = reader.read_game(&mut raw).unwrap() {
+            games.push(g);
+        }
+        (games, raw.starts)
+    }
+
+    #[test]
+    fn positions_and_raw() {
+        let input = b"\xEF\xBB\xBF[A \"1\"]\r\n\r\n1. e4 1-0\r\n\r\n[A \"2\"]\r\n*\r\n\0";
+        let (games, starts) = read_all(&mut PgnReader::new(&input[..]));
+        assert_eq!(games.len(), 2);
+        assert_eq!(games.concat(), input);
+        assert_eq!(starts[1].index, 1);
+        assert_eq!(starts[1].offset, games[0].len() as u64);
+        assert_eq!(starts[1].line, 5);
+    }
+
+    #[test]
+    fn small_buffers_and_short_reads() {
+        let mut input = Vec::new();
+        for i in 0..200 {
+            input.extend(
+                format!(
+                    "[Event \"{i}\"]\n\n1. e4 {{{}}} e5 1-0\n\n",
+                    "x".repeat(i * 37)
+                )
+                .bytes(),
+            );
+        }
+        let (whole, _) = read_all(&mut PgnReader::new(&input[..]));
+        assert_eq!(whole.len(), 200);
+        for n in [1, 7, 4096] {
+            let (games, _) = read_all(&mut PgnReader::new(Trickle(&input, n)));
+            assert_eq!(games, whole);
+        }
+    }
+
+    #[test]
+    fn game_too_large() {
+        let mut input = b"[A \"1\"]\n1. e4 {".to_vec();
+        input.resize(100_000, b'x');
+        input.extend(b"} 1-0\n[A \"2\"] *\n");
+        let mut reader = PgnReader::new(&input[..]).with_max_game_bytes(50_000);
+        let err = reader.read_game(&mut Raw::default()).unwrap_err();
+        assert!(matches!(
+            err,
+            PgnError::GameTooLarge {
+                game: 0,
+                offset: 0,
+                line: 1,
+                limit: 50_000
+            }
+        ));
+        let msg = err.to_string();
+        assert!(
+            msg.contains("50000") && msg.contains("max_game_bytes"),
+            "{msg}"
+        );
+        // Exactly at the limit is fine.
+        let first = input.len() - b"[A \"2\"] *\n".len();
+        let mut reader = PgnReader::new(&input[..]).with_max_game_bytes(first);
+        let (games, _) = read_all(&mut reader);
+        assert_eq!(games.len(), 2);
+    }
+
+    #[test]
+    fn io_error() {
+        struct Fail;
+        impl Read for Fail {
+            fn read(&mut self, _buf: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let err = PgnReader::new(Fail)
+            .read_game(&mut Raw::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("disk on fire"));
+        assert_eq!(err.game(), 0);
+    }
+
+    #[test]
+    fn empty_and_whitespace_inputs() {
+        assert!(read_all(&mut PgnReader::new(&b""[..])).0.is_empty());
+        assert!(read_all(&mut PgnReader::new(&b"\r\n\0 "[..])).0.is_empty());
+    }
+}
