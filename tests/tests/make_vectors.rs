@@ -1,0 +1,841 @@
+//! Generates and checks the conformance vectors of `spec/vectors/`.
+//!
+//! Each vector is a trio: `NAME.pgn` (export-format PGN), `NAME.pgc` (the
+//! exact bytes `spec/pgc.md` prescribes) and `NAME.md` (a byte-by-byte walk
+//! through). The games are written below as terse movetext (SAN, `$n`, `(`,
+//! `)`, `{…}`); this program plays them, writes the PGN in export format and
+//! builds the PGC bytes *from the specification*, not from the writer under
+//! test:
+//!
+//! - every ordinal is computed independently: each legal move's SAN is built
+//!   with shakmaty's own `San::from_move`, the strings are sorted in ASCII
+//!   order and the played move's index is taken (and the order with the
+//!   `+`/`#` suffix is checked to be the same); then it is compared with
+//!   `pgc_core::ordinal::encode`;
+//! - every record is laid out by hand from `spec/pgc.md` and then compared
+//!   with `RecordRef::write_to` and `writer::write_moves`.
+//!
+//! `PGC_WRITE_VECTORS=1 cargo test -p pgc-tests --test make_vectors` rewrites
+//! the files; without the variable the test fails if any file is stale.
+
+use pgc_core::record::RecordRef;
+use pgc_core::writer::write_moves;
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const STR: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// A movetext element.
+enum El {
+    Move(String),
+    Nag(u8),
+    Rav(Vec<El>),
+    Comment(String),
+}
+
+/// Parses the terse movetext of this file: SAN, `$n`, `(`, `)`, `{…}`.
+fn parse(text: &str) -> Vec<El> {
+    fn line(toks: &mut std::iter::Peekable<std::vec::IntoIter<String>>) -> Vec<El> {
+        let mut out = Vec::new();
+        while let Some(t) = toks.next() {
+            if t == "(" {
+                out.push(El::Rav(line(toks)));
+            } else if t == ")" {
+                return out;
+            } else if let Some(n) = t.strip_prefix('$') {
+                out.push(El::Nag(n.parse().unwrap()));
+            } else if let Some(c) = t.strip_prefix('{') {
+                out.push(El::Comment(c.trim_end_matches('}').to_string()));
+            } else {
+                out.push(El::Move(t));
+            }
+        }
+        out
+    }
+    let mut toks = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c.is_whitespace() {
+            rest = &rest[1..];
+        } else if c == '{' {
+            let end = rest.find('}').unwrap() + 1;
+            toks.push(rest[..end].to_string());
+            rest = &rest[end..];
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            toks.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    line(&mut toks.into_iter().peekable())
+}
+
+struct Game {
+    tags: Vec<(String, String)>,
+    moves: Vec<El>,
+    result: &'static str,
+}
+
+impl Game {
+    fn new(tags: &[(&str, &str)], moves: &str, result: &'static str) -> Game {
+        Game {
+            tags: tags
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            moves: parse(moves),
+            result,
+        }
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Seven STR tags with the given values (Result last).
+fn str_tags<'a>(vals: [&'a str; 7]) -> Vec<(&'static str, &'a str)> {
+    STR.iter().copied().zip(vals).collect()
+}
+
+struct Vector {
+    name: &'static str,
+    title: &'static str,
+    about: &'static str,
+    /// An escape line (`%…`, without the `%`) before the first game.
+    escape: Option<&'static str>,
+    games: Vec<Game>,
+    /// Print the full ordinal table of the first game's start position.
+    table: bool,
+}
+
+/// The independently computed ordinal of a SAN move.
+struct Ordinal {
+    mv: Move,
+    ordinal: u8,
+    legal: usize,
+    san: String,
+}
+
+fn sorted_sans(pos: &Chess, with_suffix: bool) -> Vec<(String, Move)> {
+    let mut v: Vec<(String, Move)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let s = if with_suffix {
+                SanPlus::from_move(pos.clone(), m).to_string()
+            } else {
+                San::from_move(pos, m).to_string()
+            };
+            (s, m)
+        })
+        .collect();
+    v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    v
+}
+
+fn ordinal(pos: &Chess, text: &str) -> Ordinal {
+    let plain = sorted_sans(pos, false);
+    let plus = sorted_sans(pos, true);
+    // The check suffix does not change the order (spec/ordinal.md).
+    assert_eq!(
+        plain.iter().map(|x| x.1).collect::<Vec<_>>(),
+        plus.iter().map(|x| x.1).collect::<Vec<_>>(),
+        "suffix changed the order"
+    );
+    let san: San = text.trim_end_matches(['+', '#']).parse().unwrap();
+    let mv = san
+        .to_move(pos)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {}", fen_of(pos)));
+    // The movetext of the vectors is canonical export SAN, suffix included.
+    assert_eq!(SanPlus::from_move(pos.clone(), mv).to_string(), text);
+    let i = plain.iter().position(|x| x.1 == mv).unwrap();
+    assert!(plain.len() <= 256);
+    let ordinal = i as u8;
+    assert_eq!(
+        pgc_core::ordinal::encode(pos, mv).unwrap(),
+        ordinal,
+        "pgc-core disagrees on {text}"
+    );
+    Ordinal {
+        mv,
+        ordinal,
+        legal: plain.len(),
+        san: text.to_string(),
+    }
+}
+
+fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// One row of the walk-through.
+struct Row {
+    off: usize,
+    bytes: Vec<u8>,
+    meaning: String,
+}
+
+#[derive(Default)]
+struct Out {
+    bytes: Vec<u8>,
+    rows: Vec<Row>,
+    /// Movetext tokens of the current game.
+    tokens: Vec<String>,
+    open_parens: usize,
+    /// The pending move run: (ordinal, meaning).
+    run: Vec<(u8, String)>,
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn show(b: &[u8]) -> String {
+    // Vector text is ASCII; show it as it is, backquoted.
+    format!("`{}`", String::from_utf8_lossy(b).replace('`', "'"))
+}
+
+impl Out {
+    fn put(&mut self, bytes: &[u8], meaning: impl Into<String>) {
+        self.rows.push(Row {
+            off: self.bytes.len(),
+            bytes: bytes.to_vec(),
+            meaning: meaning.into(),
+        });
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// A string item with a `header`-byte length, split into rows of 16.
+    fn string(&mut self, header: usize, s: &[u8], what: &str) {
+        let len = (s.len() as u32).to_le_bytes();
+        let kind = format!("string-{header}");
+        self.put(
+            &len[..header],
+            format!("{kind} length {} ({what})", s.len()),
+        );
+        for (i, chunk) in s.chunks(16).enumerate() {
+            let m = if i == 0 {
+                format!("{what}: {}", show(s))
+            } else {
+                "(continued)".to_string()
+            };
+            self.put(chunk, m);
+        }
+    }
+
+    fn token(&mut self, t: String) {
+        let t = format!("{}{t}", "(".repeat(self.open_parens));
+        self.open_parens = 0;
+        self.tokens.push(t);
+    }
+
+    /// Writes the pending run of moves as the canonical records.
+    fn flush(&mut self) {
+        if self.run.is_empty() {
+            return;
+        }
+        let run = std::mem::take(&mut self.run);
+        let ords: Vec<u8> = run.iter().map(|r| r.0).collect();
+        let start = self.bytes.len();
+        if run.len() <= 255 {
+            self.put(&[0x03], "0x03 short move sequence (20.4.3)");
+            self.put(&[run.len() as u8], format!("mvseq-1 count {}", run.len()));
+            for (o, m) in &run {
+                self.put(&[*o], m.clone());
+            }
+        } else {
+            for chunk in run.chunks(0xffff) {
+                self.put(&[0x04], "0x04 long move sequence (20.4.4)");
+                self.put(
+                    &(chunk.len() as u16).to_le_bytes(),
+                    format!("mvseq-2 count {}", chunk.len()),
+                );
+                for (o, m) in chunk {
+                    self.put(&[*o], m.clone());
+                }
+            }
+        }
+        let mut check = Vec::new();
+        write_moves(&mut check, &ords);
+        assert_eq!(check, self.bytes[start..], "write_moves disagrees");
+    }
+
+    fn record(&mut self, rec: RecordRef<'_>, at: usize) {
+        let mut check = Vec::new();
+        rec.write_to(&mut check).unwrap();
+        assert_eq!(check, self.bytes[at..], "RecordRef::write_to disagrees");
+    }
+
+    /// Plays a line (main line or variation) from `pos`.
+    fn line(&mut self, mut pos: Chess, els: &[El], general: bool) {
+        let mut prev: Option<Chess> = None;
+        let mut need_number = true;
+        for el in els {
+            match el {
+                El::Move(text) => {
+                    let o = ordinal(&pos, text);
+                    let n = pos.fullmoves();
+                    let (num, side) = if pos.turn() == Color::White {
+                        (format!("{n}."), "White")
+                    } else {
+                        (format!("{n}..."), "Black")
+                    };
+                    if pos.turn() == Color::White || need_number {
+                        self.token(num.clone());
+                    }
+                    self.token(o.san.clone());
+                    self.run.push((
+                        o.ordinal,
+                        format!(
+                            "ordinal {} = `{num} {}` ({side}; {} legal moves, 0..={})",
+                            o.ordinal,
+                            o.san,
+                            o.legal,
+                            o.legal - 1
+                        ),
+                    ));
+                    need_number = false;
+                    prev = Some(pos.clone());
+                    pos.play_unchecked(o.mv);
+                }
+                El::Nag(n) => {
+                    assert!(general);
+                    self.flush();
+                    let at = self.bytes.len();
+                    self.put(&[0x07], "0x07 simple NAG (20.4.7)");
+                    self.put(&[*n], format!("int-1 NAG {n} (`${n}`)"));
+                    self.record(RecordRef::Nag(*n), at);
+                    self.token(format!("${n}"));
+                    need_number = true;
+                }
+                El::Comment(c) => {
+                    assert!(general);
+                    self.flush();
+                    let at = self.bytes.len();
+                    self.put(&[0x80], "0x80 extension record");
+                    self.put(&[pgc_core::ext::COMMENT], "kind 0x01 comment");
+                    let mut len = Vec::new();
+                    pgc_core::item::put_varint(&mut len, c.len() as u32);
+                    self.put(&len, format!("LEB128 payload length {}", c.len()));
+                    for (i, chunk) in c.as_bytes().chunks(16).enumerate() {
+                        let m = if i == 0 {
+                            format!("comment bytes between the braces: {}", show(c.as_bytes()))
+                        } else {
+                            "(continued)".to_string()
+                        };
+                        self.put(chunk, m);
+                    }
+                    self.record(
+                        RecordRef::Extension {
+                            kind: pgc_core::ext::COMMENT,
+                            payload: c.as_bytes(),
+                        },
+                        at,
+                    );
+                    self.token(format!("{{{c}}}"));
+                    need_number = true;
+                }
+                El::Rav(sub) => {
+                    assert!(general);
+                    self.flush();
+                    self.put(
+                        &[0x08],
+                        "0x08 RAV begin (20.4.8): replaces the move just played",
+                    );
+                    self.open_parens += 1;
+                    self.line(prev.clone().expect("RAV after a move"), sub, general);
+                    self.flush();
+                    self.put(&[0x09], "0x09 RAV end (20.4.9)");
+                    self.tokens.last_mut().unwrap().push(')');
+                    need_number = true;
+                }
+            }
+        }
+    }
+}
+
+fn escape_tag(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Wraps tokens into lines of fewer than 80 characters (8.2.1).
+fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for t in tokens {
+        if line.is_empty() {
+            line.push_str(t);
+        } else if line.len() + 1 + t.len() < 80 {
+            line.push(' ');
+            line.push_str(t);
+        } else {
+            out.push_str(&line);
+            out.push('\n');
+            line = t.clone();
+        }
+    }
+    assert!(line.len() < 80);
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+fn start_of(g: &Game) -> Chess {
+    match g.tag("FEN") {
+        None => Chess::default(),
+        Some(f) => {
+            let p: Chess = f
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Chess960)
+                .unwrap();
+            assert_eq!(
+                pgc_core::setup::start_position(Some(f.as_bytes())).unwrap(),
+                p
+            );
+            p
+        }
+    }
+}
+
+fn count_plies(els: &[El]) -> (usize, bool) {
+    let mut n = 0;
+    let mut only_moves = true;
+    for e in els {
+        match e {
+            El::Move(_) => n += 1,
+            _ => only_moves = false,
+        }
+    }
+    (n, only_moves)
+}
+
+/// Builds (pgn, pgc, walk-through) for a vector.
+fn build(v: &Vector) -> (String, Vec<u8>, String) {
+    let mut pgn = String::new();
+    let mut out = Out::default();
+    if let Some(e) = v.escape {
+        writeln!(pgn, "%{e}").unwrap();
+        let at = out.bytes.len();
+        out.put(&[0x0a], "0x0a escape string (20.4.10), outside any game");
+        out.string(2, e.as_bytes(), "the text after `%`");
+        out.record(RecordRef::Escape(e.as_bytes()), at);
+    }
+    for (gi, g) in v.games.iter().enumerate() {
+        for (n, val) in &g.tags {
+            assert!(val.is_ascii() && n.is_ascii());
+            writeln!(pgn, "[{n} \"{}\"]", escape_tag(val)).unwrap();
+        }
+        pgn.push('\n');
+        let names: Vec<&str> = g.tags.iter().map(|t| t.0.as_str()).collect();
+        let (plies, only_moves) = count_plies(&g.moves);
+        let reduced =
+            names == STR && only_moves && plies < 65_536 && g.tag("Result") == Some(g.result);
+        let start = start_of(g);
+        out.tokens.clear();
+        let game_at = out.bytes.len();
+        if reduced {
+            out.put(
+                &[0x01],
+                format!(
+                    "0x01 reduced export format single game (20.4.1): game {}",
+                    gi + 1
+                ),
+            );
+            for (name, val) in &g.tags {
+                out.string(1, val.as_bytes(), &format!("{name} value"));
+            }
+            out.line(start, &g.moves, false);
+            let run = std::mem::take(&mut out.run);
+            out.put(
+                &(run.len() as u16).to_le_bytes(),
+                format!("mvseq-2 count {} (played moves)", run.len()),
+            );
+            for (o, m) in &run {
+                out.put(&[*o], m.clone());
+            }
+            let roster: Vec<&[u8]> = g.tags.iter().map(|t| t.1.as_bytes()).collect();
+            let ords: Vec<u8> = run.iter().map(|r| r.0).collect();
+            out.record(
+                RecordRef::ReducedGame {
+                    roster: roster.try_into().unwrap(),
+                    moves: &ords,
+                },
+                game_at,
+            );
+        } else {
+            out.put(
+                &[0x05],
+                format!("0x05 general game data begin (20.4.5): game {}", gi + 1),
+            );
+            for (name, val) in &g.tags {
+                let at = out.bytes.len();
+                out.put(&[0x02], format!("0x02 tag pair (20.4.2): {name}"));
+                out.string(1, name.as_bytes(), "tag name");
+                out.string(1, val.as_bytes(), "tag value, unescaped");
+                out.record(
+                    RecordRef::TagPair {
+                        name: name.as_bytes(),
+                        value: val.as_bytes(),
+                    },
+                    at,
+                );
+            }
+            out.line(start, &g.moves, true);
+            out.flush();
+            out.put(&[0x06], "0x06 general game data end (20.4.6)");
+        }
+        let mut toks = std::mem::take(&mut out.tokens);
+        toks.push(g.result.to_string());
+        pgn.push_str(&wrap(&toks));
+        pgn.push('\n');
+    }
+    let md = walkthrough(v, &pgn, &out);
+    (pgn, out.bytes, md)
+}
+
+fn walkthrough(v: &Vector, pgn: &str, out: &Out) -> String {
+    let mut md = String::new();
+    writeln!(md, "# Vector `{}`: {}\n", v.name, v.title).unwrap();
+    writeln!(md, "{}\n", v.about).unwrap();
+    writeln!(
+        md,
+        "Files: `{0}.pgn` (input, export format), `{0}.pgc` ({1} bytes). \
+         Generated and checked by `tests/tests/make_vectors.rs`; every ordinal \
+         was computed from shakmaty's SAN of every legal move, sorted in ASCII \
+         order, and compared with pgc-core. Specification: `spec/pgc.md`, \
+         `spec/ordinal.md`.\n",
+        v.name,
+        out.bytes.len()
+    )
+    .unwrap();
+    writeln!(md, "## Input PGN\n\n```\n{pgn}```\n").unwrap();
+    writeln!(md, "## Hex dump\n\n```").unwrap();
+    for (i, chunk) in out.bytes.chunks(16).enumerate() {
+        writeln!(md, "{:08x}  {}", i * 16, hex(chunk)).unwrap();
+    }
+    writeln!(md, "```\n").unwrap();
+    if v.table {
+        let g = &v.games[0];
+        let pos = start_of(g);
+        let t = sorted_sans(&pos, false);
+        writeln!(
+            md,
+            "## Ordinal table of the start position\n\n`{}`: {} legal moves, \
+             SAN sorted in ASCII order.\n\n| ordinal | SAN |\n|---:|---|",
+            fen_of(&pos),
+            t.len()
+        )
+        .unwrap();
+        for (i, (s, _)) in t.iter().enumerate() {
+            writeln!(md, "| {i} | `{s}` |").unwrap();
+        }
+        md.push('\n');
+    }
+    writeln!(
+        md,
+        "## Walk-through\n\n| offset | bytes | meaning |\n|---:|---|---|"
+    )
+    .unwrap();
+    for r in &out.rows {
+        writeln!(
+            md,
+            "| 0x{:04x} | `{}` | {} |",
+            r.off,
+            hex(&r.bytes),
+            r.meaning.replace('|', "\\|")
+        )
+        .unwrap();
+    }
+    md
+}
+
+fn vectors() -> Vec<Vector> {
+    let start_table = [
+        "Na3", "Nc3", "Nf3", "Nh3", "a3", "a4", "b3", "b4", "c3", "c4", "d3", "d4", "e3", "e4",
+        "f3", "f4", "g3", "g4", "h3", "h4",
+    ];
+    let rounds: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
+    let start_games = start_table
+        .iter()
+        .zip(&rounds)
+        .map(|(m, r)| {
+            Game::new(
+                &str_tags(["Start ordinals", "?", "????.??.??", r, "?", "?", "*"]),
+                m,
+                "*",
+            )
+        })
+        .collect();
+    let fen_tags = |event: &'static str, fen: &'static str| {
+        let mut t = str_tags([event, "?", "????.??.??", "-", "?", "?", "*"]);
+        t.push(("SetUp", "1"));
+        t.push(("FEN", fen));
+        t
+    };
+    let knight_dance = "Nf3 Nf6 Ng1 Ng8 ".repeat(64);
+    vec![
+        Vector {
+            name: "start-ordinals",
+            title: "the twenty ordinals of the initial position",
+            about: "Twenty one-move games, one per legal move of the initial position, in \
+                    ordinal order: game N plays ordinal N-1 (20.2: `Na3` = 0, `Nc3` = 1, \
+                    `a3` = 4, `h4` = 19). Each game is a 0x01 record (seven STR tags, \
+                    termination `*` equal to the Result tag, no annotations), and the file \
+                    is simply the twenty records one after another (concatenation).",
+            escape: None,
+            games: start_games,
+            table: true,
+        },
+        Vector {
+            name: "reduced-game",
+            title: "a short game as one 0x01 record",
+            about: "A seven-move game with exactly the Seven Tag Roster in STR order, no \
+                    annotations, and a termination marker equal to its Result tag: one \
+                    0x01 record. The Event value contains `\\\"` in the PGN; PGC stores \
+                    the unescaped `\"`. The last move carries the mate suffix `#`, which \
+                    is not part of the ordinal's SAN.",
+            escape: None,
+            games: vec![Game::new(
+                &str_tags([
+                    "Spec \"reduced\" example",
+                    "Nowhere",
+                    "1994.03.12",
+                    "1",
+                    "White, Player",
+                    "Black, Player",
+                    "1-0",
+                ]),
+                "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#",
+                "1-0",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "general-nags-ravs",
+            title: "NAGs and nested RAVs in general form",
+            about: "NAGs and variations (one nested inside another) force the general \
+                    form 0x05 … 0x06. Moves are cut into 0x03 runs at every NAG and RAV \
+                    record; a NAG follows the move it annotates; a RAV replaces the last \
+                    move played, so its first move is decoded in the position before \
+                    that move.",
+            escape: None,
+            games: vec![Game::new(
+                &str_tags(["Spec variations", "?", "????.??.??", "?", "?", "?", "*"]),
+                "e4 $1 e5 Nf3 Nc6 ( d6 d4 ( Bc4 Be7 ) exd4 ) Bb5 $14 a6 $6 \
+                 ( Nf6 O-O $1 ) Ba4",
+                "*",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "promotion",
+            title: "promotions: capture-promotion, under-promotion, Black promotion",
+            about: "A position set up by FEN (so general form). `bxa8=Q+` is a capturing \
+                    promotion with check, `g8=N+` an under-promotion with check, `h1=Q` a \
+                    Black promotion. Each promotion piece is a separate legal move with \
+                    its own SAN (`=B`, `=N`, `=Q`, `=R` sort in that order).",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags("Spec promotion", "r3k3/1P4P1/8/8/8/8/7p/4K3 w - - 0 1"),
+                "bxa8=Q+ Ke7 g8=N+ Kd6 Kd2 h1=Q",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "en-passant",
+            title: "en passant by both sides, Black to move first",
+            about: "The FEN has Black to move, so the first move number is `1...`. \
+                    `dxc6` and `fxe3` are en passant captures, written like ordinary \
+                    pawn captures with no `e.p.` (8.2.3.3).",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags("Spec en passant", "4k3/2p5/8/3P4/5p2/8/4P3/4K3 b - - 0 1"),
+                "c5 dxc6 Kf7 e4 fxe3",
+                "*",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "castling",
+            title: "both castlings, castling with check, Chess960 castling",
+            about: "Five games: both castlings for both sides; `O-O+` and `O-O-O+` where \
+                    the castled rook gives check; Black castling with check; and a \
+                    Chess960 position given with Shredder-FEN castling rights (`GBhb`), \
+                    where castling is still written `O-O` / `O-O-O` with the letter O.",
+            escape: None,
+            games: vec![
+                Game::new(
+                    &fen_tags("Spec castling", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+                    "O-O O-O-O",
+                    "*",
+                ),
+                Game::new(
+                    &fen_tags("Spec castling", "5k2/8/8/8/8/8/8/4K2R w K - 0 1"),
+                    "O-O+ Ke7",
+                    "*",
+                ),
+                Game::new(
+                    &fen_tags("Spec castling", "3k4/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+                    "O-O-O+ Ke7",
+                    "*",
+                ),
+                Game::new(
+                    &fen_tags("Spec castling", "r3k3/8/8/8/8/8/8/3K4 b q - 0 1"),
+                    "O-O-O+ Ke2",
+                    "*",
+                ),
+                Game::new(
+                    &{
+                        let mut t =
+                            fen_tags("Spec castling", "1r2k2r/8/8/8/8/8/8/1R2K1R1 w GBhb - 0 1");
+                        t.push(("Variant", "Chess960"));
+                        t
+                    },
+                    "O-O O-O-O",
+                    "*",
+                ),
+            ],
+            table: false,
+        },
+        Vector {
+            name: "disambiguation",
+            title: "disambiguation by file, by rank and by both",
+            about: "Three white queens (a1, a3, c1) reach b2: `Qa1b2` needs file and rank, \
+                    `Q3b2` the rank, `Qcb2` the file. Two knights reach e2: `Nce2` (file). \
+                    Two rooks on the h-file reach h4: `R2h4` (rank). The full table of the \
+                    start position shows every disambiguated spelling in ASCII order.",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags(
+                    "Spec disambiguation",
+                    "4k3/8/7R/8/8/Q1N5/7R/Q1Q3NK w - - 0 1",
+                ),
+                "Qa1b2 Kd7 Nce2 Ke8 R2h4",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "pinned",
+            title: "a pinned piece does not cause disambiguation",
+            about: "The example of 8.2.3.4: knights on c3 and g1 both attack e2, but the \
+                    c3 knight is pinned by the b4 bishop, so only one knight can legally \
+                    go there and the move is `Ne2`, not `Nge2`. Disambiguation is computed \
+                    over legal moves.",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags("Spec pinned", "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1"),
+                "Ne2 Kd7",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "many-moves",
+            title: "218 legal moves: ordinals above 127",
+            about: "A position with 218 legal moves for White (the most known for a legal \
+                    chess position). Ordinals run 0..=217 and need all eight bits (20.2: a \
+                    seven-bit ordinal is insufficient). The game plays the move with the \
+                    highest ordinal, 217 = `Rhg8`, which stalemates Black (0 legal moves), \
+                    so the result is `1/2-1/2`.",
+            escape: None,
+            games: vec![Game::new(
+                &{
+                    let mut t = fen_tags(
+                        "Spec many moves",
+                        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+                    );
+                    t[6].1 = "1/2-1/2";
+                    t
+                },
+                MANY_MOVES_GAME,
+                "1/2-1/2",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "long-moves",
+            title: "a run of 256 moves as a 0x04 record",
+            about: "A 256-ply game (knights out and back, 64 times) with an eighth tag \
+                    (PlyCount), which forces the general form. A run of more than 255 \
+                    moves does not fit a mvseq-1, so it is one 0x04 record (mvseq-2 count \
+                    0x0100, little-endian).",
+            escape: None,
+            games: vec![Game::new(
+                &{
+                    let mut t =
+                        str_tags(["Spec long run", "?", "????.??.??", "?", "?", "?", "1/2-1/2"]);
+                    t.push(("PlyCount", "256"));
+                    t
+                },
+                &knight_dance,
+                "1/2-1/2",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "escape-comment",
+            title: "an escape line and a comment (extension record)",
+            about: "A `%` escape line before the game is a 0x0a record outside any game \
+                    (string-2 of the text after `%`). A brace comment has no 1994 record: \
+                    it is an extension record 0x80, kind 0x01, LEB128 length, the bytes \
+                    between the braces, placed right after the move it follows. The \
+                    comment forces the general form, and the Black move after it gets a \
+                    `1...` number (8.2.2.2).",
+            escape: Some(" local note for this program only"),
+            games: vec![Game::new(
+                &str_tags(["Spec comment", "?", "????.??.??", "?", "?", "?", "*"]),
+                "e4 {A comment written for the PGC vectors.} e5",
+                "*",
+            )],
+            table: false,
+        },
+    ]
+}
+
+/// The many-moves game: the last-ordinal move of the 218 position (stalemate).
+const MANY_MOVES_GAME: &str = "Rhg8";
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/vectors")
+}
+
+#[test]
+fn vectors_are_up_to_date() {
+    let write = std::env::var_os("PGC_WRITE_VECTORS").is_some();
+    let dir = dir();
+    let mut stale = Vec::new();
+    for v in vectors() {
+        let (pgn, pgc, md) = build(&v);
+        let files: [(String, Vec<u8>); 3] = [
+            (format!("{}.pgn", v.name), pgn.into_bytes()),
+            (format!("{}.pgc", v.name), pgc),
+            (format!("{}.md", v.name), md.into_bytes()),
+        ];
+        for (name, data) in files {
+            let path = dir.join(&name);
+            if write {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &data).unwrap();
+            } else if std::fs::read(&path).ok().as_deref() != Some(&data[..]) {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale vectors {stale:?}: rerun with PGC_WRITE_VECTORS=1"
+    );
+}
