@@ -9,7 +9,7 @@
 //! - [`ordinal`]: the move-ordinal codec (20.2) on shakmaty positions;
 //! - [`reader`] / [`writer`]: streaming framing over `Read`/`Write`;
 //! - [`visit`]: walking a game's moves as shakmaty `Move`s;
-//! - [`verify`]: structure and legality checks that report every problem;
+//! - [`verify`](mod@verify): structure and legality checks that report every problem;
 //! - [`limits`]: bounds checked before any allocation or recursion.
 //!
 //! Data flows one way: bytes → items → records → moves.
@@ -49,5 +49,6 @@ pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use reader::{PgcReader, ReadError};
 pub use record::{Marker, Record, RecordRef};
+pub use verify::{Problem, Report, verify};
 pub use visit::{GameVisitor, GameWalker};
 pub use writer::PgcWriter;

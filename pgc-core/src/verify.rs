@@ -1,1 +1,1394 @@
-//! The verifier (being written).
+//! The verifier: checks a PGC file written by any tool and reports **every**
+//! problem it can find, each with its byte offset, game, ply and marker.
+//!
+//! Three layers of checks, in one forward pass with bounded memory and no
+//! recursion:
+//!
+//! 1. **Framing** (section 20.4): every record starts with a known marker
+//!    byte and its items are complete. An unknown marker byte starts a *run
+//!    of junk*: the verifier skips bytes up to the next plausible game start
+//!    (a 0x05 byte, or a 0x01 byte that frames as a whole record) and
+//!    reports the run once. A record cut off by the end of the input, or a
+//!    length over [`Limits::max_string`], ends the scan (the next record's
+//!    position is then unknown).
+//! 2. **Structure**: 0x05/0x06 and 0x08/0x09 balance; no 0x01 or 0x05 inside
+//!    a general game (20.4.5); no tag pair after the movetext began; a RAV
+//!    only after a move; tags, moves, NAGs and RAVs only inside a game
+//!    (reported once per run of such records); RAV nesting up to
+//!    [`Limits::max_rav_depth`] (deeper RAVs are reported once and skipped).
+//! 3. **Legality** (20.2): every move ordinal is below the number of legal
+//!    moves of its position. Each game is replayed from its `FEN` tag (a
+//!    0x02 tag pair or a [`ext::LONG_TAG`] extension, read with
+//!    [`start_position`]) or the initial position; null-move extension
+//!    records switch sides. After a bad ordinal the rest of that line (main
+//!    line or variation) is not replayed, but its structure is still checked;
+//!    a RAV right after the bad move is replayed from the position before it.
+//!
+//! # Extension records
+//!
+//! Extension records (marker 0x80) are counted per kind in
+//! [`Report::extensions`]. A kind this crate does not know is **not** a
+//! problem: the record frames with its length, so any reader can skip it.
+//! Known kinds whose payload has a fixed shape are checked:
+//! [`ext::TERMINATION`] (one byte, a valid [`ext::Outcome`] code),
+//! [`ext::LONG_TAG`] (a LEB128 name length within the payload),
+//! [`ext::LONG_NAG`] (exactly one LEB128 value), [`ext::VERBATIM_GAP`]
+//! (a leading LEB128 token index) and [`ext::MOVE_SPELLING`] (not empty).
+//! Null moves, long tags and long NAGs are movetext or tags, so they must be
+//! inside a game.
+//!
+//! # Positions in problems
+//!
+//! [`Problem::offset`] is the offset of the record's marker byte, except for
+//! a bad move ordinal, where it is the offset of the ordinal byte itself.
+//! [`Problem::game`] is the 0-based game index (shown 1-based);
+//! [`Problem::ply`] is the ply within the game, counted from its start
+//! position through the current line (a variation's first move has the ply
+//! of the move it replaces); for a bad ordinal it is that move's ply.
+//!
+//! ```
+//! use pgc_core::{Limits, verify};
+//! // 1. e4 and then ordinal 40, but the position after 1. e4 has 20 moves.
+//! let pgc: &[u8] = &[0x05, 0x03, 2, 13, 40, 0x06];
+//! let report = verify(pgc, Limits::default()).unwrap();
+//! assert_eq!(report.problems.len(), 1);
+//! assert_eq!(
+//!     report.problems[0].to_string(),
+//!     "byte 4, game 1, ply 2, 0x03 short-moves: expected an ordinal below 20 (legal moves), found 40"
+//! );
+//! ```
+
+use crate::ext;
+use crate::item::{ItemKind, Items};
+use crate::limits::Limits;
+use crate::ordinal::{OrdinalError, OrdinalTable};
+use crate::record::{FrameError, Marker, RecordRef, frame};
+use crate::setup::start_position;
+use shakmaty::{Chess, Position};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Read};
+
+/// How many problems [`verify`] keeps by default; the rest are counted in
+/// [`Report::problems_dropped`].
+pub const DEFAULT_MAX_PROBLEMS: usize = 1000;
+
+/// One problem found in the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Byte offset: of the record's marker, or of the ordinal byte for a bad
+    /// move ordinal.
+    pub offset: u64,
+    /// 0-based index of the game it is in (displayed 1-based), if any.
+    pub game: Option<u64>,
+    /// Ply within the game (1-based for moves), once the movetext began.
+    pub ply: Option<u32>,
+    /// The record's marker, when the problem is about one record.
+    pub marker: Option<Marker>,
+    /// What the standard (or this project's extension format) expects.
+    pub expected: String,
+    /// What the input holds instead.
+    pub found: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}", self.offset)?;
+        if let Some(g) = self.game {
+            write!(f, ", game {}", g.saturating_add(1))?;
+        }
+        if let Some(p) = self.ply {
+            write!(f, ", ply {p}")?;
+        }
+        if let Some(m) = self.marker {
+            write!(f, ", {m}")?;
+        }
+        write!(f, ": expected {}, found {}", self.expected, self.found)
+    }
+}
+
+/// What [`verify`] found: the problems and counts of what the input holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The problems, sorted by offset, up to the configured maximum.
+    pub problems: Vec<Problem>,
+    /// Problems found beyond the maximum and not kept.
+    pub problems_dropped: u64,
+    /// Games seen (0x01 records and 0x05 game-begin records).
+    pub games: u64,
+    /// Moves seen (move ordinals and null-move records, in main lines and
+    /// variations, whether or not they could be replayed).
+    pub plies: u64,
+    /// Records framed, per marker byte.
+    pub records: [u64; 256],
+    /// Extension records, per kind byte (known and unknown kinds).
+    pub extensions: BTreeMap<u8, u64>,
+    /// Bytes of input read.
+    pub bytes: u64,
+    /// Bytes skipped as junk (runs that started with an unknown marker).
+    pub junk_bytes: u64,
+}
+
+impl Default for Report {
+    fn default() -> Self {
+        Report {
+            problems: Vec::new(),
+            problems_dropped: 0,
+            games: 0,
+            plies: 0,
+            records: [0; 256],
+            extensions: BTreeMap::new(),
+            bytes: 0,
+            junk_bytes: 0,
+        }
+    }
+}
+
+impl Report {
+    /// Whether no problem was found.
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty() && self.problems_dropped == 0
+    }
+
+    /// All problems found, kept or dropped.
+    pub fn problem_count(&self) -> u64 {
+        self.problems.len() as u64 + self.problems_dropped
+    }
+
+    /// Records framed with marker `m`.
+    pub fn records_of(&self, m: Marker) -> u64 {
+        // `m as u8 as usize` is below 256, the array's length.
+        self.records[m as u8 as usize]
+    }
+}
+
+/// A configured verifier: limits and the maximum number of problems kept.
+///
+/// ```
+/// use pgc_core::verify::Verifier;
+/// let report = Verifier::new().max_problems(10).verify(&[0x05u8, 0x06][..]).unwrap();
+/// assert!(report.is_ok());
+/// assert_eq!(report.games, 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verifier {
+    limits: Limits,
+    max_problems: usize,
+}
+
+impl Default for Verifier {
+    fn default() -> Self {
+        Verifier::new()
+    }
+}
+
+impl Verifier {
+    /// A verifier with [`Limits::DEFAULT`] that keeps the first
+    /// [`DEFAULT_MAX_PROBLEMS`] problems.
+    pub const fn new() -> Verifier {
+        Verifier {
+            limits: Limits::DEFAULT,
+            max_problems: DEFAULT_MAX_PROBLEMS,
+        }
+    }
+
+    /// Sets the limits (longest string, deepest RAV).
+    pub const fn limits(mut self, limits: Limits) -> Verifier {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets how many problems are kept; further ones are only counted.
+    pub const fn max_problems(mut self, n: usize) -> Verifier {
+        self.max_problems = n;
+        self
+    }
+
+    /// Verifies a whole input.
+    ///
+    /// # Errors
+    /// Only I/O errors of `input`. Every problem of the data is in the
+    /// [`Report`].
+    pub fn verify<R: Read>(&self, input: R) -> io::Result<Report> {
+        let mut scanner = Scanner::new(input, self.limits);
+        let mut checker = Checker {
+            report: Report::default(),
+            max_problems: self.max_problems,
+            limits: self.limits,
+            game: None,
+            outside_reported: false,
+        };
+        loop {
+            match scanner.ensure()? {
+                Status::Record => {
+                    let Some((offset, rec)) = scanner.record() else {
+                        // ensure() just framed these bytes; unreachable.
+                        break;
+                    };
+                    checker.record(offset, rec);
+                    scanner.consume();
+                }
+                Status::End => {
+                    checker.end_of_input(scanner.offset);
+                    break;
+                }
+                Status::Unknown(byte) => {
+                    let start = scanner.offset;
+                    let skipped = scanner.skip_junk()?;
+                    checker.junk(start, byte, skipped, scanner.at_end());
+                }
+                Status::Truncated {
+                    marker,
+                    item,
+                    need,
+                    have,
+                } => {
+                    checker.truncated(scanner.offset, marker, item, need, have);
+                    scanner.offset += have;
+                    break;
+                }
+                Status::OverLimit {
+                    marker,
+                    item,
+                    claimed,
+                    limit,
+                } => {
+                    checker.over_limit(scanner.offset, marker, item, claimed, limit);
+                    scanner.drain()?;
+                    break;
+                }
+            }
+        }
+        let mut report = checker.report;
+        report.bytes = scanner.offset;
+        // Some problems are found after later ones (a bad FEN tag when the
+        // movetext begins); a stable sort puts them in input order.
+        report.problems.sort_by_key(|p| p.offset);
+        Ok(report)
+    }
+}
+
+/// Verifies a whole PGC input with the given limits, keeping the first
+/// [`DEFAULT_MAX_PROBLEMS`] problems (see [`Verifier`] to change that).
+///
+/// # Errors
+/// Only I/O errors of `input`; every problem of the data is in the [`Report`].
+pub fn verify<R: Read>(input: R, limits: Limits) -> io::Result<Report> {
+    Verifier::new().limits(limits).verify(input)
+}
+
+const CHUNK: usize = 64 * 1024;
+
+/// The largest record that needs no string limit: a 0x01 with seven full
+/// string-1 items and a full mvseq-2.
+const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
+
+/// What is at the scanner's position.
+enum Status {
+    /// A whole record is buffered.
+    Record,
+    /// Clean end of input.
+    End,
+    /// The byte is no known marker.
+    Unknown(u8),
+    /// The input ends inside a record.
+    Truncated {
+        marker: Option<Marker>,
+        item: Option<ItemKind>,
+        need: u64,
+        have: u64,
+    },
+    /// A length field over the limits.
+    OverLimit {
+        marker: Marker,
+        item: ItemKind,
+        claimed: u64,
+        limit: u64,
+    },
+}
+
+/// A forward-only record framer with one reused buffer and a one-byte peek
+/// (which [`crate::PgcReader`] does not offer), for resynchronising.
+///
+/// Invariant: `start <= end <= buf.len()`.
+struct Scanner<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Input offset of `buf[start]`.
+    offset: u64,
+    eof: bool,
+    limits: Limits,
+    /// Length of the record framed by the last `ensure`.
+    framed: usize,
+}
+
+impl<R: Read> Scanner<R> {
+    fn new(inner: R, limits: Limits) -> Scanner<R> {
+        Scanner {
+            inner,
+            buf: vec![0; CHUNK],
+            start: 0,
+            end: 0,
+            offset: 0,
+            eof: false,
+            limits,
+            framed: 0,
+        }
+    }
+
+    fn buffered(&self) -> &[u8] {
+        self.buf.get(self.start..self.end).unwrap_or(&[])
+    }
+
+    /// Reads until at least `need` bytes are buffered from `start`, or EOF.
+    /// Callers bound `need` (see `ensure`).
+    fn fill(&mut self, need: usize) -> io::Result<()> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        let want = need.max(self.end + CHUNK / 2);
+        if self.buf.len() < want {
+            self.buf.resize(want, 0);
+        }
+        while self.end < need && !self.eof {
+            // end < need <= buf.len(), so the slice is not empty.
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Frames what is at `start`, reading more as needed.
+    fn ensure(&mut self) -> io::Result<Status> {
+        loop {
+            if self.start == self.end {
+                if self.eof {
+                    return Ok(Status::End);
+                }
+                self.fill(1)?;
+                continue;
+            }
+            match frame(self.buffered(), &self.limits) {
+                Ok((_, len)) => {
+                    self.framed = len;
+                    return Ok(Status::Record);
+                }
+                Err(FrameError::UnknownMarker(b)) => return Ok(Status::Unknown(b)),
+                Err(FrameError::OverLimit {
+                    marker,
+                    item,
+                    claimed,
+                    limit,
+                }) => {
+                    return Ok(Status::OverLimit {
+                        marker,
+                        item,
+                        claimed,
+                        limit,
+                    });
+                }
+                Err(FrameError::Incomplete { marker, item, need }) => {
+                    let have = (self.end - self.start) as u64;
+                    // Strings and extension payloads are checked against
+                    // max_string by `frame`; every other header is bounded by
+                    // MAX_1994_RECORD. So `need` is bounded before we read.
+                    let bound = u64::from(self.limits.max_string).saturating_add(16);
+                    let bound = bound.max(MAX_1994_RECORD);
+                    if self.eof || need > bound || need <= have {
+                        return Ok(Status::Truncated {
+                            marker,
+                            item,
+                            need,
+                            have,
+                        });
+                    }
+                    self.fill(need as usize)?;
+                }
+            }
+        }
+    }
+
+    /// The record framed by the last successful `ensure`.
+    fn record(&self) -> Option<(u64, RecordRef<'_>)> {
+        frame(self.buffered(), &self.limits)
+            .ok()
+            .map(|(rec, _)| (self.offset, rec))
+    }
+
+    /// Moves past the record framed by the last `ensure`.
+    fn consume(&mut self) {
+        let n = self.framed.min(self.end - self.start);
+        self.start += n;
+        self.offset += n as u64;
+        self.framed = 0;
+    }
+
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        if self.start == self.end {
+            self.fill(1)?;
+        }
+        Ok(self.buffered().first().copied())
+    }
+
+    fn skip(&mut self) {
+        if self.start < self.end {
+            self.start += 1;
+            self.offset += 1;
+        }
+    }
+
+    fn at_end(&self) -> bool {
+        self.eof && self.start == self.end
+    }
+
+    /// Skips the byte at `start` (an unknown marker) and every following
+    /// byte up to a plausible game start: a 0x05, or a 0x01 that frames as a
+    /// whole record. Returns the number of bytes skipped.
+    fn skip_junk(&mut self) -> io::Result<u64> {
+        self.skip();
+        let mut n = 1;
+        loop {
+            match self.peek()? {
+                None => return Ok(n),
+                Some(0x05) => return Ok(n),
+                Some(0x01) => {
+                    if let Status::Record = self.ensure()? {
+                        return Ok(n);
+                    }
+                }
+                Some(_) => {}
+            }
+            self.skip();
+            n += 1;
+        }
+    }
+
+    /// Reads and counts the rest of the input without keeping it.
+    fn drain(&mut self) -> io::Result<()> {
+        self.offset += (self.end - self.start) as u64;
+        self.start = self.end;
+        self.offset += io::copy(&mut self.inner, &mut io::sink())?;
+        Ok(())
+    }
+}
+
+/// One line of play: the main line or a variation.
+#[derive(Clone)]
+struct Line {
+    /// The position to play the next move from; `None` once the line can no
+    /// longer be replayed (bad ordinal, bad FEN, a RAV with nothing to
+    /// replace).
+    pos: Option<Chess>,
+    /// The position before the last move, where a RAV starts.
+    prev: Option<Chess>,
+    /// Plies from the game's start to the current position.
+    ply: u32,
+    /// Whether this line holds a move yet (a RAV needs one before it).
+    has_move: bool,
+}
+
+impl Line {
+    fn start(pos: Option<Chess>) -> Line {
+        Line {
+            pos,
+            prev: None,
+            ply: 0,
+            has_move: false,
+        }
+    }
+}
+
+/// A general game (0x05) being checked.
+struct Game {
+    index: u64,
+    /// The FEN (tag value, offset and marker of its record).
+    fen: Option<(Vec<u8>, u64, Marker)>,
+    movetext: bool,
+    line: Line,
+    /// Enclosing lines of the open RAVs; at most `max_rav_depth` long.
+    stack: Vec<Line>,
+    /// Nesting within a RAV skipped for being too deep (0: not skipping).
+    skip_depth: u64,
+}
+
+impl Game {
+    fn ply(&self) -> Option<u32> {
+        self.movetext.then_some(self.line.ply)
+    }
+}
+
+struct Checker {
+    report: Report,
+    max_problems: usize,
+    limits: Limits,
+    game: Option<Game>,
+    /// A record outside any game was reported since the last game began.
+    outside_reported: bool,
+}
+
+/// Where a run of move ordinals comes from, to position its problems.
+#[derive(Clone, Copy)]
+struct Run {
+    game: u64,
+    marker: Marker,
+    /// Offset of the run's first ordinal byte.
+    first: u64,
+}
+
+impl Checker {
+    fn problem(
+        &mut self,
+        offset: u64,
+        game: Option<u64>,
+        ply: Option<u32>,
+        marker: Option<Marker>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) {
+        if self.report.problems.len() < self.max_problems {
+            self.report.problems.push(Problem {
+                offset,
+                game,
+                ply,
+                marker,
+                expected: expected.into(),
+                found: found.into(),
+            });
+        } else {
+            self.report.problems_dropped += 1;
+        }
+    }
+
+    fn next_game(&mut self) -> u64 {
+        let i = self.report.games;
+        self.report.games += 1;
+        self.outside_reported = false;
+        i
+    }
+
+    fn record(&mut self, offset: u64, rec: RecordRef<'_>) {
+        let marker = rec.marker();
+        // A u8 indexes a [_; 256] in bounds.
+        self.report.records[marker as u8 as usize] += 1;
+        match rec {
+            RecordRef::Noop | RecordRef::Escape(_) => {}
+            RecordRef::ReducedGame { roster, moves } => {
+                if let Some(g) = &self.game {
+                    let (index, ply) = (g.index, g.ply());
+                    self.problem(
+                        offset,
+                        Some(index),
+                        ply,
+                        Some(marker),
+                        "0x06 game-end first (0x01 is not permitted inside 0x05 ... 0x06, section 20.4.5)",
+                        format!(
+                            "a 0x01 reduced-game inside game {}",
+                            index.saturating_add(1)
+                        ),
+                    );
+                }
+                // The 0x01 is a whole game of its own; an enclosing general
+                // game stays open around it.
+                let index = self.next_game();
+                self.report.plies += moves.len() as u64;
+                let header: u64 = roster.iter().map(|s| 1 + s.len() as u64).sum();
+                let run = Run {
+                    game: index,
+                    marker,
+                    first: offset + 1 + header + 2,
+                };
+                let mut line = Line::start(Some(Chess::default()));
+                self.play(&mut line, run, moves);
+            }
+            RecordRef::GameBegin => {
+                if let Some(g) = self.game.take() {
+                    self.problem(
+                        offset,
+                        Some(g.index),
+                        g.ply(),
+                        Some(marker),
+                        "0x06 game-end before the next 0x05 game-begin",
+                        format!(
+                            "a new game beginning inside game {}",
+                            g.index.saturating_add(1)
+                        ),
+                    );
+                }
+                let index = self.next_game();
+                self.game = Some(Game {
+                    index,
+                    fen: None,
+                    movetext: false,
+                    line: Line::start(None),
+                    stack: Vec::new(),
+                    skip_depth: 0,
+                });
+            }
+            RecordRef::GameEnd => {
+                let Some(mut g) = self.game.take() else {
+                    self.outside(offset, marker);
+                    return;
+                };
+                // A FEN tag is checked even when no move follows it.
+                self.begin_movetext(&mut g);
+                let open = g.stack.len() as u64 + g.skip_depth;
+                if open > 0 {
+                    self.problem(
+                        offset,
+                        Some(g.index),
+                        g.ply(),
+                        Some(marker),
+                        format!("0x09 rav-end for each of the {open} open RAV(s) first"),
+                        "0x06 game-end inside a RAV",
+                    );
+                }
+            }
+            RecordRef::TagPair { name, value } => self.tag(offset, marker, name, value),
+            RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
+                let header = if marker == Marker::ShortMoves { 2 } else { 3 };
+                let Some(mut g) = self.movetext(offset, marker) else {
+                    return;
+                };
+                self.report.plies += m.len() as u64;
+                if g.skip_depth == 0 {
+                    let run = Run {
+                        game: g.index,
+                        marker,
+                        first: offset + header,
+                    };
+                    self.play(&mut g.line, run, m);
+                }
+                self.game = Some(g);
+            }
+            RecordRef::Nag(_) => {
+                if let Some(g) = self.movetext(offset, marker) {
+                    self.game = Some(g);
+                }
+            }
+            RecordRef::RavBegin => self.rav_begin(offset),
+            RecordRef::RavEnd => self.rav_end(offset),
+            RecordRef::Extension { kind, payload } => self.extension(offset, kind, payload),
+        }
+    }
+
+    /// Reports a record outside any game, once per run of such records.
+    fn outside(&mut self, offset: u64, marker: Marker) {
+        if !self.outside_reported {
+            self.outside_reported = true;
+            self.problem(
+                offset,
+                None,
+                None,
+                Some(marker),
+                "a 0x05 game-begin or 0x01 reduced-game before it",
+                format!("{marker} outside a game"),
+            );
+        }
+    }
+
+    /// The open game, its movetext begun, taken out of `self` (the caller
+    /// puts it back); `None` (after reporting) outside a game.
+    fn movetext(&mut self, offset: u64, marker: Marker) -> Option<Game> {
+        let Some(mut g) = self.game.take() else {
+            self.outside(offset, marker);
+            return None;
+        };
+        self.begin_movetext(&mut g);
+        Some(g)
+    }
+
+    fn begin_movetext(&mut self, g: &mut Game) {
+        if g.movetext {
+            return;
+        }
+        g.movetext = true;
+        let fen = g.fen.take();
+        let pos = match &fen {
+            None => Some(Chess::default()),
+            Some((text, at, m)) => match start_position(Some(text)) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    self.problem(
+                        *at,
+                        Some(g.index),
+                        None,
+                        Some(*m),
+                        "a FEN tag that gives a legal position (section 16.1)",
+                        e.to_string(),
+                    );
+                    None
+                }
+            },
+        };
+        g.line = Line::start(pos);
+    }
+
+    fn tag(&mut self, offset: u64, marker: Marker, name: &[u8], value: &[u8]) {
+        let Some(g) = self.game.as_mut() else {
+            self.outside(offset, marker);
+            return;
+        };
+        if g.movetext {
+            let (index, ply) = (g.index, g.ply());
+            self.problem(
+                offset,
+                Some(index),
+                ply,
+                Some(marker),
+                "tag pairs before the movetext (section 8.1)",
+                format!(
+                    "tag {:?} after the movetext began",
+                    String::from_utf8_lossy(name)
+                ),
+            );
+        } else if name == b"FEN" {
+            g.fen = Some((value.to_vec(), offset, marker));
+        }
+    }
+
+    fn rav_begin(&mut self, offset: u64) {
+        let marker = Marker::RavBegin;
+        let Some(mut g) = self.movetext(offset, marker) else {
+            return;
+        };
+        if g.skip_depth > 0 {
+            g.skip_depth += 1;
+        } else if g.stack.len() >= self.limits.max_rav_depth as usize {
+            self.problem(
+                offset,
+                Some(g.index),
+                g.ply(),
+                Some(marker),
+                format!(
+                    "RAVs nested at most {} deep (raise it with --max-rav-depth)",
+                    self.limits.max_rav_depth
+                ),
+                "a deeper RAV (skipped)",
+            );
+            g.skip_depth = 1;
+        } else {
+            let parent = &g.line;
+            let child = if parent.has_move {
+                Line {
+                    pos: parent.prev.clone(),
+                    prev: None,
+                    ply: parent.ply.saturating_sub(1),
+                    has_move: false,
+                }
+            } else {
+                self.problem(
+                    offset,
+                    Some(g.index),
+                    g.ply(),
+                    Some(marker),
+                    "a move before the RAV (a RAV replaces the move before it)",
+                    "0x08 rav-begin with no move before it in its line",
+                );
+                Line::start(None)
+            };
+            let saved = std::mem::replace(&mut g.line, child);
+            g.stack.push(saved);
+        }
+        self.game = Some(g);
+    }
+
+    fn rav_end(&mut self, offset: u64) {
+        let marker = Marker::RavEnd;
+        let Some(mut g) = self.movetext(offset, marker) else {
+            return;
+        };
+        if g.skip_depth > 0 {
+            g.skip_depth -= 1;
+        } else if let Some(parent) = g.stack.pop() {
+            g.line = parent;
+        } else {
+            self.problem(
+                offset,
+                Some(g.index),
+                g.ply(),
+                Some(marker),
+                "a 0x08 rav-begin before each 0x09 rav-end",
+                "0x09 rav-end with no open RAV",
+            );
+        }
+        self.game = Some(g);
+    }
+
+    fn extension(&mut self, offset: u64, kind: u8, payload: &[u8]) {
+        let marker = Marker::Extension;
+        *self.report.extensions.entry(kind).or_insert(0) += 1;
+        let mut it = Items::new(payload);
+        let name = ext::kind_name(kind);
+        let game = self.game.as_ref().map(|g| g.index);
+        let ply = self.game.as_ref().and_then(Game::ply);
+        let bad = |c: &mut Checker, expected: &str| {
+            c.problem(
+                offset,
+                game,
+                ply,
+                Some(marker),
+                format!("a {name} payload with {expected}"),
+                format!("{} payload byte(s) {}", payload.len(), hex_head(payload)),
+            );
+        };
+        match kind {
+            ext::TERMINATION if !matches!(payload, [c] if ext::Outcome::from_code(*c).is_some()) => {
+                bad(self, "one outcome byte 0..=4");
+            }
+            ext::LONG_NAG => {
+                if it.varint().is_err() || !it.rest().is_empty() {
+                    bad(self, "exactly one LEB128 value");
+                }
+                if let Some(g) = self.movetext(offset, marker) {
+                    self.game = Some(g);
+                }
+            }
+            ext::VERBATIM_GAP if it.varint().is_err() => {
+                bad(self, "a leading LEB128 token index");
+            }
+            ext::MOVE_SPELLING if payload.is_empty() => {
+                bad(self, "the move as written (not empty)");
+            }
+            ext::LONG_TAG => match it.varint() {
+                Ok(n) if (n as usize) <= it.rest().len() => {
+                    let (tag, value) = it.rest().split_at(n as usize);
+                    self.tag(offset, marker, tag, value);
+                }
+                _ => bad(self, "a LEB128 name length within the payload"),
+            },
+            ext::NULL_MOVE => {
+                let Some(mut g) = self.movetext(offset, marker) else {
+                    return;
+                };
+                self.report.plies += 1;
+                if g.skip_depth == 0 {
+                    self.null_move(&mut g, offset);
+                }
+                self.game = Some(g);
+            }
+            // Comments, layout, clocks, evals and unknown kinds: framing is
+            // all there is to check.
+            _ => {}
+        }
+    }
+
+    fn null_move(&mut self, g: &mut Game, offset: u64) {
+        let line = &mut g.line;
+        let ply = line.ply.saturating_add(1);
+        line.ply = ply;
+        line.has_move = true;
+        let Some(pos) = line.pos.take() else {
+            line.prev = None;
+            return;
+        };
+        match pos.clone().swap_turn() {
+            Ok(after) => {
+                line.prev = Some(pos);
+                line.pos = Some(after);
+            }
+            Err(_) => {
+                line.prev = Some(pos);
+                self.problem(
+                    offset,
+                    Some(g.index),
+                    Some(ply),
+                    Some(Marker::Extension),
+                    "a null move only when the side to move is not in check",
+                    "a null move while in check",
+                );
+            }
+        }
+    }
+
+    /// Replays `ordinals` on `line`, reporting the first bad one.
+    fn play(&mut self, line: &mut Line, run: Run, ordinals: &[u8]) {
+        for (i, &ord) in ordinals.iter().enumerate() {
+            let ply = line.ply.saturating_add(1);
+            line.ply = ply;
+            line.has_move = true;
+            let Some(pos) = line.pos.take() else {
+                line.prev = None;
+                continue;
+            };
+            let found = match OrdinalTable::new(&pos).and_then(|mut t| t.move_at(ord)) {
+                Ok(m) => {
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    line.prev = Some(pos);
+                    line.pos = Some(after);
+                    continue;
+                }
+                Err(e) => e,
+            };
+            let (expected, found) = match found {
+                OrdinalError::OutOfRange { legal: 0, .. } => (
+                    "no move (the position is checkmate or stalemate)".to_string(),
+                    format!("ordinal {ord}"),
+                ),
+                OrdinalError::OutOfRange { legal, .. } => (
+                    format!("an ordinal below {legal} (legal moves)"),
+                    ord.to_string(),
+                ),
+                other => (
+                    "a position with at most 256 legal moves".to_string(),
+                    other.to_string(),
+                ),
+            };
+            self.problem(
+                run.first + i as u64,
+                Some(run.game),
+                Some(ply),
+                Some(run.marker),
+                expected,
+                found,
+            );
+            // A RAV right after the bad move still starts from `pos`.
+            line.prev = Some(pos);
+        }
+    }
+
+    fn junk(&mut self, offset: u64, byte: u8, skipped: u64, to_end: bool) {
+        self.report.junk_bytes += skipped;
+        let game = self.game.take();
+        let to = if to_end {
+            "up to the end of the input".to_string()
+        } else {
+            format!("up to byte {}", offset + skipped)
+        };
+        let abandoned = match &game {
+            Some(g) => format!(
+                "; game {} is not checked further",
+                g.index.saturating_add(1)
+            ),
+            None => String::new(),
+        };
+        self.problem(
+            offset,
+            game.as_ref().map(|g| g.index),
+            game.as_ref().and_then(Game::ply),
+            None,
+            "a record marker (0x00..=0x0a or 0x80)",
+            format!("byte 0x{byte:02x}: skipped {skipped} byte(s) {to}{abandoned}"),
+        );
+    }
+
+    fn truncated(
+        &mut self,
+        offset: u64,
+        marker: Option<Marker>,
+        item: Option<ItemKind>,
+        need: u64,
+        have: u64,
+    ) {
+        let game = self.game.as_ref().map(|g| g.index);
+        let ply = self.game.as_ref().and_then(Game::ply);
+        let what = match item {
+            Some(i) => format!("the record (its {i} included)"),
+            None => "the record".to_string(),
+        };
+        self.problem(
+            offset,
+            game,
+            ply,
+            marker,
+            format!("{need} bytes for {what}"),
+            format!("{have} byte(s) left in the input"),
+        );
+    }
+
+    fn over_limit(
+        &mut self,
+        offset: u64,
+        marker: Marker,
+        item: ItemKind,
+        claimed: u64,
+        limit: u64,
+    ) {
+        let game = self.game.as_ref().map(|g| g.index);
+        let ply = self.game.as_ref().and_then(Game::ply);
+        self.problem(
+            offset,
+            game,
+            ply,
+            Some(marker),
+            format!("a {item} of at most {limit} bytes (raise it with --max-string)"),
+            format!("{claimed} bytes claimed; the rest of the input is not checked"),
+        );
+    }
+
+    fn end_of_input(&mut self, offset: u64) {
+        if let Some(mut g) = self.game.take() {
+            let ply = g.ply();
+            self.begin_movetext(&mut g);
+            self.problem(
+                offset,
+                Some(g.index),
+                ply,
+                None,
+                "0x06 game-end",
+                format!(
+                    "the end of the input inside game {}",
+                    g.index.saturating_add(1)
+                ),
+            );
+        }
+    }
+}
+
+/// Up to eight payload bytes in hex, for messages.
+fn hex_head(b: &[u8]) -> String {
+    let mut s = String::new();
+    for (i, x) in b.iter().take(8).enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        s.push_str(&format!("{x:02x}"));
+    }
+    if b.len() > 8 {
+        s.push_str(" ...");
+    }
+    if s.is_empty() {
+        s.push_str("(none)");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(bytes: &[u8]) -> Report {
+        verify(bytes, Limits::default()).unwrap()
+    }
+
+    /// `(offset, game, ply, marker)` of a problem.
+    type Where = (u64, Option<u64>, Option<u32>, Option<Marker>);
+
+    /// The [`Where`] of every problem.
+    fn where_(r: &Report) -> Vec<Where> {
+        r.problems
+            .iter()
+            .map(|p| (p.offset, p.game, p.ply, p.marker))
+            .collect()
+    }
+
+    // 1. e4 (13) e5 (12) from section 20.2 and hand-sorted SAN lists.
+    const GAME: &[u8] = &[0x05, 0x02, 1, b'A', 1, b'B', 0x03, 2, 13, 12, 0x06];
+
+    #[test]
+    fn a_good_file_has_no_problem_and_is_counted() {
+        let mut bytes = GAME.to_vec();
+        // 1. e4 (1. d4 d5) e5 2. Qh5 $1, an unknown extension, a comment.
+        bytes.extend([
+            0x05, 0x03, 1, 13, 0x08, 0x03, 2, 11, 10, 0x09, 0x03, 2, 12, 14, 0x07, 1, 0x80, 0x7f,
+            1, 0, 0x80, 1, 2, b'h', b'i', 0x06,
+        ]);
+        let mut reduced = vec![0x01];
+        for _ in 0..7 {
+            reduced.extend([1, b'?']);
+        }
+        reduced.extend([2, 0, 13, 12]);
+        bytes.extend(&reduced);
+        let r = check(&bytes);
+        assert!(r.is_ok(), "{:?}", r.problems);
+        assert_eq!((r.games, r.plies, r.bytes), (3, 9, bytes.len() as u64));
+        assert_eq!(r.records_of(Marker::GameBegin), 2);
+        assert_eq!(r.records_of(Marker::ShortMoves), 4);
+        assert_eq!(r.extensions, BTreeMap::from([(0x01, 1), (0x7f, 1)]));
+    }
+
+    #[test]
+    fn truncated_item_ends_the_scan() {
+        let mut bytes = GAME.to_vec();
+        bytes.extend([0x05, 0x03, 10, 1, 2]);
+        let r = check(&bytes);
+        assert_eq!(where_(&r), [(12, Some(1), None, Some(Marker::ShortMoves))]);
+        assert_eq!(
+            r.problems[0].expected,
+            "12 bytes for the record (its mvseq-1 included)"
+        );
+        assert_eq!(r.problems[0].found, "4 byte(s) left in the input");
+        assert_eq!(r.bytes, bytes.len() as u64);
+    }
+
+    #[test]
+    fn a_string_longer_than_the_file() {
+        // A tag name claiming 200 bytes, with 3 left; then an escape string
+        // claiming 60,000.
+        let r = check(&[0x05, 0x02, 200, b'a', b'b', b'c']);
+        assert_eq!(where_(&r), [(1, Some(0), None, Some(Marker::TagPair))]);
+        assert_eq!(
+            r.problems[0].to_string(),
+            "byte 1, game 1, 0x02 tag-pair: expected 202 bytes for the record (its string-1 included), found 5 byte(s) left in the input"
+        );
+        let r = check(&[0x0a, 0x60, 0xea, b'%']);
+        assert_eq!(where_(&r), [(0, None, None, Some(Marker::Escape))]);
+        assert_eq!(
+            r.problems[0].expected,
+            "60003 bytes for the record (its string-2 included)"
+        );
+        // Over the string limit: reported from the header, nothing allocated.
+        let r = verify(
+            &[0x80, 1, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0][..],
+            Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(where_(&r), [(0, None, None, Some(Marker::Extension))]);
+        assert_eq!(r.bytes, 9);
+    }
+
+    #[test]
+    fn unknown_marker_is_one_problem_per_run_and_resyncs() {
+        let mut bytes = GAME.to_vec(); // game 0, bytes 0..11
+        bytes.extend([0xff, 0xfe, 0x03, 0x06]); // junk at 11..15
+        bytes.extend(GAME); // game 1 at 15
+        bytes.extend([0x05, 0x03, 1, 13, 0x42]); // game 2 at 26, junk at 30
+        bytes.extend(GAME); // game 3 at 31
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [(11, None, None, None), (30, Some(2), Some(1), None)]
+        );
+        assert_eq!(
+            r.problems[0].found,
+            "byte 0xff: skipped 4 byte(s) up to byte 15"
+        );
+        assert_eq!(
+            r.problems[1].found,
+            "byte 0x42: skipped 1 byte(s) up to byte 31; game 3 is not checked further"
+        );
+        assert_eq!((r.games, r.junk_bytes), (4, 5));
+        // Junk up to the end.
+        let r = check(&[0x00, 0xc0, 1, 2]);
+        assert_eq!(where_(&r), [(1, None, None, None)]);
+        assert_eq!(
+            r.problems[0].found,
+            "byte 0xc0: skipped 3 byte(s) up to the end of the input"
+        );
+    }
+
+    #[test]
+    fn unbalanced_ravs_both_ways() {
+        // An extra 0x09 at 6 (ply 1), then the game ends inside an open RAV at 11.
+        let bytes = [0x05, 0x03, 1, 13, 0x08, 0x09, 0x09, 0x08, 0x03, 1, 11, 0x06];
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (6, Some(0), Some(1), Some(Marker::RavEnd)),
+                (11, Some(0), Some(1), Some(Marker::GameEnd)),
+            ]
+        );
+        assert_eq!(
+            r.problems[1].expected,
+            "0x09 rav-end for each of the 1 open RAV(s) first"
+        );
+        // A RAV before any move, and one at the end of the input.
+        let r = check(&[0x05, 0x08, 0x09, 0x03, 1, 13, 0x08]);
+        assert_eq!(
+            where_(&r),
+            [
+                (1, Some(0), Some(0), Some(Marker::RavBegin)),
+                (7, Some(0), Some(0), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn ordinal_out_of_range_stops_the_line_not_the_game() {
+        // 1. e4 e5 2. <40>; a RAV replacing the bad move with 2. Qh5 (14)
+        // and a bad 2... <50>; the main line after the RAV is not replayed
+        // (99 is not reported); then a bad first move in the next game.
+        let mut bytes = vec![
+            0x05, 0x03, 3, 13, 12, 40, 0x08, 0x03, 2, 14, 50, 0x09, 0x04, 1, 0, 99, 0x06,
+        ];
+        bytes.extend([0x05, 0x03, 1, 20, 0x06]);
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (5, Some(0), Some(3), Some(Marker::ShortMoves)),
+                (10, Some(0), Some(4), Some(Marker::ShortMoves)),
+                (20, Some(1), Some(1), Some(Marker::ShortMoves)),
+            ]
+        );
+        assert_eq!(
+            r.problems[0].to_string(),
+            "byte 5, game 1, ply 3, 0x03 short-moves: expected an ordinal below 29 (legal moves), found 40"
+        );
+        assert_eq!(r.plies, 7);
+        // In a variation: the bad ordinal at byte 11 (ply 2 of the RAV, which
+        // replaces ply 1); the main line goes on after it.
+        let bytes = [
+            0x05, 0x03, 1, 13, 0x08, 0x04, 2, 0, 11, 77, 0x09, 0x03, 1, 12, 0x06,
+        ];
+        let r = check(&bytes);
+        assert_eq!(where_(&r), [(9, Some(0), Some(2), Some(Marker::LongMoves))]);
+    }
+
+    #[test]
+    fn ordinals_of_a_reduced_game_are_positioned() {
+        let mut bytes = vec![0x01];
+        for s in [&b"Ev"[..], b"", b"", b"", b"", b"", b"*"] {
+            bytes.push(s.len() as u8);
+            bytes.extend(s);
+        }
+        let first = bytes.len() as u64 + 2;
+        bytes.extend([3, 0, 13, 12, 31]);
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [(first + 2, Some(0), Some(3), Some(Marker::ReducedGame))]
+        );
+    }
+
+    #[test]
+    fn reduced_game_nested_in_a_general_game() {
+        let mut bytes = vec![0x05, 0x03, 1, 13, 0x01];
+        bytes.extend([0; 7]);
+        bytes.extend([0, 0, 0x03, 1, 12, 0x06]);
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [(4, Some(0), Some(1), Some(Marker::ReducedGame))]
+        );
+        // The general game goes on after it and ends cleanly.
+        assert_eq!(r.games, 2);
+        assert_eq!(r.plies, 2);
+    }
+
+    #[test]
+    fn game_begin_without_game_end() {
+        let mut bytes = vec![0x05, 0x02, 1, b'A', 1, b'B', 0x03, 1, 13];
+        bytes.extend(GAME); // at 9
+        bytes.extend([0x05, 0x02, 1, b'C', 1, b'D']); // at 20, never ended
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (9, Some(0), Some(1), Some(Marker::GameBegin)),
+                (26, Some(2), None, None),
+            ]
+        );
+        assert_eq!(r.problems[1].found, "the end of the input inside game 3");
+    }
+
+    #[test]
+    fn records_outside_games_and_late_tags() {
+        // Moves and a 0x06 outside games (one problem for the run), a tag
+        // after the movetext, a stray 0x06.
+        let bytes = [
+            0x03, 1, 13, 0x07, 1, 0x06, // outside, at 0
+            0x05, 0x03, 1, 13, 0x02, 1, b'X', 0, 0x06, // late tag at 10
+            0x06, // outside again, at 15
+        ];
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (0, None, None, Some(Marker::ShortMoves)),
+                (10, Some(0), Some(1), Some(Marker::TagPair)),
+                (15, None, None, Some(Marker::GameEnd)),
+            ]
+        );
+    }
+
+    #[test]
+    fn fen_tags_null_moves_and_bad_extensions() {
+        // Black to move from a FEN: 1... Kd8 is legal; a null move, then a
+        // long-tag FEN in the second game that does not parse.
+        let fen = b"4k3/8/8/8/8/8/8/4K3 b - - 0 1";
+        let mut bytes = vec![0x05, 0x02, 3, b'F', b'E', b'N', fen.len() as u8];
+        bytes.extend(fen);
+        // Black king on e8: moves Kd7 Kd8 Ke7 Kf7 Kf8 -> Kd8 = 1.
+        bytes.extend([0x03, 1, 1, 0x80, ext::NULL_MOVE, 0, 0x03, 1, 0, 0x06]);
+        let at = bytes.len() as u64;
+        bytes.extend([
+            0x05,
+            0x80,
+            ext::LONG_TAG,
+            6,
+            3,
+            b'F',
+            b'E',
+            b'N',
+            b'x',
+            b'y',
+        ]);
+        bytes.extend([0x80, ext::TERMINATION, 1, 9, 0x06]);
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (at + 1, Some(1), None, Some(Marker::Extension)),
+                (at + 10, Some(1), None, Some(Marker::Extension)),
+            ]
+        );
+        assert!(r.problems[0].expected.contains("FEN"), "{}", r.problems[0]);
+        assert!(
+            r.problems[1].expected.contains("termination"),
+            "{}",
+            r.problems[1]
+        );
+        assert_eq!(r.plies, 3);
+    }
+
+    #[test]
+    fn deep_ravs_are_reported_once_and_skipped() {
+        let mut bytes = vec![0x05, 0x03, 1, 13];
+        for _ in 0..10_000 {
+            bytes.extend([0x08, 0x03, 1, 15]);
+        }
+        bytes.extend(std::iter::repeat_n(0x09, 10_000));
+        bytes.push(0x06);
+        let limits = Limits {
+            max_rav_depth: 64,
+            ..Limits::default()
+        };
+        let r = verify(&bytes[..], limits).unwrap();
+        assert_eq!(
+            where_(&r),
+            [(4 + 64 * 4, Some(0), Some(1), Some(Marker::RavBegin))]
+        );
+    }
+
+    #[test]
+    fn the_problem_list_is_capped() {
+        let bytes: Vec<u8> = std::iter::repeat_n([0x05, 0x03, 1, 99, 0x06], 50)
+            .flatten()
+            .collect();
+        let r = Verifier::new().max_problems(10).verify(&bytes[..]).unwrap();
+        assert_eq!((r.problems.len(), r.problems_dropped), (10, 40));
+        assert_eq!(r.problem_count(), 50);
+    }
+
+    #[test]
+    fn never_panics_on_prefixes_and_noise() {
+        let mut bytes = GAME.to_vec();
+        bytes.extend([0x80, 5, 4, 9, b'a', b'b', b'c', 0x01, 3, 0x08, 0x09, 0xff]);
+        for n in 0..bytes.len() {
+            let _ = check(&bytes[..n]);
+        }
+        // A cheap deterministic noise generator.
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..300 {
+            let noise: Vec<u8> = (0..200)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    (x % 16) as u8
+                })
+                .collect();
+            let _ = check(&noise);
+        }
+    }
+}
