@@ -23,9 +23,9 @@ pub const LAYOUT: u8 = 0x07;
 /// A move written in a non-canonical spelling (`0-0`, `Nge2`, `e8Q`):
 /// payload = the token as written. It applies to the next move.
 pub const MOVE_SPELLING: u8 = 0x08;
-/// A run of whitespace or junk that the layout rules do not predict:
-/// payload = LEB128 token index within the game, then the bytes.
-pub const VERBATIM_GAP: u8 = 0x09;
+/// Text the PGN reader could not parse (`<br />`, a malformed tag), kept
+/// verbatim at its place: payload = the bytes.
+pub const JUNK: u8 = 0x09;
 /// Per-game column of `[%clk]` values (see `spec/extensions.md`).
 pub const CLOCKS: u8 = 0x10;
 /// Per-game column of `[%eval]` values (see `spec/extensions.md`).
@@ -95,7 +95,7 @@ pub const fn kind_name(kind: u8) -> &'static str {
         LONG_NAG => "long-nag",
         LAYOUT => "layout",
         MOVE_SPELLING => "move-spelling",
-        VERBATIM_GAP => "verbatim-gap",
+        JUNK => "junk",
         CLOCKS => "clocks",
         EVALS => "evals",
         COMMAND_COMMENT => "command-comment",

@@ -851,9 +851,6 @@ impl Checker {
                     self.game = Some(g);
                 }
             }
-            ext::VERBATIM_GAP if it.varint().is_err() => {
-                bad(self, "a leading LEB128 token index");
-            }
             ext::MOVE_SPELLING if payload.is_empty() => {
                 bad(self, "the move as written (not empty)");
             }

@@ -302,6 +302,14 @@ impl<R: Read> GameWalker<R> {
                 v.extension(ext::LONG_TAG, payload);
                 continue;
             }
+            if cur.is_none() && !starts_movetext(&rec) {
+                match rec {
+                    RecordRef::Escape(t) => v.escape(t),
+                    RecordRef::Extension { kind, payload } => v.extension(kind, payload),
+                    _ => {}
+                }
+                continue;
+            }
             if cur.is_none() {
                 let start = start_position(fen.as_deref())
                     .map_err(|e| err(offset, 0, Some(marker), e.into()))?;
@@ -418,6 +426,21 @@ impl<R: Read> GameWalker<R> {
             }
         }
     }
+}
+
+/// Whether a record before the movetext begins it: tags, long tags, layout
+/// records, escape strings and noops belong to the tag section.
+fn starts_movetext(rec: &RecordRef<'_>) -> bool {
+    !matches!(
+        rec,
+        RecordRef::TagPair { .. }
+            | RecordRef::Noop
+            | RecordRef::Escape(_)
+            | RecordRef::Extension {
+                kind: ext::LONG_TAG | ext::LAYOUT | ext::JUNK,
+                ..
+            }
+    )
 }
 
 fn play_run<V: GameVisitor>(

@@ -1,1 +1,70 @@
-//! Workspace-level test helpers (corpus location).
+//! Workspace-level test helpers: where the shared corpus is and how to read it.
+//!
+//! The corpus lives beside the checkout in `../shared/corpus` (or wherever
+//! `$PGC_CORPUS` points). Tests that need it call [`corpus_dir`] and skip
+//! with a printed reason when it is absent; `.ci/run` sets
+//! `PGC_REQUIRE_CORPUS=1`, which turns that skip into a failure.
+
+use std::path::{Path, PathBuf};
+
+/// The corpus directory, or `None` (after printing why) when it is absent.
+///
+/// # Panics
+/// When `PGC_REQUIRE_CORPUS` is set and the corpus is missing: CI must not
+/// pass silently without its data.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PGC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"));
+    if dir.join("MANIFEST.md").is_file() {
+        return Some(dir);
+    }
+    if std::env::var_os("PGC_REQUIRE_CORPUS").is_some() {
+        panic!("corpus not found at {} (set PGC_CORPUS)", dir.display());
+    }
+    eprintln!(
+        "skipping: corpus not found at {} (set PGC_CORPUS)",
+        dir.display()
+    );
+    None
+}
+
+/// Every PGN file of the corpus (`.pgn`, `.pgn.zst`, and the extensionless
+/// fuzz seed), sorted by path.
+pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n != "MANIFEST.md") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The bytes of a corpus file, decompressed when it ends in `.zst`.
+///
+/// # Panics
+/// When the file cannot be read.
+pub fn read_corpus_file(path: &Path) -> Vec<u8> {
+    let raw = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if path.extension().is_some_and(|e| e == "zst") {
+        zstd::decode_all(&raw[..]).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    } else {
+        raw
+    }
+}
+
+/// The path relative to the corpus directory, for messages.
+pub fn short(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir).unwrap_or(path).display().to_string()
+}

@@ -1,0 +1,397 @@
+//! Property tests of the move-ordinal codec (section 20.2) against the
+//! definition: the ordinal of a move is its index among the SAN strings of
+//! all legal moves, sorted in ascending ASCII order.
+//!
+//! The reference is deliberately naive: shakmaty's `San::from_move` for every
+//! legal move, as a `String`, sorted by bytes.
+//!
+//! - (a) every legal move of over 100,000 positions of seeded random games
+//!   (biased towards promotions, castling and en passant; some from random
+//!   Chess960 set-ups): `encode` gives the naive index, `decode` inverts it,
+//!   and the table's SAN text equals shakmaty's;
+//! - (b) the check suffix does not change the order: sorting `SanPlus`
+//!   strings (with `+`/`#`) gives the same order;
+//! - (c) every main-line position of every game of the corpus
+//!   (`$PGC_CORPUS`, else `../shared/corpus` beside the workspace).
+
+use arrayvec::ArrayString;
+use pgc_core::OrdinalTable;
+use pgc_core::ordinal::{decode, encode};
+use pgc_core::setup::start_position;
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use shakmaty::san::San;
+use shakmaty::{CastlingSide, Chess, Move, Position, Role};
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+/// The naive reference: `(SAN, move)` for every legal move, sorted by SAN bytes.
+fn naive(pos: &Chess) -> Vec<(String, Move)> {
+    let mut v: Vec<(String, Move)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (San::from_move(pos, m).to_string(), m))
+        .collect();
+    v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    v
+}
+
+/// Checks the codec on every legal move of `pos` against the reference:
+/// the table's entries, and `encode`/`decode` of every move.
+fn check_position(pos: &Chess) -> Vec<(String, Move)> {
+    let reference = naive(pos);
+    let mut table = OrdinalTable::new(pos).expect("at most 256 legal moves");
+    assert_eq!(table.len(), reference.len());
+    for ((ord, m, text), (i, (san, want))) in
+        table.sorted_entries().zip(reference.iter().enumerate())
+    {
+        assert_eq!(
+            (usize::from(ord), text.as_str(), m),
+            (i, san.as_str(), *want),
+            "position {}",
+            fen(pos)
+        );
+    }
+    for (i, (san, m)) in reference.iter().enumerate() {
+        let ord = encode(pos, *m).expect("legal move");
+        assert_eq!(usize::from(ord), i, "{san} in {}", fen(pos));
+        assert_eq!(
+            decode(pos, ord).expect("in range"),
+            *m,
+            "{san} in {}",
+            fen(pos)
+        );
+    }
+    reference
+}
+
+/// The same check without building the naive list, for the millions of
+/// corpus positions: each entry's SAN equals shakmaty's (formatted on the
+/// stack) and the entries are strictly ascending by bytes. The table holds
+/// exactly the legal moves, so its order *is* the naive sort.
+fn check_position_fast(pos: &Chess, played: Move) {
+    let mut table = OrdinalTable::new(pos).expect("at most 256 legal moves");
+    let mut prev = ArrayString::<16>::new();
+    for (_, m, text) in table.sorted_entries() {
+        let mut san = ArrayString::<16>::new();
+        write!(san, "{}", San::from_move(pos, m)).expect("SAN fits in 16 bytes");
+        assert_eq!(text.as_str(), san.as_str(), "in {}", fen(pos));
+        assert!(
+            prev.as_bytes() < san.as_bytes(),
+            "{prev} !< {san} in {}",
+            fen(pos)
+        );
+        prev = san;
+    }
+    let ord = encode(pos, played).expect("legal move");
+    assert_eq!(
+        decode(pos, ord).expect("in range"),
+        played,
+        "in {}",
+        fen(pos)
+    );
+}
+
+/// (b): sorting SAN with its check suffix gives the same order of moves.
+fn check_suffix_order(pos: &Chess, reference: &[(String, Move)]) -> bool {
+    let mut plus: Vec<(String, Move)> = reference
+        .iter()
+        .map(|&(_, m)| (SanPlus::from_move(pos.clone(), m).to_string(), m))
+        .collect();
+    plus.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let with: Vec<Move> = plus.iter().map(|p| p.1).collect();
+    let without: Vec<Move> = reference.iter().map(|p| p.1).collect();
+    assert_eq!(with, without, "suffixes reorder moves in {}", fen(pos));
+    plus.iter()
+        .any(|p| p.0.ends_with('+') || p.0.ends_with('#'))
+}
+
+fn fen(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// What the random positions exercised.
+#[derive(Debug, Default)]
+struct Coverage {
+    positions: u64,
+    moves: u64,
+    games: u64,
+    promotion: u64,
+    castle_king: u64,
+    castle_queen: u64,
+    en_passant: u64,
+    in_check: u64,
+    suffix_seen: u64,
+}
+
+impl Coverage {
+    fn count(&mut self, pos: &Chess, moves: &[Move]) {
+        self.positions += 1;
+        self.moves += moves.len() as u64;
+        let any = |f: &dyn Fn(&Move) -> bool| u64::from(moves.iter().any(f));
+        self.promotion += any(&|m| m.is_promotion());
+        self.en_passant += any(&|m| m.is_en_passant());
+        self.castle_king += any(&|m| m.castling_side() == Some(CastlingSide::KingSide));
+        self.castle_queen += any(&|m| m.castling_side() == Some(CastlingSide::QueenSide));
+        self.in_check += u64::from(pos.is_check());
+    }
+}
+
+/// A random Chess960 back rank (bishops on opposite colours, the king
+/// between the rooks).
+fn random_960(rng: &mut StdRng) -> String {
+    let mut rank = [None::<char>; 8];
+    rank[rng.gen_range(0..4) * 2] = Some('b');
+    rank[rng.gen_range(0..4) * 2 + 1] = Some('b');
+    for piece in ['q', 'n', 'n'] {
+        let free: Vec<usize> = (0..8).filter(|&i| rank[i].is_none()).collect();
+        rank[*free.choose(rng).expect("free squares")] = Some(piece);
+    }
+    let mut rest = ['r', 'k', 'r'].into_iter();
+    for slot in &mut rank {
+        if slot.is_none() {
+            *slot = rest.next();
+        }
+    }
+    let black: String = rank.iter().flatten().collect();
+    let white = black.to_ascii_uppercase();
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
+}
+
+/// Picks a move, biased towards the rare kinds so that they are tested.
+fn pick(rng: &mut StdRng, moves: &[Move]) -> Move {
+    // Promotions and en passant are taken when possible; castling rarely,
+    // so that positions with castling rights last.
+    let special: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.is_promotion() || m.is_en_passant())
+        .collect();
+    if !special.is_empty() && rng.gen_bool(0.6) {
+        return special[rng.gen_range(0..special.len())];
+    }
+    let castles: Vec<Move> = moves.iter().copied().filter(|m| m.is_castle()).collect();
+    if !castles.is_empty() && rng.gen_bool(0.05) {
+        return castles[rng.gen_range(0..castles.len())];
+    }
+    // Pawn moves bring promotions and en passant chances; captures shorten
+    // games less than uniform play would suggest, so favour pawns.
+    let pawns: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| m.role() == Role::Pawn)
+        .collect();
+    if !pawns.is_empty() && rng.gen_bool(0.35) {
+        return pawns[rng.gen_range(0..pawns.len())];
+    }
+    moves[rng.gen_range(0..moves.len())]
+}
+
+#[test]
+fn random_games_match_the_naive_sort() {
+    const POSITIONS: u64 = 100_000;
+    let mut rng = StdRng::seed_from_u64(0x5047_4320_1994);
+    let mut cov = Coverage::default();
+    while cov.positions < POSITIONS {
+        cov.games += 1;
+        let mut pos = if cov.games % 8 == 0 {
+            let fen = random_960(&mut rng);
+            start_position(Some(fen.as_bytes())).expect("a legal Chess960 set-up")
+        } else {
+            Chess::default()
+        };
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            cov.count(&pos, &moves);
+            let reference = check_position(&pos);
+            // (b) on every position.
+            if check_suffix_order(&pos, &reference) {
+                cov.suffix_seen += 1;
+            }
+            let m = pick(&mut rng, &moves);
+            pos.play_unchecked(m);
+        }
+    }
+    println!("random games: {cov:?}");
+    assert!(cov.positions >= POSITIONS);
+    for (what, n) in [
+        ("promotion", cov.promotion),
+        ("kingside castling", cov.castle_king),
+        ("queenside castling", cov.castle_queen),
+        ("en passant", cov.en_passant),
+        ("check", cov.in_check),
+        ("check suffix", cov.suffix_seen),
+    ] {
+        assert!(n >= 200, "only {n} positions with {what}");
+    }
+}
+
+/// The corpus directory: `$PGC_CORPUS`, else `../shared/corpus` beside the
+/// workspace root.
+fn corpus_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("PGC_CORPUS") {
+        return PathBuf::from(dir);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            pgn_files(&p, out);
+        } else {
+            let name = p.to_string_lossy();
+            if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// Plays the main line of each standard or Chess960 game, checking every
+/// position before a move.
+#[derive(Default)]
+struct CorpusCheck {
+    games: u64,
+    skipped: u64,
+    positions: u64,
+}
+
+struct Tags {
+    fen: Option<Vec<u8>>,
+    playable: bool,
+}
+
+impl Visitor for CorpusCheck {
+    type Tags = Tags;
+    type Movetext = Chess;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), Tags> {
+        ControlFlow::Continue(Tags {
+            fen: None,
+            playable: true,
+        })
+    }
+
+    fn tag(&mut self, tags: &mut Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        match name {
+            b"FEN" => tags.fen = Some(value.decode().into_owned()),
+            b"Variant" => {
+                let v = value.decode().to_ascii_lowercase();
+                tags.playable = matches!(
+                    &v[..],
+                    b"standard"
+                        | b"chess960"
+                        | b"chess 960"
+                        | b"fischerandom"
+                        | b"from position"
+                        | b""
+                );
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<(), Chess> {
+        if !tags.playable {
+            self.skipped += 1;
+            return ControlFlow::Break(());
+        }
+        // Chess960 castling rights are read in Chess960 mode, standard ones
+        // too (start_position accepts both).
+        match start_position(tags.fen.as_deref()) {
+            Ok(pos) => {
+                self.games += 1;
+                ControlFlow::Continue(pos)
+            }
+            Err(_) => {
+                self.skipped += 1;
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, _pos: &mut Chess) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn san(&mut self, pos: &mut Chess, san_plus: SanPlus) -> ControlFlow<()> {
+        let Ok(m) = san_plus.san.to_move(pos) else {
+            // A broken game: the positions so far were checked; stop here.
+            return ControlFlow::Break(());
+        };
+        check_position_fast(pos, m);
+        self.positions += 1;
+        pos.play_unchecked(m);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _pos: Chess) {}
+}
+
+fn open(path: &Path) -> io::Result<Box<dyn Read>> {
+    let file = File::open(path)?;
+    if path.extension().is_some_and(|e| e == "zst") {
+        Ok(Box::new(zstd::stream::read::Decoder::new(file)?))
+    } else {
+        Ok(Box::new(file))
+    }
+}
+
+fn check_files(files: &[PathBuf]) -> CorpusCheck {
+    let mut check = CorpusCheck::default();
+    for path in files {
+        let input = open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut reader = Reader::new(input);
+        while reader
+            .read_game(&mut check)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .is_some()
+        {}
+    }
+    check
+}
+
+#[test]
+fn corpus_positions_match_the_naive_sort() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        println!("skipping: corpus not found at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    pgn_files(&dir, &mut files);
+    // Two halves on two threads: the corpus holds millions of positions.
+    let (a, b) = files.split_at(files.len() / 2);
+    let (x, y) = std::thread::scope(|s| {
+        let h = s.spawn(|| check_files(b));
+        let x = check_files(a);
+        (x, h.join().expect("corpus thread"))
+    });
+    let (games, skipped, positions) = (
+        x.games + y.games,
+        x.skipped + y.skipped,
+        x.positions + y.positions,
+    );
+    println!(
+        "corpus {}: {} files, {games} games, {skipped} skipped, {positions} positions checked",
+        dir.display(),
+        files.len()
+    );
+    assert!(positions > 0, "no position checked in {}", dir.display());
+}

@@ -1,0 +1,210 @@
+//! One-call conversions over the streaming parts.
+
+use crate::decode::{DecodeOptions, Decoder};
+use crate::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
+use crate::pgn_error::PgnError;
+use crate::reader::PgnReader;
+use pgc_core::visit::{GameWalker, WalkError};
+use pgc_core::{PgcReader, PgcWriter};
+use std::io::{self, Read, Write};
+
+/// Errors of a whole conversion (a single bad game is a reject, not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    /// Reading PGN failed.
+    #[error(transparent)]
+    Pgn(#[from] PgnError),
+    /// Reading PGC failed or the PGC is not valid.
+    #[error(transparent)]
+    Walk(#[from] WalkError),
+    /// Writing failed.
+    #[error("write failed: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// Counts of a PGN → PGC conversion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EncodeStats {
+    /// Games read.
+    pub games: u64,
+    /// Games converted.
+    pub encoded: u64,
+    /// Games rejected (kept verbatim in the rejects output).
+    pub rejected: u64,
+    /// Games whose text will be reproduced byte for byte.
+    pub identical: u64,
+    /// Plies converted.
+    pub plies: u64,
+    /// PGN bytes read.
+    pub bytes_in: u64,
+    /// PGC bytes written.
+    pub bytes_out: u64,
+    /// What strict mode could not keep.
+    pub losses: Losses,
+    /// The first rejects (at most 100), for reports.
+    pub rejects: Vec<Reject>,
+}
+
+impl EncodeStats {
+    /// Adds the counts of another run.
+    pub fn add(&mut self, o: &EncodeStats) {
+        self.games += o.games;
+        self.encoded += o.encoded;
+        self.rejected += o.rejected;
+        self.identical += o.identical;
+        self.plies += o.plies;
+        self.bytes_in += o.bytes_in;
+        self.bytes_out += o.bytes_out;
+        self.losses.add(&o.losses);
+        for r in &o.rejects {
+            if self.rejects.len() < 100 {
+                self.rejects.push(r.clone());
+            }
+        }
+    }
+}
+
+/// Writes one rejected game to a rejects file: a `%` escape line with the
+/// reason (so the file stays valid PGN), then the game's bytes verbatim.
+///
+/// # Errors
+/// I/O.
+pub fn write_reject(
+    out: &mut dyn Write,
+    source: &str,
+    reject: &Reject,
+    raw: &[u8],
+) -> io::Result<()> {
+    writeln!(out, "% pgc: rejected {source}: {reject}")?;
+    out.write_all(raw)?;
+    if !raw.ends_with(b"\n") {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// Encodes PGN games to PGC, one game at a time.
+pub struct PgnToPgc<R: Read> {
+    reader: PgnReader<R>,
+    encoder: Encoder,
+}
+
+impl<R: Read> PgnToPgc<R> {
+    /// A converter over `input`.
+    pub fn new(input: R, opts: &EncodeOptions) -> PgnToPgc<R> {
+        PgnToPgc {
+            reader: PgnReader::new(input),
+            encoder: Encoder::new(*opts),
+        }
+    }
+
+    /// Converts the next game; `Ok(None)` at the end. On success the PGC
+    /// bytes are in [`Self::game_bytes`].
+    ///
+    /// # Errors
+    /// Reading failed or a game exceeds the size limit.
+    pub fn next_game(&mut self) -> Result<Option<GameOutput>, PgnError> {
+        self.reader.read_game(&mut self.encoder)
+    }
+
+    /// The PGC bytes of the last converted game.
+    pub fn game_bytes(&self) -> &[u8] {
+        self.encoder.take_game()
+    }
+
+    /// The verbatim PGN of the last game, when it was rejected.
+    pub fn rejected_raw(&self) -> &[u8] {
+        self.encoder.take_game()
+    }
+
+    /// Bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.reader.offset()
+    }
+}
+
+/// Converts PGN from `input` to PGC on `output`. Games that cannot be
+/// converted go verbatim to `rejects` (when given) and are counted.
+///
+/// # Errors
+/// I/O, or a game larger than the reader's limit.
+pub fn pgn_to_pgc<R: Read, W: Write>(
+    input: R,
+    output: W,
+    mut rejects: Option<&mut dyn Write>,
+    opts: &EncodeOptions,
+) -> Result<EncodeStats, ConvertError> {
+    let mut conv = PgnToPgc::new(input, opts);
+    let mut w = PgcWriter::new(output);
+    let mut stats = EncodeStats::default();
+    while let Some(out) = conv.next_game()? {
+        stats.games += 1;
+        match out {
+            GameOutput::Encoded {
+                plies,
+                identical,
+                losses,
+            } => {
+                stats.encoded += 1;
+                stats.plies += plies;
+                stats.identical += u64::from(identical);
+                stats.losses.add(&losses);
+                w.raw(conv.game_bytes())?;
+            }
+            GameOutput::Rejected(r) => {
+                stats.rejected += 1;
+                if let Some(out) = rejects.as_deref_mut() {
+                    write_reject(out, "input", &r, conv.rejected_raw())?;
+                }
+                if stats.rejects.len() < 100 {
+                    stats.rejects.push(r);
+                }
+            }
+        }
+    }
+    stats.bytes_in = conv.offset();
+    stats.bytes_out = w.bytes_written();
+    w.finish()?;
+    Ok(stats)
+}
+
+/// Counts of a PGC → PGN conversion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DecodeStats {
+    /// Games written.
+    pub games: u64,
+    /// PGC bytes read.
+    pub bytes_in: u64,
+    /// PGN bytes written.
+    pub bytes_out: u64,
+}
+
+/// Converts PGC from `input` to PGN export format on `output`.
+///
+/// # Errors
+/// Invalid PGC (positioned), or I/O.
+pub fn pgc_to_pgn<R: Read, W: Write>(
+    input: R,
+    mut output: W,
+    opts: &DecodeOptions,
+) -> Result<DecodeStats, ConvertError> {
+    let mut walker = GameWalker::from_reader(PgcReader::new(input));
+    let mut dec = Decoder::new(*opts);
+    let mut stats = DecodeStats::default();
+    while walker.walk_game(&mut dec)? {
+        stats.games += 1;
+        let text = dec.text();
+        if text.len() >= 64 * 1024 {
+            output.write_all(text)?;
+            stats.bytes_out += text.len() as u64;
+            text.clear();
+        }
+    }
+    let text = dec.text();
+    output.write_all(text)?;
+    stats.bytes_out += text.len() as u64;
+    text.clear();
+    output.flush()?;
+    stats.bytes_in = walker.offset();
+    Ok(stats)
+}

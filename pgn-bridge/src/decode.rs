@@ -1,0 +1,187 @@
+//! PGC → PGN: a [`GameVisitor`] that feeds the export writer.
+
+use crate::export::ExportWriter;
+use crate::layout::Layout;
+use pgc_core::ext::{self, Outcome};
+use pgc_core::item::Items;
+use pgc_core::visit::{GameInfo, GameVisitor, Ply, STR_TAGS, Variation};
+use shakmaty::{Chess, Color, Position};
+
+/// Options of the decoder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The standard's strict export tag order (section 8.1.1): the Seven Tag
+    /// Roster first, in order, missing ones filled with their defaults, then
+    /// the other tags in ASCII order. Layout records are ignored.
+    pub strict_export: bool,
+}
+
+/// The PGC → PGN decoder: renders each walked game into [`Decoder::text`].
+pub struct Decoder {
+    opts: DecodeOptions,
+    writer: ExportWriter,
+    out: Vec<u8>,
+    result_tag: Vec<u8>,
+    termination: Option<Outcome>,
+    tags: Vec<(Vec<u8>, Vec<u8>)>,
+    in_movetext: bool,
+    /// Comments and other records seen, by extension kind (for `info`).
+    pub extension_counts: [u64; 256],
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new(DecodeOptions::default())
+    }
+}
+
+impl Decoder {
+    /// A decoder.
+    pub fn new(opts: DecodeOptions) -> Decoder {
+        Decoder {
+            opts,
+            writer: ExportWriter::new(),
+            out: Vec::with_capacity(8192),
+            result_tag: Vec::new(),
+            termination: None,
+            tags: Vec::new(),
+            in_movetext: false,
+            extension_counts: [0; 256],
+        }
+    }
+
+    /// The PGN text produced so far; the caller drains it.
+    pub fn text(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    fn flush_tags(&mut self) {
+        if !self.opts.strict_export {
+            return;
+        }
+        let mut tags = std::mem::take(&mut self.tags);
+        for (i, name) in STR_TAGS.iter().enumerate() {
+            let value = tags
+                .iter()
+                .position(|(n, _)| n == name)
+                .map(|p| tags.remove(p).1)
+                .unwrap_or_else(|| match i {
+                    2 => b"????.??.??".to_vec(),
+                    6 => b"*".to_vec(),
+                    _ => b"?".to_vec(),
+                });
+            self.writer.tag(&mut self.out, name, &value);
+        }
+        tags.sort();
+        for (n, v) in &tags {
+            self.writer.tag(&mut self.out, n, v);
+        }
+    }
+
+    fn tag_value(&mut self, name: &[u8], value: &[u8]) {
+        if name == b"Result" {
+            self.result_tag.clear();
+            self.result_tag.extend_from_slice(value);
+        }
+        if self.opts.strict_export {
+            self.tags.push((name.to_vec(), value.to_vec()));
+        } else {
+            self.writer.tag(&mut self.out, name, value);
+        }
+    }
+}
+
+fn side(pos: &Chess) -> (u32, bool) {
+    (pos.fullmoves().get(), pos.turn() == Color::White)
+}
+
+impl GameVisitor for Decoder {
+    fn begin_game(&mut self, _info: &GameInfo) {
+        self.writer.begin_game(&mut self.out, Layout::EXPORT);
+        self.result_tag.clear();
+        self.termination = None;
+        self.tags.clear();
+        self.in_movetext = false;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        self.tag_value(name, value);
+    }
+
+    fn begin_moves(&mut self, _start: &Chess) {
+        self.flush_tags();
+        self.writer.begin_movetext(&mut self.out);
+        self.in_movetext = true;
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) {
+        let (n, white) = side(ply.before);
+        self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
+    }
+
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+        let (n, white) = side(before);
+        let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
+        self.writer.san(&mut self.out, n, white, s);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.writer.nag(&mut self.out, u32::from(nag));
+    }
+
+    fn begin_variation(&mut self) -> Variation {
+        self.writer.begin_variation(&mut self.out);
+        Variation::Enter
+    }
+
+    fn end_variation(&mut self) {
+        self.writer.end_variation(&mut self.out);
+    }
+
+    fn escape(&mut self, text: &[u8]) {
+        self.writer.escape_line(&mut self.out, text);
+    }
+
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        self.extension_counts[kind as usize] += 1;
+        match kind {
+            ext::COMMENT => self.writer.comment(&mut self.out, payload),
+            ext::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
+            ext::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
+            ext::TERMINATION => {
+                self.termination = payload.first().and_then(|&c| Outcome::from_code(c))
+            }
+            ext::LONG_NAG => {
+                if let Ok(n) = Items::new(payload).varint() {
+                    self.writer.nag(&mut self.out, n);
+                }
+            }
+            ext::LONG_TAG => {
+                let mut it = Items::new(payload);
+                if let Ok(n) = it.varint() {
+                    let rest = it.rest();
+                    let (name, value) = rest.split_at((n as usize).min(rest.len()));
+                    self.tag_value(name, value);
+                }
+            }
+            ext::LAYOUT if !self.opts.strict_export => {
+                if let Some(l) = Layout::from_payload(payload) {
+                    self.writer.set_layout(&mut self.out, l);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn end_game(&mut self) {
+        let marker: &[u8] = match self.termination {
+            Some(o) => o.as_bytes(),
+            // No termination record: the marker is the Result tag (the
+            // encoder writes the record whenever they differ); a Result tag
+            // that is no marker means the game had none.
+            None => Outcome::from_bytes(&self.result_tag).map_or(&b""[..], |o| o.as_bytes()),
+        };
+        self.writer.outcome(&mut self.out, marker);
+        self.writer.end_game(&mut self.out);
+    }
+}

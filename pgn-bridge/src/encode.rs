@@ -1,0 +1,930 @@
+//! PGN → PGC: a lexer [`Visitor`] that plays each game on a shakmaty board
+//! and writes records, without building a game tree.
+//!
+//! Per move the work is one legal-move generation: the ordinal table both
+//! finds the move from its SAN (canonical SAN matches a key exactly; other
+//! spellings go through shakmaty's lenient SAN parser) and gives its ordinal.
+//! A game is built in a reused buffer and written only once it is complete,
+//! so a game with an illegal move is rejected whole, verbatim.
+
+use crate::export::{ExportWriter, unescape_into};
+use crate::layout::Layout;
+use crate::visitor::{GameStart, Visitor};
+use pgc_core::ext::{self, Outcome};
+use pgc_core::ordinal::OrdinalTable;
+use pgc_core::setup::start_position;
+use pgc_core::visit::STR_TAGS;
+use pgc_core::writer::write_moves;
+use pgc_core::{RecordRef, item};
+use shakmaty::san::San;
+use shakmaty::{Chess, Color, Position};
+use std::ops::Range;
+
+/// Options of the encoder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Write 1994 records only; count what could not be kept.
+    pub strict: bool,
+    /// Deepest RAV nesting accepted (0 = the core's default limit).
+    pub max_rav_depth: u32,
+}
+
+/// What strict mode could not keep, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// Brace comments dropped.
+    pub comments: u64,
+    /// `;` comments dropped.
+    pub line_comments: u64,
+    /// Termination markers that differed from the Result tag (or had none).
+    pub terminations: u64,
+    /// Null moves (the rest of their line is dropped).
+    pub null_moves: u64,
+    /// Moves dropped after a null move.
+    pub moves_after_null: u64,
+    /// Tags with a name or value over 255 bytes.
+    pub long_tags: u64,
+    /// NAGs above 255.
+    pub long_nags: u64,
+    /// Games whose text layout (for a byte-identical round trip) was dropped.
+    pub layouts: u64,
+}
+
+impl Losses {
+    /// Whether nothing was lost.
+    pub fn is_empty(&self) -> bool {
+        *self == Losses::default()
+    }
+
+    /// Adds another count.
+    pub fn add(&mut self, o: &Losses) {
+        self.comments += o.comments;
+        self.line_comments += o.line_comments;
+        self.terminations += o.terminations;
+        self.null_moves += o.null_moves;
+        self.moves_after_null += o.moves_after_null;
+        self.long_tags += o.long_tags;
+        self.long_nags += o.long_nags;
+        self.layouts += o.layouts;
+    }
+
+    /// `(name, count)` pairs for reports.
+    pub fn items(&self) -> [(&'static str, u64); 8] {
+        [
+            ("comments", self.comments),
+            ("line comments", self.line_comments),
+            ("termination markers", self.terminations),
+            ("null moves", self.null_moves),
+            ("moves after null moves", self.moves_after_null),
+            ("long tags", self.long_tags),
+            ("NAGs over 255", self.long_nags),
+            ("layouts", self.layouts),
+        ]
+    }
+}
+
+impl std::fmt::Display for Losses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut first = true;
+        for (name, n) in self.items() {
+            if n > 0 {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{n} {name}")?;
+                first = false;
+            }
+        }
+        if first {
+            f.write_str("nothing")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a game was not converted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reject {
+    /// 0-based game number.
+    pub game: u64,
+    /// Line of the game's first byte.
+    pub line: u64,
+    /// Byte offset of the game.
+    pub offset: u64,
+    /// Ply at which it failed (0 = before the first move).
+    pub ply: u32,
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Reject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "game {} (line {}, byte {}), ply {}: {}",
+            self.game + 1,
+            self.line,
+            self.offset,
+            self.ply,
+            self.reason
+        )
+    }
+}
+
+/// The result of encoding one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameOutput {
+    /// Converted: the PGC bytes are in [`Encoder::take_game`].
+    Encoded {
+        /// Plies played (all lines).
+        plies: u64,
+        /// Whether the game's text is reproduced byte for byte on decoding.
+        identical: bool,
+        /// What strict mode dropped.
+        losses: Losses,
+    },
+    /// Not converted: the reason.
+    Rejected(Reject),
+}
+
+/// A movetext event recorded for the layout check.
+#[derive(Debug, Clone)]
+enum Ev {
+    Tag(Range<usize>, Range<usize>),
+    Movetext,
+    San(u32, bool, Range<usize>),
+    Nag(u32),
+    Comment(Range<usize>),
+    LineComment(Range<usize>),
+    Escape(Range<usize>),
+    Begin,
+    End,
+    Outcome(Range<usize>),
+    Junk(Range<usize>, bool),
+}
+
+struct Line {
+    pos: Chess,
+    prev: Option<Chess>,
+    ply: u32,
+}
+
+/// The PGN → PGC encoder, one game per [`crate::reader::PgnReader::read_game`] call.
+pub struct Encoder {
+    opts: EncodeOptions,
+    start: GameStart,
+    /// Records of the game after 0x05 (tags and movetext).
+    body: Vec<u8>,
+    /// The finished game (what [`Encoder::take_game`] returns).
+    done: Vec<u8>,
+    run: Vec<u8>,
+    mainline: Vec<u8>,
+    tag_text: Vec<u8>,
+    tags: Vec<(Range<usize>, Range<usize>)>,
+    scratch: Vec<u8>,
+    line: Line,
+    stack: Vec<Line>,
+    in_movetext: bool,
+    started: bool,
+    error: Option<(u32, String)>,
+    /// Only STR tags, no extras: candidate for 0x01.
+    extras: bool,
+    outcome: Option<Outcome>,
+    plies: u64,
+    losses: Losses,
+    // Layout check.
+    exact: bool,
+    events: Vec<Ev>,
+    arena: Vec<u8>,
+    bom: bool,
+    glyphs: bool,
+    number_after_comment: bool,
+    after_comment: bool,
+    render: Vec<u8>,
+    writer: ExportWriter,
+    null_cut: bool,
+    /// Junk was seen.
+    junk: bool,
+    /// Anything but junk and whitespace was seen.
+    content: bool,
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder::new(EncodeOptions::default())
+    }
+}
+
+fn unsupported_variant(v: &[u8]) -> bool {
+    let v = v.trim_ascii().to_ascii_lowercase();
+    !matches!(
+        v.as_slice(),
+        b"" | b"standard"
+            | b"chess"
+            | b"normal"
+            | b"chess960"
+            | b"chess 960"
+            | b"960"
+            | b"fischerandom"
+            | b"fischerrandom"
+            | b"fischer random"
+            | b"from position"
+            | b"frc"
+            | b"freestyle"
+    )
+}
+
+impl Encoder {
+    /// A new encoder.
+    pub fn new(opts: EncodeOptions) -> Encoder {
+        Encoder {
+            opts,
+            start: GameStart::default(),
+            body: Vec::with_capacity(4096),
+            done: Vec::with_capacity(4096),
+            run: Vec::with_capacity(256),
+            mainline: Vec::with_capacity(256),
+            tag_text: Vec::with_capacity(1024),
+            tags: Vec::with_capacity(32),
+            scratch: Vec::with_capacity(256),
+            line: Line {
+                pos: Chess::default(),
+                prev: None,
+                ply: 0,
+            },
+            stack: Vec::new(),
+            in_movetext: false,
+            started: false,
+            error: None,
+            extras: false,
+            outcome: None,
+            plies: 0,
+            losses: Losses::default(),
+            exact: true,
+            events: Vec::with_capacity(256),
+            arena: Vec::with_capacity(4096),
+            bom: false,
+            glyphs: false,
+            number_after_comment: true,
+            after_comment: false,
+            render: Vec::with_capacity(4096),
+            writer: ExportWriter::new(),
+            null_cut: false,
+            junk: false,
+            content: false,
+        }
+    }
+
+    /// The PGC bytes of the last encoded game, or the verbatim PGN text of the
+    /// last rejected one.
+    pub fn take_game(&self) -> &[u8] {
+        &self.done
+    }
+
+    fn fail(&mut self, reason: String) {
+        if self.error.is_none() {
+            self.error = Some((self.line.ply, reason));
+        }
+    }
+
+    fn keep(&mut self, t: &[u8]) -> Range<usize> {
+        let s = self.arena.len();
+        self.arena.extend_from_slice(t);
+        s..self.arena.len()
+    }
+
+    fn flush_run(&mut self) {
+        write_moves(&mut self.body, &self.run);
+        self.run.clear();
+    }
+
+    fn ext(&mut self, kind: u8, payload: &[u8]) {
+        self.flush_run();
+        // Payloads are bounded by the PGN reader's game size limit (< 4 GiB).
+        let _ = RecordRef::Extension { kind, payload }.write_to(&mut self.body);
+        self.extras = true;
+    }
+
+    /// Sets up the start position when the movetext begins.
+    fn start_movetext(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.in_movetext = true;
+        let mut fen = None;
+        for (n, v) in &self.tags {
+            let name = &self.tag_text[n.clone()];
+            let value = &self.tag_text[v.clone()];
+            if name == b"Variant" && unsupported_variant(value) {
+                let msg = format!("unsupported variant {:?}", String::from_utf8_lossy(value));
+                self.fail(msg);
+                return;
+            }
+            if name == b"FEN" {
+                fen = Some(v.clone());
+            }
+        }
+        match start_position(fen.map(|r| &self.tag_text[r])) {
+            Ok(p) => {
+                if fen_present(&self.tags, &self.tag_text) {
+                    self.extras = true;
+                }
+                self.line = Line {
+                    pos: p,
+                    prev: None,
+                    ply: 0,
+                };
+            }
+            Err(e) => self.fail(e.to_string()),
+        }
+        self.events.push(Ev::Movetext);
+    }
+
+    fn play_san(&mut self, token: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        if self.null_cut {
+            self.losses.moves_after_null += 1;
+            return;
+        }
+        let body_end = token
+            .iter()
+            .rposition(|&b| b != b'+' && b != b'#')
+            .map_or(0, |i| i + 1);
+        let body = &token[..body_end];
+        let suffix = &token[body_end..];
+        let table = match OrdinalTable::new(&self.line.pos) {
+            Ok(t) => t,
+            Err(e) => return self.fail(e.to_string()),
+        };
+        let mut canonical = true;
+        let (ord, m) = match table.find_san(body) {
+            Some(hit) => hit,
+            None => {
+                canonical = false;
+                match lenient(body, &table, &self.line.pos) {
+                    Some(hit) => hit,
+                    None => {
+                        let why = match San::from_ascii(body) {
+                            Ok(_) => "illegal or ambiguous move",
+                            Err(_) => "not a move",
+                        };
+                        let msg = format!(
+                            "{why} {:?} (expected a legal SAN move)",
+                            String::from_utf8_lossy(token)
+                        );
+                        return self.fail(msg);
+                    }
+                }
+            }
+        };
+        let number = self.line.pos.fullmoves().get();
+        let white = self.line.pos.turn() == Color::White;
+        let mut after = self.line.pos.clone();
+        after.play_unchecked(m);
+        if self.exact {
+            let want: &[u8] = if after.is_check() {
+                if after.is_checkmate() { b"#" } else { b"+" }
+            } else {
+                b""
+            };
+            if !canonical || suffix != want {
+                self.exact = false;
+            } else {
+                let r = self.keep(token);
+                self.events.push(Ev::San(number, white, r));
+            }
+        }
+        if !white && self.after_comment {
+            // A black move right after a comment with no move number: old Lichess style.
+            self.number_after_comment = false;
+        }
+        self.after_comment = false;
+        self.run.push(ord);
+        if self.stack.is_empty() {
+            self.mainline.push(ord);
+        }
+        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
+        self.line.ply += 1;
+        self.plies += 1;
+    }
+
+    fn null_move(&mut self, token: &[u8]) {
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        if self.opts.strict {
+            self.losses.null_moves += 1;
+            self.null_cut = true;
+            return;
+        }
+        let Ok(after) = self.line.pos.clone().swap_turn() else {
+            return self.fail(format!(
+                "null move {:?} while in check",
+                String::from_utf8_lossy(token)
+            ));
+        };
+        let payload: &[u8] = if token == b"--" { b"" } else { token };
+        let payload = payload.to_vec();
+        self.ext(ext::NULL_MOVE, &payload);
+        // Null moves are written `--` on export; other spellings are not byte-identical.
+        self.exact = false;
+        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
+        self.line.ply += 1;
+    }
+
+    fn finish_game(&mut self, raw: &[u8]) -> GameOutput {
+        if self.error.is_none() && self.junk && !self.content {
+            self.fail("no PGN game here, only text that is not PGN".into());
+        }
+        if self.error.is_none() {
+            self.start_movetext();
+        }
+        if let Some((ply, reason)) = self.error.take() {
+            self.done.clear();
+            self.done.extend_from_slice(raw);
+            return GameOutput::Rejected(Reject {
+                game: self.start.index,
+                line: self.start.line,
+                offset: self.start.offset,
+                ply,
+                reason,
+            });
+        }
+        // Close variations left open (import files do that).
+        while self.stack.pop().is_some() {
+            self.flush_run();
+            self.body.push(0x09);
+            self.exact = false;
+        }
+        self.flush_run();
+        let result_tag = self
+            .tags
+            .iter()
+            .find(|(n, _)| &self.tag_text[n.clone()] == b"Result")
+            .map(|(_, v)| v.clone());
+        let outcome = self.outcome.unwrap_or(Outcome::Missing);
+        let agrees = result_tag
+            .as_ref()
+            .is_some_and(|v| &self.tag_text[v.clone()] == outcome.as_bytes());
+        if !agrees {
+            if self.opts.strict {
+                self.losses.terminations += 1;
+            } else {
+                self.ext(ext::TERMINATION, &[outcome as u8]);
+            }
+        }
+        let guess = self.guess_layout(raw);
+        let found = if self.exact {
+            self.find_layout(raw, guess)
+        } else {
+            None
+        };
+        let mut identical = found.is_some();
+        // A game that is not reproducible keeps its newline style and byte
+        // order mark: facts that every rendering shows, so that re-encoding
+        // the rendering finds the same layout (the PGC fixed point).
+        let mut layout = found.unwrap_or(Layout {
+            crlf: guess.crlf,
+            bom: guess.bom,
+            ..Layout::EXPORT
+        });
+        if self.opts.strict && layout != Layout::EXPORT {
+            self.losses.layouts += 1;
+            layout = Layout::EXPORT;
+            identical = false;
+        }
+        let reduced = !self.extras
+            && layout == Layout::EXPORT
+            && self.tags.len() == 7
+            && self.mainline.len() < 65_536
+            && self
+                .tags
+                .iter()
+                .zip(STR_TAGS)
+                .all(|((n, v), want)| &self.tag_text[n.clone()] == want && v.len() < 256);
+        self.done.clear();
+        if reduced {
+            self.done.push(0x01);
+            for (_, v) in &self.tags {
+                let _ = item::put_string1(&mut self.done, &self.tag_text[v.clone()]);
+            }
+            let _ = item::put_mvseq2(&mut self.done, &self.mainline);
+        } else {
+            self.done.push(0x05);
+            if layout != Layout::EXPORT {
+                let mut p = Vec::with_capacity(8);
+                layout.to_payload(&mut p);
+                let _ = RecordRef::Extension {
+                    kind: ext::LAYOUT,
+                    payload: &p,
+                }
+                .write_to(&mut self.done);
+            }
+            self.done.extend_from_slice(&self.body);
+            self.done.push(0x06);
+        }
+        GameOutput::Encoded {
+            plies: self.plies,
+            identical,
+            losses: self.losses,
+        }
+    }
+
+    /// Renders the recorded events in `layout` into `self.render`.
+    fn render_with(&mut self, layout: Layout) {
+        self.render.clear();
+        let w = &mut self.writer;
+        let out = &mut self.render;
+        w.begin_game(out, layout);
+        for ev in &self.events {
+            match ev {
+                Ev::Tag(n, v) => {
+                    self.scratch.clear();
+                    unescape_into(&mut self.scratch, &self.arena[v.clone()]);
+                    w.tag(out, &self.arena[n.clone()], &self.scratch);
+                }
+                Ev::Movetext => w.begin_movetext(out),
+                Ev::San(num, white, r) => w.san(out, *num, *white, &self.arena[r.clone()]),
+                Ev::Nag(n) => w.nag(out, *n),
+                Ev::Comment(r) => w.comment(out, &self.arena[r.clone()]),
+                Ev::LineComment(r) => w.line_comment(out, &self.arena[r.clone()]),
+                Ev::Escape(r) => w.escape_line(out, &self.arena[r.clone()]),
+                Ev::Begin => w.begin_variation(out),
+                Ev::End => w.end_variation(out),
+                Ev::Outcome(r) => w.outcome(out, &self.arena[r.clone()]),
+                Ev::Junk(r, m) => w.junk(out, &self.arena[r.clone()], *m),
+            }
+        }
+        // The trailer is measured, not rendered.
+        let mut trailerless = layout;
+        trailerless.trailer = 0;
+        w.set_layout(out, trailerless);
+        w.end_game(out);
+    }
+
+    /// Whether `raw` is the rendering in `layout` followed by newlines; returns the count.
+    fn trailer_of(&mut self, raw: &[u8], layout: Layout) -> Option<u8> {
+        self.render_with(layout);
+        let rest = raw.strip_prefix(self.render.as_slice())?;
+        let nl = layout.newline();
+        if rest.len() % nl.len() != 0 || rest.len() / nl.len() > 255 {
+            return None;
+        }
+        if rest.chunks(nl.len()).all(|c| c == nl) {
+            Some((rest.len() / nl.len()) as u8)
+        } else {
+            None
+        }
+    }
+
+    /// The layout facts visible in the text, whether or not the game turns
+    /// out to be reproducible.
+    fn guess_layout(&self, raw: &[u8]) -> Layout {
+        let crlf = memchr::memmem::find(raw, b"\r\n").is_some();
+        let blank: &[u8] = if crlf { b"\r\n\r\n " } else { b"\n\n " };
+        Layout {
+            crlf,
+            bom: self.bom,
+            width: 79,
+            number_after_comment: self.number_after_comment,
+            glyphs: self.glyphs,
+            lead_space: !self.tags.is_empty() && memchr::memmem::find(raw, blank).is_some(),
+            move_per_line: false,
+            trailer: 2,
+        }
+    }
+
+    /// The first layout, in a fixed order, under which the game's text is
+    /// exactly what the export writer produces. The export layout is tried
+    /// first, so that a game rendered by the decoder finds the layout it was
+    /// rendered with (the PGC fixed point).
+    fn find_layout(&mut self, raw: &[u8], guess: Layout) -> Option<Layout> {
+        if let Some(t) = self.trailer_of(raw, Layout::EXPORT) {
+            return Some(Layout {
+                trailer: t,
+                ..Layout::EXPORT
+            });
+        }
+        let widest = widest_movetext_line(raw);
+        for nac in [guess.number_after_comment, !guess.number_after_comment] {
+            let widths = [79, widest, 0];
+            for (i, &width) in widths.iter().enumerate() {
+                let c = Layout {
+                    width,
+                    number_after_comment: nac,
+                    ..guess
+                };
+                if c == Layout::EXPORT || widths[..i].contains(&width) {
+                    continue;
+                }
+                if let Some(t) = self.trailer_of(raw, c) {
+                    return Some(Layout { trailer: t, ..c });
+                }
+            }
+        }
+        let c = Layout {
+            width: 0,
+            move_per_line: true,
+            ..guess
+        };
+        self.trailer_of(raw, c).map(|t| Layout { trailer: t, ..c })
+    }
+}
+
+/// The longest line that is not a tag pair or escape line (line ends excluded).
+fn widest_movetext_line(raw: &[u8]) -> u32 {
+    let mut widest = 0;
+    for line in raw.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !line.starts_with(b"[") && !line.starts_with(b"%") {
+            widest = widest.max(line.len());
+        }
+    }
+    u32::try_from(widest).unwrap_or(0)
+}
+
+fn fen_present(tags: &[(Range<usize>, Range<usize>)], text: &[u8]) -> bool {
+    tags.iter().any(|(n, _)| &text[n.clone()] == b"FEN")
+}
+
+/// Import-format SAN: `0-0`, `e8Q`, over-disambiguation, UCI-style moves.
+fn lenient(body: &[u8], table: &OrdinalTable, pos: &Chess) -> Option<(u8, shakmaty::Move)> {
+    let mut buf = [0u8; 16];
+    let mut n = 0;
+    for &b in body.iter().take(16) {
+        buf[n] = if b == b'0' { b'O' } else { b };
+        n += 1;
+    }
+    let fixed = &buf[..n];
+    let san = San::from_ascii(fixed).ok()?;
+    let m = match san.to_move(pos) {
+        Ok(m) => m,
+        Err(_) => {
+            // Over-disambiguated or UCI-like: accept a unique legal match.
+            let uci = shakmaty::uci::UciMove::from_ascii(body).ok()?;
+            uci.to_move(pos).ok()?
+        }
+    };
+    Some((table.ordinal_of(m)?, m))
+}
+
+impl Visitor for Encoder {
+    type Output = GameOutput;
+
+    fn begin_game(&mut self, start: GameStart) {
+        self.start = start;
+        self.body.clear();
+        self.run.clear();
+        self.mainline.clear();
+        self.tag_text.clear();
+        self.tags.clear();
+        self.stack.clear();
+        self.in_movetext = false;
+        self.started = false;
+        self.error = None;
+        self.extras = false;
+        self.outcome = None;
+        self.plies = 0;
+        self.losses = Losses::default();
+        self.exact = true;
+        self.events.clear();
+        self.arena.clear();
+        self.bom = false;
+        self.glyphs = false;
+        self.number_after_comment = true;
+        self.after_comment = false;
+        self.null_cut = false;
+        self.junk = false;
+        self.content = false;
+        self.line = Line {
+            pos: Chess::default(),
+            prev: None,
+            ply: 0,
+        };
+    }
+
+    fn bom(&mut self) {
+        self.bom = true;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        self.content = true;
+        if self.started {
+            self.exact = false;
+            return;
+        }
+        let n0 = self.tag_text.len();
+        self.tag_text.extend_from_slice(name);
+        let v0 = self.tag_text.len();
+        unescape_into(&mut self.tag_text, value);
+        let (n, v) = (n0..v0, v0..self.tag_text.len());
+        self.tags.push((n.clone(), v.clone()));
+        if self.exact {
+            let (rn, rv) = (self.keep(name), self.keep(value));
+            self.events.push(Ev::Tag(rn, rv));
+        }
+        if n.len() > 255 || v.len() > 255 {
+            if self.opts.strict {
+                self.losses.long_tags += 1;
+                return;
+            }
+            let mut p = Vec::with_capacity(5 + n.len() + v.len());
+            item::put_varint(&mut p, n.len() as u32);
+            p.extend_from_slice(&self.tag_text[n.start..v.end]);
+            self.ext(ext::LONG_TAG, &p);
+        } else {
+            let _ = RecordRef::TagPair {
+                name: &self.tag_text[n],
+                value: &self.tag_text[v],
+            }
+            .write_to(&mut self.body);
+        }
+    }
+
+    fn begin_movetext(&mut self) {
+        self.start_movetext();
+    }
+
+    fn san(&mut self, token: &[u8]) {
+        self.content = true;
+        self.start_movetext();
+        match token {
+            b"--" | b"Z0" | b"0000" | b"@@@@" => self.null_move(token),
+            _ => self.play_san(token),
+        }
+    }
+
+    fn move_number(&mut self, _number: u32, _dots: u8, _raw: &[u8]) {
+        self.after_comment = false;
+    }
+
+    fn en_passant_marker(&mut self, _raw: &[u8]) {
+        self.exact = false;
+    }
+
+    fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+        self.content = true;
+        self.start_movetext();
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        if is_suffix {
+            self.glyphs = true;
+        } else if raw.len() > 1 && raw[1] == b'0' && raw.len() > 2 {
+            // `$01`: leading zeros are not reproduced.
+            self.exact = false;
+        }
+        self.events.push(Ev::Nag(nag));
+        self.after_comment = false;
+        if let Ok(n) = u8::try_from(nag) {
+            self.flush_run();
+            self.body.extend_from_slice(&[0x07, n]);
+            self.extras = true;
+        } else if self.opts.strict {
+            self.losses.long_nags += 1;
+        } else {
+            let mut p = Vec::with_capacity(5);
+            item::put_varint(&mut p, nag);
+            self.ext(ext::LONG_NAG, &p);
+        }
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        self.content = true;
+        self.start_movetext();
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        if self.exact {
+            let r = self.keep(text);
+            self.events.push(Ev::Comment(r));
+        }
+        self.after_comment = true;
+        if self.opts.strict {
+            self.losses.comments += 1;
+        } else {
+            self.ext(ext::COMMENT, text);
+        }
+    }
+
+    fn line_comment(&mut self, text: &[u8]) {
+        self.content = true;
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        if !self.in_movetext {
+            // A `;` comment in the tag section: kept, but not byte-identical.
+            self.exact = false;
+        }
+        if self.exact {
+            let r = self.keep(text);
+            self.events.push(Ev::LineComment(r));
+        }
+        if self.opts.strict {
+            self.losses.line_comments += 1;
+        } else {
+            self.ext(ext::LINE_COMMENT, text);
+        }
+    }
+
+    fn escape_line(&mut self, text: &[u8]) {
+        self.content = true;
+        if self.error.is_some() {
+            return;
+        }
+        if self.exact {
+            let r = self.keep(text);
+            self.events.push(Ev::Escape(r));
+        }
+        self.flush_run();
+        if item::put_string2(&mut Vec::new(), text).is_ok() {
+            let _ = RecordRef::Escape(text).write_to(&mut self.body);
+        }
+        self.extras = true;
+    }
+
+    fn begin_variation(&mut self) {
+        self.content = true;
+        self.start_movetext();
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        let limit = if self.opts.max_rav_depth == 0 {
+            pgc_core::Limits::DEFAULT.max_rav_depth
+        } else {
+            self.opts.max_rav_depth
+        };
+        if self.stack.len() as u32 >= limit {
+            return self.fail(format!(
+                "variations nested deeper than the limit of {limit} (raise it with --max-rav-depth)"
+            ));
+        }
+        let Some(prev) = self.line.prev.clone() else {
+            return self.fail("a variation before any move (expected a move first)".into());
+        };
+        self.flush_run();
+        self.body.push(0x08);
+        self.extras = true;
+        self.events.push(Ev::Begin);
+        let ply = self.line.ply.saturating_sub(1);
+        let saved = std::mem::replace(
+            &mut self.line,
+            Line {
+                pos: prev,
+                prev: None,
+                ply,
+            },
+        );
+        self.stack.push(saved);
+    }
+
+    fn end_variation(&mut self) {
+        if self.error.is_some() || self.null_cut {
+            return;
+        }
+        match self.stack.pop() {
+            Some(saved) => {
+                self.flush_run();
+                self.body.push(0x09);
+                self.events.push(Ev::End);
+                self.line = saved;
+                self.after_comment = false;
+            }
+            None => self.exact = false,
+        }
+    }
+
+    fn outcome(&mut self, raw: &[u8]) {
+        self.content = true;
+        if !self.stack.is_empty() {
+            // `(*`: a continuation marker inside a variation; not kept exactly.
+            self.exact = false;
+            return;
+        }
+        self.start_movetext();
+        self.outcome = Outcome::from_bytes(raw);
+        let r = self.keep(raw);
+        self.events.push(Ev::Outcome(r));
+    }
+
+    fn junk(&mut self, raw: &[u8]) {
+        if self.error.is_some() {
+            return;
+        }
+        self.junk = true;
+        if self.exact {
+            let r = self.keep(raw);
+            self.events.push(Ev::Junk(r, self.started));
+        }
+        if !self.opts.strict {
+            self.ext(ext::JUNK, raw);
+        }
+    }
+
+    fn end_game(&mut self, raw: &[u8]) -> GameOutput {
+        self.finish_game(raw)
+    }
+}

@@ -1,0 +1,117 @@
+//! Layout facts: the few choices of text layout that a PGN writer makes, kept
+//! so that files in export or Lichess style round-trip byte for byte.
+//!
+//! Stored per game as a [`pgc_core::ext::LAYOUT`] extension record, and only
+//! when the game differs from [`Layout::EXPORT`] (so a file in the standard's
+//! export format carries none). Per game rather than per file so that
+//! concatenated PGC files decode to the concatenated PGN.
+
+use pgc_core::item::{Items, put_varint};
+
+/// How a game's text is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// Lines end in CR LF instead of LF.
+    pub crlf: bool,
+    /// A UTF-8 byte-order mark precedes the game (first game of a file).
+    pub bom: bool,
+    /// Longest movetext line, in bytes; 0 means no wrapping (all movetext on
+    /// one line, as Lichess writes it). The standard's export format is 79
+    /// (section 8.2.1: "less than 80").
+    pub width: u32,
+    /// Write `N...` before a black move that follows a comment (section
+    /// 8.2.2.2). Older Lichess exports do not.
+    pub number_after_comment: bool,
+    /// Write NAGs 1–6 as suffix glyphs (`!`, `?`, `!!`, `??`, `!?`, `?!`)
+    /// glued to the move, instead of `$1`…`$6`.
+    pub glyphs: bool,
+    /// A space before the first movetext token (Lichess writes ` 0-1` for a
+    /// game without moves).
+    pub lead_space: bool,
+    /// Start a new line before every white move number, whatever the width
+    /// (one move pair per line, as Lichess's annotated exports do).
+    pub move_per_line: bool,
+    /// Newlines after the last movetext token (2: the result line and the
+    /// blank line of section 8.2.1).
+    pub trailer: u8,
+}
+
+impl Layout {
+    /// The export format of the 1994 standard (sections 3.2 and 8).
+    pub const EXPORT: Layout = Layout {
+        crlf: false,
+        bom: false,
+        width: 79,
+        number_after_comment: true,
+        glyphs: false,
+        lead_space: false,
+        move_per_line: false,
+        trailer: 2,
+    };
+
+    /// The newline bytes.
+    pub const fn newline(&self) -> &'static [u8] {
+        if self.crlf { b"\r\n" } else { b"\n" }
+    }
+
+    /// The payload of a LAYOUT extension record: flags, width (LEB128), trailer.
+    pub fn to_payload(&self, out: &mut Vec<u8>) {
+        let flags = u8::from(self.crlf)
+            | u8::from(self.bom) << 1
+            | u8::from(!self.number_after_comment) << 2
+            | u8::from(self.glyphs) << 3
+            | u8::from(self.lead_space) << 4
+            | u8::from(self.move_per_line) << 5;
+        out.push(flags);
+        put_varint(out, self.width);
+        out.push(self.trailer);
+    }
+
+    /// Parses a LAYOUT payload; `None` if malformed (the caller keeps the default).
+    pub fn from_payload(payload: &[u8]) -> Option<Layout> {
+        let mut it = Items::new(payload);
+        let flags = it.int1().ok()?;
+        let width = it.varint().ok()?;
+        let trailer = it.int1().ok()?;
+        Some(Layout {
+            crlf: flags & 1 != 0,
+            bom: flags & 2 != 0,
+            number_after_comment: flags & 4 == 0,
+            glyphs: flags & 8 != 0,
+            lead_space: flags & 16 != 0,
+            move_per_line: flags & 32 != 0,
+            width,
+            trailer,
+        })
+    }
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::EXPORT
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payload_round_trip() {
+        let l = Layout {
+            crlf: true,
+            bom: true,
+            width: 0,
+            number_after_comment: false,
+            glyphs: true,
+            lead_space: true,
+            move_per_line: true,
+            trailer: 1,
+        };
+        let mut p = Vec::new();
+        l.to_payload(&mut p);
+        assert_eq!(p, [0b11_1111, 0, 1]);
+        assert_eq!(Layout::from_payload(&p), Some(l));
+        assert_eq!(Layout::from_payload(&[1]), None);
+    }
+}
