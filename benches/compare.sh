@@ -22,7 +22,8 @@
 # Environment: SIZES (default "10k 1m 30m"), STYLES (default "clean
 # commented"), ROUNDS (default 5), SKIP (row keys: cat pgc-encode pgc-decode
 # pgc-encode-j2 pgc-decode-j2 pgn-extract scid-import scid-export python-chess
-# peer-validate peer-naive), TIMEOUT (seconds per run, default 900),
+# peer-validate peer-naive), TIMEOUT (seconds per run, default 900), BUDGET
+# (seconds of runs after which a tool is not repeated, default 60),
 # CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1.
 set -u -o pipefail
 
@@ -97,6 +98,6 @@ BENCH_NAMES="${names[*]}" \
 BENCH_WORK="$root/target/bench-work" \
 BENCH_RESULTS="$root/target/bench-results" \
 BENCH_TOOLS="$here/tools" \
-BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP} benches/compare.sh" \
+BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP}${BUDGET:+ BUDGET=$BUDGET} benches/compare.sh" \
 PGC="$PGC" PGC_PEER="$PGC_PEER" ROUNDS="$ROUNDS" \
     python3 "$here/tools/run_bench.py"

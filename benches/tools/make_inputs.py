@@ -147,7 +147,7 @@ def cut(sources, target):
 def main():
     if len(sys.argv) < 4:
         sys.exit("usage: make_inputs.py CORPUS_DIR OUT_DIR SIZE...")
-    corpus, out_dir, sizes = sys.argv[1], sys.argv[2], sys.argv[3:]
+    corpus, out_dir, sizes = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
     os.makedirs(out_dir, exist_ok=True)
     manifest_path = os.path.join(out_dir, "inputs.json")
     try:
@@ -173,6 +173,7 @@ def main():
             entry = manifest.get(name)
             if entry and entry.get("key") == key and os.path.exists(path) \
                     and os.path.getsize(path) == entry.get("bytes"):
+                entry["path"] = path
                 continue
             if style not in loaded:
                 loaded[style] = [

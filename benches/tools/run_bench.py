@@ -13,6 +13,9 @@ Usage: run_bench.py  (configured by environment variables set by compare.sh)
   ROUNDS         rounds per input (default 5)
   SKIP           comma-separated row keys to leave out (see TOOLS below)
   TIMEOUT        seconds before a single run is killed (default 900)
+  BUDGET         a tool is not run again once its runs took this many seconds
+                 in total (default 60), so slow peers do not dominate the time;
+                 the row then says how many runs its median is over
   BENCH_COMMAND  the command line to print in the report
 
 Each round runs every tool once, in an order rotated by one tool per round, so
@@ -32,11 +35,16 @@ import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_inputs import split_games  # noqa: E402
 
 ENV = os.environ
 ROUNDS = int(ENV.get("ROUNDS", "5"))
 TIMEOUT = float(ENV.get("TIMEOUT", "900"))
+BUDGET = float(ENV.get("BUDGET", "60"))
 SKIP = {s.strip() for s in ENV.get("SKIP", "").split(",") if s.strip()}
 TOOLS_DIR = ENV["BENCH_TOOLS"]
 PGC = ENV.get("PGC", "")
@@ -106,15 +114,21 @@ def run_once(argv, work, key):
     err_file = os.path.join(work, f".{key}.stderr")
     out_file = os.path.join(work, f".{key}.stdout")
     full = [TIME, "-f", "%M", "-o", rss_file] + argv
+    # A blocking wait() and a killer thread: Popen.wait(timeout=...) polls
+    # with growing sleeps, which would round every time up to its poll steps.
     with open(out_file, "wb") as out, open(err_file, "wb") as err:
         start = time.perf_counter()
         try:
-            status = subprocess.run(full, stdout=out, stderr=err, timeout=TIMEOUT).returncode
-        except subprocess.TimeoutExpired:
-            status = "timeout"
+            proc = subprocess.Popen(full, stdout=out, stderr=err)
         except OSError as e:
-            status = f"cannot run: {e}"
+            return time.perf_counter() - start, None, f"cannot run: {e}", ""
+        timer = threading.Timer(TIMEOUT, proc.kill)
+        timer.start()
+        status = proc.wait()
         seconds = time.perf_counter() - start
+        if not timer.is_alive():
+            status = "timeout"
+        timer.cancel()
     rss = None
     try:
         with open(rss_file) as f:
@@ -183,11 +197,37 @@ def prepare(name, inp, work, info):
                 os.remove(ref)
     else:
         notes["pgc"] = "`pgc` binary not built"
+    scid_ref = os.path.join(work, "scid-ref")
+    for ext in ("si4", "sg4", "sn4"):
+        if os.path.exists(f"{scid_ref}.{ext}"):
+            os.remove(f"{scid_ref}.{ext}")
     if which("tkscid") and "scid-export" not in SKIP:
-        subprocess.run(["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"),
-                        os.path.join(work, "scid-ref"), inp],
-                       capture_output=True, timeout=TIMEOUT)
+        proc = subprocess.run(["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"),
+                               scid_ref, inp], capture_output=True, text=True, timeout=TIMEOUT)
+        if proc.returncode != 0:
+            tail = proc.stderr[-300:].strip().replace("\n", " / ")
+            notes["scid"] = f"no SCID base to export: the import failed: {tail}"
+            for ext in ("si4", "sg4", "sn4"):
+                if os.path.exists(f"{scid_ref}.{ext}"):
+                    os.remove(f"{scid_ref}.{ext}")
     return notes
+
+
+def games_out(r, work):
+    """Games in a tool's output: counted tag sections of an output PGN, or
+    the count printed by the SCID import. None when not applicable."""
+    if r["key"] == "scid-import":
+        try:
+            with open(os.path.join(work, ".scid-import.stdout")) as f:
+                words = f.read().split()
+            return int(words[words.index("imported") + 1])
+        except (OSError, ValueError, IndexError):
+            return None
+    out = r.get("out")
+    if isinstance(out, str) and out.endswith(".pgn") and os.path.exists(out):
+        with open(out, "rb") as f:
+            return len(split_games(f.read()))
+    return None
 
 
 def fmt_bytes(n):
@@ -206,6 +246,8 @@ def bench_input(name, info):
         if missing:
             if r["key"].startswith("pgc-") and "pgc" in notes:
                 results[r["key"]]["why"] = notes["pgc"]
+            elif r["key"] == "scid-export" and "scid" in notes:
+                results[r["key"]]["why"] = notes["scid"]
             else:
                 results[r["key"]]["why"] = "not available: " + ", ".join(
                     m or "(unset)" for m in missing)
@@ -213,7 +255,7 @@ def bench_input(name, info):
         order = rows[rnd % len(rows):] + rows[:rnd % len(rows)]
         for r in order:
             res = results[r["key"]]
-            if res["why"]:
+            if res["why"] or sum(res["times"]) >= BUDGET:
                 continue
             outs = r.get("out") or []
             for f in outs if isinstance(outs, list) else [outs]:
@@ -260,6 +302,11 @@ def bench_input(name, info):
         if r.get("same_as") and r.get("out"):
             note.append("same bytes as `-j 1`" if digest(r["out"]) == digest(r["same_as"])
                         else "differs from `-j 1` output")
+        n_out = games_out(r, work)
+        if n_out is not None and n_out != games:
+            note.append(f"**{n_out:,} of {games:,} games out**")
+        if len(res["times"]) < ROUNDS:
+            note.append(f"{len(res['times'])} run(s), time budget {BUDGET:.0f} s")
         if r["key"] == "cat":
             note.append("reads + writes the file")
         if r["key"].startswith("peer-"):

@@ -18,10 +18,13 @@ if {[catch {sc_base create SCID4 $db} base]} {
     exit 2
 }
 if {[catch {sc_base import $base $pgn} result]} {
-    puts stderr "scid: cannot import $pgn: $result"
-    exit 2
+    # Scid stops at the first game it cannot store (error code 210 for a game
+    # whose si4 record would be too large) and returns an empty message.
+    puts stderr "scid: import stopped after [sc_base numGames $base] games (Scid error code $::errorCode) $result"
+    exit 1
 }
 set warnings [lindex $result 1]
-puts "imported [lindex $result 0] games, [sc_base numGames $base] in base, [llength [split [string trim $warnings] \n]] warning lines"
+puts "imported [sc_base numGames $base] games"
+if {$warnings ne ""} { puts stderr $warnings }
 sc_base close $base
 exit 0
