@@ -493,6 +493,8 @@ fn read_ext_payload() -> BinResult<Vec<u8>> {
     Ok(payload)
 }
 
+// binrw hands a `#[bw(write_with)]` function a reference to the field's own type.
+#[allow(clippy::ptr_arg)]
 #[binrw::writer(writer)]
 fn write_ext_payload(payload: &Vec<u8>) -> BinResult<()> {
     let len = u32::try_from(payload.len()).map_err(|_| binrw::Error::AssertFail {

@@ -33,6 +33,8 @@ pub enum SetupError {
 ///
 /// # Errors
 /// [`SetupError`] when the FEN is malformed or describes an impossible position.
+// shakmaty's PositionError carries the position: large, but only on the error path.
+#[allow(clippy::result_large_err)]
 pub fn start_position(fen: Option<&[u8]>) -> Result<Chess, SetupError> {
     let Some(fen) = fen else {
         return Ok(Chess::default());

@@ -100,7 +100,7 @@ impl Game {
 }
 
 /// Seven STR tags with the given values (Result last).
-fn str_tags<'a>(vals: [&'a str; 7]) -> Vec<(&'static str, &'a str)> {
+fn str_tags(vals: [&str; 7]) -> Vec<(&'static str, &str)> {
     STR.iter().copied().zip(vals).collect()
 }
 
