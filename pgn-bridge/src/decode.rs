@@ -149,7 +149,14 @@ impl GameVisitor for Decoder {
             ext::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
             ext::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ext::TERMINATION => {
-                self.termination = payload.first().and_then(|&c| Outcome::from_code(c))
+                // The marker is written where the record stands (something
+                // may follow it, such as a `;` comment).
+                let o = payload
+                    .first()
+                    .and_then(|&c| Outcome::from_code(c))
+                    .unwrap_or(Outcome::Missing);
+                self.writer.outcome(&mut self.out, o.as_bytes());
+                self.termination = Some(o);
             }
             ext::LONG_NAG => {
                 if let Ok(n) = Items::new(payload).varint() {
@@ -175,7 +182,7 @@ impl GameVisitor for Decoder {
 
     fn end_game(&mut self) {
         let marker: &[u8] = match self.termination {
-            Some(o) => o.as_bytes(),
+            Some(_) => b"",
             // No termination record: the marker is the Result tag (the
             // encoder writes the record whenever they differ); a Result tag
             // that is no marker means the game had none.

@@ -190,6 +190,8 @@ pub struct Encoder {
     /// Only STR tags, no extras: candidate for 0x01.
     extras: bool,
     outcome: Option<Outcome>,
+    /// Where in `body` the termination marker stood.
+    outcome_at: Option<usize>,
     plies: u64,
     losses: Losses,
     // Layout check.
@@ -258,6 +260,7 @@ impl Encoder {
             error: None,
             extras: false,
             outcome: None,
+            outcome_at: None,
             plies: 0,
             losses: Losses::default(),
             exact: true,
@@ -469,11 +472,22 @@ impl Encoder {
         let agrees = result_tag
             .as_ref()
             .is_some_and(|v| &self.tag_text[v.clone()] == outcome.as_bytes());
-        if !agrees {
+        // Something after the marker (a `;` comment, an escape line) keeps the
+        // marker in its place: then the record is written even if it agrees.
+        let trailing = self.outcome_at.is_some_and(|at| at < self.body.len());
+        if !agrees || trailing {
             if self.opts.strict {
-                self.losses.terminations += 1;
+                self.losses.terminations += u64::from(!agrees);
             } else {
-                self.ext(ext::TERMINATION, &[outcome as u8]);
+                let mut rec = Vec::with_capacity(4);
+                let _ = RecordRef::Extension {
+                    kind: ext::TERMINATION,
+                    payload: &[outcome as u8],
+                }
+                .write_to(&mut rec);
+                let at = self.outcome_at.unwrap_or(self.body.len());
+                self.body.splice(at..at, rec);
+                self.extras = true;
             }
         }
         let guess = self.guess_layout(raw);
@@ -687,6 +701,7 @@ impl Visitor for Encoder {
         self.error = None;
         self.extras = false;
         self.outcome = None;
+        self.outcome_at = None;
         self.plies = 0;
         self.losses = Losses::default();
         self.exact = true;
@@ -905,7 +920,9 @@ impl Visitor for Encoder {
             return;
         }
         self.start_movetext();
+        self.flush_run();
         self.outcome = Outcome::from_bytes(raw);
+        self.outcome_at = Some(self.body.len());
         let r = self.keep(raw);
         self.events.push(Ev::Outcome(r));
     }

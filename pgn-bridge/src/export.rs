@@ -40,8 +40,6 @@ pub struct ExportWriter {
     black_number: bool,
     /// Tags were written (an empty line separates them from the movetext).
     tags: bool,
-    /// The last thing written ended its line (`;` comment, escape line).
-    line_ended: bool,
 }
 
 const GLYPHS: [&[u8]; 7] = [b"", b"!", b"?", b"!!", b"??", b"!?", b"?!"];
@@ -62,7 +60,6 @@ impl ExportWriter {
             glue_next: false,
             black_number: true,
             tags: false,
-            line_ended: false,
         }
     }
 
@@ -79,7 +76,6 @@ impl ExportWriter {
         self.glue_next = false;
         self.black_number = true;
         self.tags = false;
-        self.line_ended = false;
         if layout.bom {
             out.extend_from_slice(b"\xef\xbb\xbf");
         }
@@ -145,7 +141,6 @@ impl ExportWriter {
             None => self.col += self.word.len(),
         }
         self.word.clear();
-        self.line_ended = false;
     }
 
     /// Starts a new word with `t` (or glues it after a `(`).
@@ -218,7 +213,6 @@ impl ExportWriter {
         self.flush_word(out);
         out.extend_from_slice(self.layout.newline());
         self.col = 0;
-        self.line_ended = true;
         self.black_number = true;
     }
 
@@ -232,7 +226,6 @@ impl ExportWriter {
         out.extend_from_slice(text);
         out.extend_from_slice(self.layout.newline());
         self.col = 0;
-        self.line_ended = true;
         self.black_number = true;
     }
 
@@ -271,15 +264,12 @@ impl ExportWriter {
         }
     }
 
-    /// Ends the game with the layout's trailer of newlines.
+    /// Ends the game with the layout's trailer of newlines (counted after
+    /// whatever ended the last line, so a game ending in a `;` comment has one
+    /// line end more than the trailer).
     pub fn end_game(&mut self, out: &mut Vec<u8>) {
         self.flush_word(out);
-        let mut n = self.layout.trailer;
-        if self.line_ended && n > 0 {
-            // The line already ended with a `;` comment or escape line.
-            n -= 1;
-        }
-        for _ in 0..n {
+        for _ in 0..self.layout.trailer {
             out.extend_from_slice(self.layout.newline());
         }
         self.col = 0;
