@@ -88,6 +88,10 @@ pub trait GameVisitor {
     fn end_game(&mut self) {}
     /// A record outside any game (escape strings, file-level extensions, noops).
     fn outside(&mut self, _offset: u64, _record: &RecordRef<'_>) {}
+    /// Every record the walker reads, with its byte offset, before the
+    /// walker acts on it (so a move record comes before its [`Self::play`]
+    /// calls). For tools that show the records themselves, like `pgc dump`.
+    fn record(&mut self, _offset: u64, _record: &RecordRef<'_>) {}
 }
 
 /// What went wrong while walking a game.
@@ -181,6 +185,7 @@ impl<R: Read> GameWalker<R> {
             let Some((offset, rec)) = next else {
                 return Ok(false);
             };
+            v.record(offset, &rec);
             match rec {
                 RecordRef::ReducedGame { roster, moves } => {
                     self.games += 1;
@@ -251,6 +256,7 @@ impl<R: Read> GameWalker<R> {
                     ),
                 ));
             };
+            v.record(offset, &rec);
             let marker = rec.marker();
             if skipping > 0 {
                 match rec {
@@ -518,6 +524,30 @@ mod tests {
         assert!(w.walk_game(&mut log).unwrap());
         assert!(!w.walk_game(&mut log).unwrap());
         assert_eq!(log.0.join(" "), "A=B e4 ( d4 d5 ) e5 Qh5 $1");
+    }
+
+    #[test]
+    fn the_record_hook_sees_every_record_before_its_moves() {
+        struct Hook(Vec<String>);
+        impl GameVisitor for Hook {
+            fn record(&mut self, offset: u64, rec: &RecordRef<'_>) {
+                self.0.push(format!("{offset}:{}", rec.marker().name()));
+            }
+            fn play(&mut self, p: &Ply<'_>) {
+                self.0.push(p.san.to_string());
+            }
+        }
+        // A noop outside the games, a general game and a reduced game.
+        let mut bytes = vec![0x00, 0x05, 0x03, 1, 13, 0x06, 0x01];
+        bytes.extend([0; 7]);
+        bytes.extend([1, 0, 11]);
+        let mut w = GameWalker::new(&bytes[..]);
+        let mut hook = Hook(Vec::new());
+        while w.walk_game(&mut hook).unwrap() {}
+        assert_eq!(
+            hook.0.join(" "),
+            "0:noop 1:game-begin 2:short-moves e4 5:game-end 6:reduced-game d4"
+        );
     }
 
     #[test]

@@ -1,0 +1,178 @@
+//! The command line as clap parses it: raw flags, kept apart from the
+//! validated options each command builds from them.
+
+use clap::{Args, Parser, Subcommand};
+use pgc_core::Limits;
+use std::path::PathBuf;
+
+/// Converts chess PGN to and from PGC, the binary game coding of section 20
+/// of the 1994 PGN standard, and checks and inspects PGC files.
+///
+/// `-` or no file means stdin/stdout. Inputs compressed with zstd, gzip or
+/// bzip2 are read transparently; outputs ending in `.zst` (or `.gz`, `.bz2`)
+/// are compressed. Exit status: 0 success, 1 rejected games or problems
+/// found in the data, 2 usage or I/O error.
+#[derive(Debug, Parser)]
+#[command(name = "pgc", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// PGN -> PGC.
+    Encode(EncodeArgs),
+    /// PGC -> PGN export format.
+    Decode(DecodeArgs),
+    /// Check PGC files (structure, legality, extension records).
+    Verify(VerifyArgs),
+    /// Show every record of a PGC file, one per line.
+    Dump(DumpArgs),
+    /// Counts and sizes of PGC files.
+    Info(InfoArgs),
+}
+
+/// Where the output goes.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output file (`-` or none: stdout). Written to a temporary file beside
+    /// it and renamed at the end.
+    #[arg(short, long, value_name = "OUTPUT")]
+    pub output: Option<PathBuf>,
+    /// Overwrite existing output files.
+    #[arg(short, long)]
+    pub force: bool,
+}
+
+/// Progress and summary on stderr.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// No progress bar and no summary on stderr.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Resource limits.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// Longest PGC string or extension payload accepted when reading PGC
+    /// (default 16 MiB).
+    #[arg(long, value_name = "BYTES")]
+    pub max_string: Option<u32>,
+    /// Deepest RAV nesting accepted (default 256; at least 1 for encode).
+    #[arg(long, value_name = "N")]
+    pub max_rav_depth: Option<u32>,
+    /// Largest PGN game accepted when reading PGN (default 64 MiB).
+    #[arg(long, value_name = "BYTES")]
+    pub max_game_bytes: Option<usize>,
+}
+
+impl LimitArgs {
+    /// The limits for reading PGC.
+    pub fn pgc_limits(&self) -> Limits {
+        let d = Limits::DEFAULT;
+        Limits {
+            max_string: self.max_string.unwrap_or(d.max_string),
+            max_rav_depth: self.max_rav_depth.unwrap_or(d.max_rav_depth),
+        }
+    }
+
+    /// The largest PGN game accepted, in bytes.
+    pub fn max_game_bytes(&self) -> usize {
+        self.max_game_bytes
+            .unwrap_or(pgn_bridge::reader::DEFAULT_MAX_GAME_BYTES)
+    }
+}
+
+/// `pgc encode`.
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    /// PGN input files, processed in order (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Write 1994 records only and report what could not be kept.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write games that could not be converted here, verbatim, each after a
+    /// `%` line giving the reason.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Worker threads (default: all cores). Output is identical for every N.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// PGC input files, processed in order (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// The standard's strict export tag order (Seven Tag Roster first, then
+    /// the other tags in ASCII order); layout records are ignored.
+    #[arg(long)]
+    pub strict_export: bool,
+    /// Worker threads (default: all cores). Output is identical for every N.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// PGC files to check (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// One JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Problems listed per file; further ones are only counted.
+    #[arg(long, value_name = "N", default_value_t = pgc_core::verify::DEFAULT_MAX_PROBLEMS)]
+    pub max_problems: usize,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// `pgc dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// The PGC file (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// `pgc info`.
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// PGC files (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}

@@ -1,0 +1,372 @@
+//! `pgc decode`: PGC → PGN export format.
+//!
+//! The PGC is split into batches at game boundaries by framing records with
+//! [`frame`] (a game is one 0x01 record or 0x05 … 0x06; records between
+//! games go with the next game). Batches are decoded on worker threads with
+//! a [`GameWalker`] and a [`Decoder`] and written in input order. A record
+//! that cannot be framed ends the last batch, so the walker reports it with
+//! its exact position, after every game before it has been decoded.
+
+use crate::args::DecodeArgs;
+use crate::error::{Error, Result, Status};
+use crate::io::{Format, Input, Output};
+use crate::parallel::{jobs, run_ordered};
+use crate::progress::{Progress, summary_line};
+use pgc_core::record::{FrameError, Marker, RecordRef, frame};
+use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
+use pgc_core::{Limits, PgcReader};
+use pgn_bridge::decode::{DecodeOptions, Decoder};
+use shakmaty::Chess;
+use std::io::{self, Read};
+
+/// A batch is cut after the game that brings it to this many bytes.
+const BATCH_BYTES: usize = 128 << 10;
+const CHUNK: usize = 64 << 10;
+/// The largest 1994 record: a 0x01 with seven full strings and a full mvseq-2.
+const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
+
+/// Splits a PGC stream into batches of whole games.
+pub struct PgcSplitter<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    eof: bool,
+    /// Input offset of `buf[start]`.
+    offset: u64,
+    games: u64,
+    in_game: bool,
+    limits: Limits,
+    done: bool,
+}
+
+/// A batch of records and where it starts in its input.
+pub struct Batch {
+    /// The records' bytes, exactly as in the input.
+    pub data: Vec<u8>,
+    /// Input offset of the first byte.
+    pub offset: u64,
+    /// Games before the batch.
+    pub games: u64,
+}
+
+impl<R: Read> PgcSplitter<R> {
+    /// A splitter over `inner` that bounds record lengths by `limits`.
+    pub fn new(inner: R, limits: Limits) -> PgcSplitter<R> {
+        PgcSplitter {
+            inner,
+            buf: vec![0; CHUNK],
+            start: 0,
+            end: 0,
+            eof: false,
+            offset: 0,
+            games: 0,
+            in_game: false,
+            limits,
+            done: false,
+        }
+    }
+
+    /// Reads until `need` bytes are buffered from `start`, or the end.
+    fn fill(&mut self, need: usize) -> io::Result<()> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        let want = need.max(self.end + CHUNK / 2);
+        if self.buf.len() < want {
+            self.buf.resize(want, 0);
+        }
+        while self.end < need && !self.eof {
+            match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves everything buffered into `data` and stops: the walker will
+    /// report the record that could not be framed.
+    fn give_up(&mut self, data: &mut Vec<u8>) {
+        data.extend_from_slice(&self.buf[self.start..self.end]);
+        self.offset += (self.end - self.start) as u64;
+        self.start = self.end;
+        self.done = true;
+    }
+
+    /// The next batch, or `None` at the end.
+    ///
+    /// # Errors
+    /// I/O.
+    pub fn next_batch(&mut self) -> io::Result<Option<Batch>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut batch = Batch {
+            data: Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2)),
+            offset: self.offset,
+            games: self.games,
+        };
+        let bound = (u64::from(self.limits.max_string) + 16).max(MAX_1994_RECORD);
+        loop {
+            if self.start == self.end {
+                if self.eof {
+                    self.done = true;
+                    break;
+                }
+                self.fill(1)?;
+                continue;
+            }
+            match frame(&self.buf[self.start..self.end], &self.limits) {
+                Ok((rec, len)) => {
+                    let boundary = match rec.marker() {
+                        Marker::ReducedGame if !self.in_game => {
+                            self.games += 1;
+                            true
+                        }
+                        Marker::GameBegin if !self.in_game => {
+                            self.games += 1;
+                            self.in_game = true;
+                            false
+                        }
+                        Marker::GameEnd if self.in_game => {
+                            self.in_game = false;
+                            true
+                        }
+                        _ => false,
+                    };
+                    batch
+                        .data
+                        .extend_from_slice(&self.buf[self.start..self.start + len]);
+                    self.start += len;
+                    self.offset += len as u64;
+                    if boundary && batch.data.len() >= BATCH_BYTES {
+                        break;
+                    }
+                }
+                Err(FrameError::Incomplete { need, .. }) => {
+                    let have = (self.end - self.start) as u64;
+                    if self.eof || need > bound || need <= have {
+                        self.give_up(&mut batch.data);
+                        break;
+                    }
+                    // need <= bound, which fits in memory by the limits.
+                    self.fill(need as usize)?;
+                }
+                Err(FrameError::UnknownMarker(_) | FrameError::OverLimit { .. }) => {
+                    self.give_up(&mut batch.data);
+                    break;
+                }
+            }
+        }
+        Ok((!batch.data.is_empty()).then_some(batch))
+    }
+}
+
+/// A [`GameVisitor`] that counts plies and forwards everything to `inner`.
+pub struct PlyCount<V> {
+    /// The visitor.
+    pub inner: V,
+    /// Moves played (main lines, variations and null moves).
+    pub plies: u64,
+}
+
+impl<V: GameVisitor> GameVisitor for PlyCount<V> {
+    fn begin_game(&mut self, info: &GameInfo) {
+        self.inner.begin_game(info);
+    }
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        self.inner.tag(name, value);
+    }
+    fn begin_moves(&mut self, start: &Chess) {
+        self.inner.begin_moves(start);
+    }
+    fn wants_san(&self) -> bool {
+        self.inner.wants_san()
+    }
+    fn play(&mut self, ply: &Ply<'_>) {
+        self.plies += 1;
+        self.inner.play(ply);
+    }
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+        self.plies += 1;
+        self.inner.null_move(before, spelling);
+    }
+    fn nag(&mut self, nag: u8) {
+        self.inner.nag(nag);
+    }
+    fn begin_variation(&mut self) -> Variation {
+        self.inner.begin_variation()
+    }
+    fn end_variation(&mut self) {
+        self.inner.end_variation();
+    }
+    fn escape(&mut self, text: &[u8]) {
+        self.inner.escape(text);
+    }
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        self.inner.extension(kind, payload);
+    }
+    fn end_game(&mut self) {
+        self.inner.end_game();
+    }
+    fn outside(&mut self, offset: u64, record: &RecordRef<'_>) {
+        self.inner.outside(offset, record);
+    }
+    fn record(&mut self, offset: u64, record: &RecordRef<'_>) {
+        self.inner.record(offset, record);
+    }
+}
+
+/// What a worker made of a batch.
+struct Done {
+    pgn: Vec<u8>,
+    games: u64,
+    plies: u64,
+    bytes_in: u64,
+    error: Option<WalkError>,
+}
+
+fn decode_batch(b: Batch, opts: DecodeOptions, limits: Limits) -> Done {
+    let mut walker = GameWalker::from_reader(PgcReader::with_limits(&b.data[..], limits));
+    let mut v = PlyCount {
+        inner: Decoder::new(opts),
+        plies: 0,
+    };
+    let mut games = 0;
+    let mut good = 0;
+    let mut error = None;
+    loop {
+        match walker.walk_game(&mut v) {
+            Ok(true) => {
+                games += 1;
+                good = v.inner.text().len();
+            }
+            Ok(false) => break,
+            Err(mut e) => {
+                // Positions relative to the batch → relative to the input.
+                e.offset += b.offset;
+                e.game += b.games;
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    let mut pgn = std::mem::take(v.inner.text());
+    // Drop the text of a game cut short by an error.
+    pgn.truncate(good);
+    Done {
+        pgn,
+        games,
+        plies: v.plies,
+        bytes_in: b.data.len() as u64,
+        error,
+    }
+}
+
+/// Runs `pgc decode`.
+///
+/// # Errors
+/// Usage, I/O, invalid PGC (positioned).
+pub fn run(a: &DecodeArgs) -> Result<Status> {
+    let inputs = Input::list(&a.inputs);
+    let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
+    let opts = DecodeOptions {
+        strict_export: a.strict_export,
+    };
+    let limits = a.limits.pgc_limits();
+    let jobs = jobs(a.jobs);
+    let mut sink = output.sink()?;
+    let mut progress = Progress::new("decode", a.report.quiet);
+    let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
+    for input in &inputs {
+        let opened = input.open()?;
+        if opened.format == Format::Pgn {
+            return Err(Error::Usage(format!(
+                "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
+                input.name
+            )));
+        }
+        let mut splitter = PgcSplitter::new(opened.reader, limits);
+        run_ordered(
+            jobs,
+            || {
+                splitter
+                    .next_batch()
+                    .map_err(|e| Error::io(&input.name, &e))
+            },
+            |b| decode_batch(b, opts, limits),
+            |d: Done| {
+                sink.put(&d.pgn)?;
+                games += d.games;
+                plies += d.plies;
+                bytes_in += d.bytes_in;
+                progress.tick(bytes_in, games);
+                match d.error {
+                    None => Ok(()),
+                    Some(e) => Err(Error::Data(format!(
+                        "{}: {e}; run `pgc verify {}` for every problem",
+                        input.name, input.name
+                    ))),
+                }
+            },
+        )?;
+    }
+    let bytes_out = sink.written();
+    sink.finish()?;
+    output.commit()?;
+    progress.summary(&summary_line(
+        games,
+        plies,
+        None,
+        bytes_in,
+        bytes_out,
+        progress.elapsed(),
+    ));
+    Ok(Status::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_end_at_game_boundaries_and_keep_every_byte() {
+        // Many small games with a noop between them.
+        let game = [0x05u8, 0x02, 1, b'A', 1, b'B', 0x03, 2, 13, 12, 0x06, 0x00];
+        let input: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 30_000)
+            .collect();
+        let mut s = PgcSplitter::new(&input[..], Limits::default());
+        let mut all = Vec::new();
+        let mut games = 0;
+        while let Some(b) = s.next_batch().unwrap() {
+            assert_eq!(b.offset as usize, all.len());
+            assert_eq!(b.games, games);
+            // Every batch but the first starts right after a game end.
+            assert!(b.offset == 0 || b.data[0] == 0x00);
+            games += b.data.iter().filter(|&&x| x == 0x05).count() as u64;
+            all.extend(b.data);
+        }
+        assert_eq!(all, input);
+    }
+
+    #[test]
+    fn a_framing_error_keeps_its_position() {
+        let mut input = vec![0x05, 0x03, 1, 13, 0x06];
+        input.extend([0x05, 0x0b, 0x06]);
+        let mut s = PgcSplitter::new(&input[..], Limits::default());
+        let b = s.next_batch().unwrap().unwrap();
+        let d = decode_batch(b, DecodeOptions::default(), Limits::default());
+        let e = d.error.unwrap();
+        assert_eq!((e.offset, e.game), (6, 1));
+        assert_eq!(d.games, 1);
+    }
+}

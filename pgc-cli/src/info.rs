@@ -1,0 +1,202 @@
+//! `pgc info`: games, plies, records per marker, extension records per kind,
+//! bytes per ply, and the size of the PGN the file decodes to (decoded into
+//! a counting sink, in the same single pass).
+
+use crate::args::InfoArgs;
+use crate::error::{Error, Result, Status};
+use crate::io::{Format, Input};
+use crate::progress::say;
+use pgc_core::PgcReader;
+use pgc_core::ext;
+use pgc_core::record::{Marker, RecordRef};
+use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
+use pgn_bridge::decode::{DecodeOptions, Decoder};
+use shakmaty::Chess;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// Counts of one input.
+#[derive(Default)]
+struct Counts {
+    games: u64,
+    reduced: u64,
+    plies: u64,
+    bytes: u64,
+    pgn_bytes: u64,
+    records: BTreeMap<u8, u64>,
+    extensions: BTreeMap<u8, u64>,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.games += o.games;
+        self.reduced += o.reduced;
+        self.plies += o.plies;
+        self.bytes += o.bytes;
+        self.pgn_bytes += o.pgn_bytes;
+        for (k, v) in &o.records {
+            *self.records.entry(*k).or_default() += v;
+        }
+        for (k, v) in &o.extensions {
+            *self.extensions.entry(*k).or_default() += v;
+        }
+    }
+}
+
+/// Counts records and plies, decodes into a buffer that is only measured.
+struct Count {
+    dec: Decoder,
+    c: Counts,
+}
+
+impl Count {
+    fn drain(&mut self) {
+        let t = self.dec.text();
+        self.c.pgn_bytes += t.len() as u64;
+        t.clear();
+    }
+}
+
+impl GameVisitor for Count {
+    fn begin_game(&mut self, info: &GameInfo) {
+        self.c.games += 1;
+        self.c.reduced += u64::from(info.reduced);
+        self.dec.begin_game(info);
+    }
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        self.dec.tag(name, value);
+    }
+    fn begin_moves(&mut self, start: &Chess) {
+        self.dec.begin_moves(start);
+    }
+    fn play(&mut self, ply: &Ply<'_>) {
+        self.c.plies += 1;
+        self.dec.play(ply);
+    }
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+        self.c.plies += 1;
+        self.dec.null_move(before, spelling);
+    }
+    fn nag(&mut self, nag: u8) {
+        self.dec.nag(nag);
+    }
+    fn begin_variation(&mut self) -> Variation {
+        self.dec.begin_variation()
+    }
+    fn end_variation(&mut self) {
+        self.dec.end_variation();
+    }
+    fn escape(&mut self, text: &[u8]) {
+        self.dec.escape(text);
+    }
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        self.dec.extension(kind, payload);
+    }
+    fn end_game(&mut self) {
+        self.dec.end_game();
+        self.drain();
+    }
+    fn outside(&mut self, offset: u64, record: &RecordRef<'_>) {
+        self.dec.outside(offset, record);
+    }
+    fn record(&mut self, _offset: u64, rec: &RecordRef<'_>) {
+        *self.c.records.entry(rec.marker() as u8).or_default() += 1;
+        if let RecordRef::Extension { kind, .. } = rec {
+            *self.c.extensions.entry(*kind).or_default() += 1;
+        }
+    }
+}
+
+fn print(out: &mut impl Write, name: &str, c: &Counts) -> std::io::Result<()> {
+    writeln!(out, "{name}:")?;
+    writeln!(
+        out,
+        "  games        {} ({} reduced 0x01, {} general 0x05)",
+        c.games,
+        c.reduced,
+        c.games - c.reduced
+    )?;
+    writeln!(out, "  plies        {}", c.plies)?;
+    writeln!(out, "  PGC bytes    {}", c.bytes)?;
+    if c.plies > 0 {
+        writeln!(out, "  bytes/ply    {:.2}", c.bytes as f64 / c.plies as f64)?;
+    }
+    if c.games > 0 {
+        writeln!(out, "  bytes/game   {:.1}", c.bytes as f64 / c.games as f64)?;
+    }
+    write!(
+        out,
+        "  PGN bytes    {} (decoded, export format)",
+        c.pgn_bytes
+    )?;
+    if c.pgn_bytes > 0 {
+        write!(
+            out,
+            "; PGC is {:.1}% of it",
+            c.bytes as f64 * 100.0 / c.pgn_bytes as f64
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "  records")?;
+    for (&m, n) in &c.records {
+        let name = Marker::from_byte(m).map_or("?", Marker::name);
+        writeln!(out, "    0x{m:02x} {name:<14} {n}")?;
+    }
+    if !c.extensions.is_empty() {
+        writeln!(out, "  extension records")?;
+        for (&k, n) in &c.extensions {
+            writeln!(out, "    0x{k:02x} {:<14} {n}", ext::kind_name(k))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `pgc info`.
+///
+/// # Errors
+/// Usage and I/O; an invalid file gives [`Status::Problems`] with the counts
+/// up to the problem.
+pub fn run(a: &InfoArgs) -> Result<Status> {
+    let inputs = Input::list(&a.inputs);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut total = Counts::default();
+    let mut status = Status::Ok;
+    for input in &inputs {
+        let opened = input.open()?;
+        if opened.format == Format::Pgn {
+            return Err(Error::Usage(format!(
+                "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
+                input.name
+            )));
+        }
+        let mut walker =
+            GameWalker::from_reader(PgcReader::with_limits(opened.reader, a.limits.pgc_limits()));
+        let mut v = Count {
+            dec: Decoder::new(DecodeOptions::default()),
+            c: Counts::default(),
+        };
+        let err = loop {
+            match walker.walk_game(&mut v) {
+                Ok(true) => {}
+                Ok(false) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        v.c.bytes = walker.offset();
+        print(&mut out, &input.name, &v.c).map_err(|e| Error::io("stdout", &e))?;
+        if let Some(e) = err {
+            out.flush().map_err(|e| Error::io("stdout", &e))?;
+            say(&format!(
+                "{}: counts stop at {e}; run `pgc verify {}` for every problem",
+                input.name, input.name
+            ));
+            status = Status::Problems;
+        }
+        total.add(&v.c);
+    }
+    if inputs.len() > 1 {
+        print(&mut out, "total", &total).map_err(|e| Error::io("stdout", &e))?;
+    }
+    out.flush().map_err(|e| Error::io("stdout", &e))?;
+    Ok(status)
+}

@@ -1,0 +1,461 @@
+//! Inputs and outputs.
+//!
+//! - `-` or no file is stdin/stdout.
+//! - Inputs compressed with zstd, gzip or bzip2 are recognised by their magic
+//!   bytes (whatever their name) and decompressed; concatenated frames or
+//!   members are all read, so `cat a.pgc.zst b.pgc.zst` works.
+//! - The data is then sniffed: PGC or PGN text ([`Format`]). `.pgc` is also
+//!   used by other programs, so the name alone decides nothing.
+//! - An output file is written to a temporary file beside the target and
+//!   renamed over it only at the end ([`Output::commit`]); on any error, or
+//!   if the process dies, the target is untouched. An existing output is
+//!   kept unless `--force`, and an output is never one of the inputs.
+//! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed.
+
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+/// How many bytes are looked at to recognise a format.
+const SNIFF: u64 = 4096;
+
+/// What an input holds, judged by its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Nothing at all (a valid PGN and a valid PGC file).
+    Empty,
+    /// PGN text.
+    Pgn,
+    /// PGC records.
+    Pgc,
+}
+
+/// Recognises PGC or PGN from the first bytes of the (decompressed) data.
+///
+/// A PGC file starts with a record marker: 0x00–0x0a or 0x80. PGN text
+/// starts with printable text, a byte order mark or whitespace; of the
+/// markers only 0x09 (tab) and 0x0a (line feed) are also text, and then a
+/// PGC file (an escape string or a RAV end) soon shows bytes no text holds.
+pub fn sniff(head: &[u8]) -> Format {
+    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
+    match head.first() {
+        None => Format::Empty,
+        Some(&b) if b <= 0x08 || b == 0x80 => Format::Pgc,
+        Some(0x09 | 0x0a) if head.iter().any(|&c| binary(c)) => Format::Pgc,
+        Some(_) => Format::Pgn,
+    }
+}
+
+/// One input: a file or stdin.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The name used in messages (`-` for stdin).
+    pub name: String,
+    path: Option<PathBuf>,
+}
+
+/// An opened input: the decompressed data and its format.
+pub struct Opened {
+    /// The data.
+    pub reader: Box<dyn Read>,
+    /// What the data looks like.
+    pub format: Format,
+}
+
+fn is_stdio(p: &Path) -> bool {
+    p.as_os_str() == "-"
+}
+
+impl Input {
+    /// The inputs named on the command line; none means stdin.
+    pub fn list(paths: &[PathBuf]) -> Vec<Input> {
+        if paths.is_empty() {
+            return vec![Input::stdin()];
+        }
+        paths.iter().map(|p| Input::new(p)).collect()
+    }
+
+    /// One input (`-` is stdin).
+    pub fn new(p: &Path) -> Input {
+        if is_stdio(p) {
+            return Input::stdin();
+        }
+        Input {
+            name: p.display().to_string(),
+            path: Some(p.to_path_buf()),
+        }
+    }
+
+    fn stdin() -> Input {
+        Input {
+            name: "-".into(),
+            path: None,
+        }
+    }
+
+    /// The canonical path of a file input.
+    fn canonical(&self) -> Option<PathBuf> {
+        self.path.as_ref().and_then(|p| p.canonicalize().ok())
+    }
+
+    /// Opens the input, decompresses it if needed and sniffs its format.
+    ///
+    /// # Errors
+    /// The file cannot be opened or read, or uses a compression that is
+    /// recognised but not supported.
+    pub fn open(&self) -> Result<Opened> {
+        let raw: Box<dyn Read> = match &self.path {
+            None => Box::new(io::stdin().lock()),
+            Some(p) => {
+                if p.is_dir() {
+                    return Err(Error::Usage(format!(
+                        "{}: is a directory; give a file",
+                        self.name
+                    )));
+                }
+                let f = File::open(p).map_err(|e| {
+                    Error::Io(format!("{}: cannot open: {e}; check the path", self.name))
+                })?;
+                Box::new(io::BufReader::with_capacity(256 << 10, f))
+            }
+        };
+        let (head, raw) = self.peek(raw)?;
+        let data: Box<dyn Read> = match head.as_slice() {
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Box::new(
+                zstd::stream::read::Decoder::new(raw).map_err(|e| Error::io(&self.name, &e))?,
+            ),
+            [0x1f, 0x8b, ..] => Box::new(flate2::read::MultiGzDecoder::new(raw)),
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
+            [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
+                return Err(Error::Usage(format!(
+                    "{}: is compressed with xz or zip, which pgc does not read; decompress it first \
+                     (or recompress with zstd, gzip or bzip2)",
+                    self.name
+                )));
+            }
+            _ => raw,
+        };
+        let (head, data) = self.peek(data)?;
+        Ok(Opened {
+            reader: data,
+            format: sniff(&head),
+        })
+    }
+
+    /// Reads the first bytes and gives them back in front of the rest.
+    fn peek(&self, mut r: Box<dyn Read>) -> Result<(Vec<u8>, Box<dyn Read>)> {
+        let mut head = Vec::with_capacity(SNIFF as usize);
+        (&mut r)
+            .take(SNIFF)
+            .read_to_end(&mut head)
+            .map_err(|e| Error::Io(format!("{}: cannot read: {e}", self.name)))?;
+        let again = head.clone();
+        Ok((head, Box::new(Cursor::new(again).chain(r))))
+    }
+}
+
+/// Whether `p` names stdout.
+pub fn is_stdout(p: Option<&Path>) -> bool {
+    p.is_none_or(is_stdio)
+}
+
+/// An output: stdout, or a temporary file renamed over the target by
+/// [`Output::commit`]. Dropping an uncommitted output removes the temporary
+/// file.
+pub struct Output {
+    name: String,
+    target: Target,
+}
+
+enum Target {
+    Stdout,
+    File {
+        path: PathBuf,
+        tmp: tempfile::NamedTempFile,
+        force: bool,
+    },
+}
+
+/// Which compression an output name asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Compression {
+    None,
+    Zstd,
+    Gzip,
+    Bzip2,
+}
+
+fn compression_of(p: &Path) -> Compression {
+    match p.extension().and_then(|e| e.to_str()) {
+        Some("zst") => Compression::Zstd,
+        Some("gz") => Compression::Gzip,
+        Some("bz2") => Compression::Bzip2,
+        _ => Compression::None,
+    }
+}
+
+impl Output {
+    /// Prepares an output: `None` or `-` is stdout; a file must not be one
+    /// of `inputs` nor exist (unless `force`), and its temporary file is
+    /// created now, beside it, so that a bad directory fails before any work.
+    ///
+    /// # Errors
+    /// Usage errors (the output is an input, exists, is a directory) and I/O.
+    pub fn create(path: Option<&Path>, force: bool, inputs: &[Input]) -> Result<Output> {
+        let Some(path) = path.filter(|p| !is_stdio(p)) else {
+            return Ok(Output {
+                name: "-".into(),
+                target: Target::Stdout,
+            });
+        };
+        let name = path.display().to_string();
+        if let Ok(canon) = path.canonicalize()
+            && inputs
+                .iter()
+                .any(|i| i.canonical().as_ref() == Some(&canon))
+        {
+            return Err(Error::Usage(format!(
+                "{name} is also an input; write the output to another file"
+            )));
+        }
+        if path.is_dir() {
+            return Err(Error::Usage(format!(
+                "{name} is a directory; give an output file name"
+            )));
+        }
+        if path.exists() && !force {
+            return Err(Error::Usage(format!(
+                "{name} exists; use --force to overwrite"
+            )));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let file_name = path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "output".into());
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{file_name}."))
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| {
+                Error::Io(format!(
+                    "{name}: cannot create a temporary file in {}: {e}; check that the directory exists and is writable",
+                    dir.display()
+                ))
+            })?;
+        Ok(Output {
+            name,
+            target: Target::File {
+                path: path.to_path_buf(),
+                tmp,
+                force,
+            },
+        })
+    }
+
+    /// The name used in messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether this is a terminal (for refusing binary output there).
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.target, Target::Stdout) && io::stdout().is_terminal()
+    }
+
+    /// Whether two outputs are the same file.
+    pub fn same_as(&self, other: &Output) -> bool {
+        match (&self.target, &other.target) {
+            (Target::Stdout, Target::Stdout) => true,
+            (Target::File { path: a, .. }, Target::File { path: b, .. }) => {
+                let canon = |p: &Path| {
+                    let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+                    let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok();
+                    dir.map(|d| d.join(p.file_name().unwrap_or_default()))
+                };
+                a == b || (canon(a).is_some() && canon(a) == canon(b))
+            }
+            _ => false,
+        }
+    }
+
+    /// The writer for the data, compressing as the name asks.
+    ///
+    /// # Errors
+    /// I/O.
+    pub fn sink(&self) -> Result<Sink> {
+        let (base, compression): (Box<dyn Write>, Compression) = match &self.target {
+            Target::Stdout => (Box::new(io::stdout()), Compression::None),
+            Target::File { path, tmp, .. } => {
+                let f = tmp
+                    .as_file()
+                    .try_clone()
+                    .map_err(|e| Error::io(&self.name, &e))?;
+                (Box::new(f), compression_of(path))
+            }
+        };
+        let buf = BufWriter::with_capacity(256 << 10, base);
+        let kind = match compression {
+            Compression::None => SinkKind::Plain(buf),
+            Compression::Zstd => SinkKind::Zstd(
+                zstd::stream::write::Encoder::new(buf, 0).map_err(|e| Error::io(&self.name, &e))?,
+            ),
+            Compression::Gzip => SinkKind::Gzip(flate2::write::GzEncoder::new(
+                buf,
+                flate2::Compression::default(),
+            )),
+            Compression::Bzip2 => SinkKind::Bzip2(bzip2::write::BzEncoder::new(
+                buf,
+                bzip2::Compression::default(),
+            )),
+        };
+        Ok(Sink {
+            kind,
+            name: self.name.clone(),
+            written: 0,
+        })
+    }
+
+    /// Makes the output visible: syncs the temporary file and renames it over
+    /// the target (refusing to replace a file that appeared meanwhile unless
+    /// `--force`). Call after [`Sink::finish`].
+    ///
+    /// # Errors
+    /// I/O, or the target appeared while we worked.
+    pub fn commit(self) -> Result<()> {
+        let name = self.name;
+        match self.target {
+            Target::Stdout => Ok(()),
+            Target::File { path, tmp, force } => {
+                tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
+                let done = if force {
+                    tmp.persist(&path)
+                } else {
+                    tmp.persist_noclobber(&path)
+                };
+                done.map(|_| ()).map_err(|e| {
+                    if e.error.kind() == io::ErrorKind::AlreadyExists {
+                        Error::Usage(format!(
+                            "{name} appeared while pgc was writing it; use --force to overwrite"
+                        ))
+                    } else {
+                        Error::Io(format!(
+                            "{name}: cannot rename the temporary file: {}",
+                            e.error
+                        ))
+                    }
+                })
+            }
+        }
+    }
+}
+
+enum SinkKind {
+    Plain(BufWriter<Box<dyn Write>>),
+    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write>>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write>>>),
+    Bzip2(bzip2::write::BzEncoder<BufWriter<Box<dyn Write>>>),
+}
+
+/// The data writer of an [`Output`]. Call [`Sink::finish`] at the end so
+/// that no write error is lost in a `Drop`.
+pub struct Sink {
+    kind: SinkKind,
+    name: String,
+    written: u64,
+}
+
+impl Sink {
+    /// The output's name, for messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Bytes written so far, before compression.
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// Writes `bytes`.
+    ///
+    /// # Errors
+    /// I/O (a broken pipe becomes [`Error::BrokenPipe`]).
+    pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.write_all(bytes).map_err(|e| Error::io(&self.name, &e))
+    }
+
+    /// Ends compression and flushes everything.
+    ///
+    /// # Errors
+    /// I/O.
+    pub fn finish(self) -> Result<()> {
+        let name = self.name;
+        let err = |e: io::Error| Error::io(&name, &e);
+        let buf = match self.kind {
+            SinkKind::Plain(b) => b,
+            SinkKind::Zstd(z) => z.finish().map_err(err)?,
+            SinkKind::Gzip(g) => g.finish().map_err(err)?,
+            SinkKind::Bzip2(b) => b.finish().map_err(err)?,
+        };
+        let mut inner = buf.into_inner().map_err(|e| err(e.into_error()))?;
+        inner.flush().map_err(err)
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = match &mut self.kind {
+            SinkKind::Plain(w) => w.write(buf)?,
+            SinkKind::Zstd(w) => w.write(buf)?,
+            SinkKind::Gzip(w) => w.write(buf)?,
+            SinkKind::Bzip2(w) => w.write(buf)?,
+        };
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.kind {
+            SinkKind::Plain(w) => w.flush(),
+            SinkKind::Zstd(w) => w.flush(),
+            SinkKind::Gzip(w) => w.flush(),
+            SinkKind::Bzip2(w) => w.flush(),
+        }
+    }
+}
+
+/// Checks that an output is not a terminal when it would get binary data.
+///
+/// # Errors
+/// A usage error naming what to do.
+pub fn refuse_binary_terminal(out: &Output) -> Result<()> {
+    if out.is_terminal() {
+        return Err(Error::Usage(
+            "refusing to write binary PGC to a terminal; use -o FILE or redirect stdout".into(),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_formats() {
+        assert_eq!(sniff(b""), Format::Empty);
+        assert_eq!(sniff(b"[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\n\n[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\xef\xbb\xbf[Event"), Format::Pgn);
+        assert_eq!(sniff(b"1. e4 e5 *"), Format::Pgn);
+        assert_eq!(sniff(&[0x05, 0x02, 5]), Format::Pgc);
+        assert_eq!(sniff(&[0x01, 0, 0]), Format::Pgc);
+        assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
+        // An escape string first: 0x0a, a little-endian length, text.
+        assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
+    }
+}

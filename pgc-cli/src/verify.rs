@@ -1,0 +1,194 @@
+//! `pgc verify`: checks PGC files written by any tool with
+//! [`pgc_core::verify`] and prints every problem with its file, byte offset,
+//! game, ply, marker and what was expected against what was found; `--json`
+//! prints one JSON document instead.
+
+use crate::args::VerifyArgs;
+use crate::error::{Error, Result, Status};
+use crate::io::{Format, Input};
+use pgc_core::verify::{Report, Verifier};
+use std::fmt::Write as _;
+use std::io::Write;
+
+/// One checked input.
+struct Checked {
+    name: String,
+    /// Why the input is no PGC at all (PGN text), instead of a report.
+    not_pgc: Option<String>,
+    report: Report,
+}
+
+impl Checked {
+    fn is_ok(&self) -> bool {
+        self.not_pgc.is_none() && self.report.is_ok()
+    }
+}
+
+/// Runs `pgc verify`.
+///
+/// # Errors
+/// Usage and I/O; problems in the data give [`Status::Problems`].
+pub fn run(a: &VerifyArgs) -> Result<Status> {
+    let verifier = Verifier::new()
+        .limits(a.limits.pgc_limits())
+        .max_problems(a.max_problems);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut all = Vec::new();
+    for input in Input::list(&a.inputs) {
+        let opened = input.open()?;
+        let checked = if opened.format == Format::Pgn {
+            Checked {
+                name: input.name.clone(),
+                not_pgc: Some(format!(
+                    "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
+                    input.name
+                )),
+                report: Report::default(),
+            }
+        } else {
+            let report = verifier
+                .verify(opened.reader)
+                .map_err(|e| Error::io(&input.name, &e))?;
+            Checked {
+                name: input.name.clone(),
+                not_pgc: None,
+                report,
+            }
+        };
+        if !a.json {
+            text(&mut out, &checked).map_err(|e| Error::io("stdout", &e))?;
+        }
+        all.push(checked);
+    }
+    if a.json {
+        out.write_all(json(&all).as_bytes())
+            .map_err(|e| Error::io("stdout", &e))?;
+    }
+    out.flush().map_err(|e| Error::io("stdout", &e))?;
+    Ok(if all.iter().all(Checked::is_ok) {
+        Status::Ok
+    } else {
+        Status::Problems
+    })
+}
+
+fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
+    if let Some(why) = &c.not_pgc {
+        return writeln!(out, "{}: invalid: {why}", c.name);
+    }
+    let r = &c.report;
+    for p in &r.problems {
+        writeln!(out, "{}: {p}", c.name)?;
+    }
+    if r.problems_dropped > 0 {
+        writeln!(
+            out,
+            "{}: … and {} more problems (raise --max-problems to list them)",
+            c.name, r.problems_dropped
+        )?;
+    }
+    if r.is_ok() {
+        writeln!(
+            out,
+            "{}: ok: {} games, {} plies, {} bytes",
+            c.name, r.games, r.plies, r.bytes
+        )
+    } else {
+        writeln!(
+            out,
+            "{}: invalid: {} problems in {} bytes ({} games)",
+            c.name,
+            r.problem_count(),
+            r.bytes,
+            r.games
+        )
+    }
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
+/// The JSON document: `{"valid": bool, "files": [...]}`, one object per
+/// input with its problems (`game` is 1-based as in the text output).
+fn json(all: &[Checked]) -> String {
+    let mut o = String::new();
+    let valid = all.iter().all(Checked::is_ok);
+    let _ = write!(o, "{{\"valid\":{valid},\"files\":[");
+    for (i, c) in all.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        let r = &c.report;
+        let _ = write!(
+            o,
+            "{{\"file\":{},\"valid\":{},\"pgc\":{},\"games\":{},\"plies\":{},\"bytes\":{},\"problems_dropped\":{},\"problems\":[",
+            json_str(&c.name),
+            c.is_ok(),
+            c.not_pgc.is_none(),
+            r.games,
+            r.plies,
+            r.bytes,
+            r.problems_dropped
+        );
+        if let Some(why) = &c.not_pgc {
+            let _ = write!(
+                o,
+                "{{\"offset\":0,\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"PGC records\",\"found\":{},\"message\":{}}}",
+                json_str("PGN text"),
+                json_str(why)
+            );
+        }
+        for (j, p) in r.problems.iter().enumerate() {
+            if j > 0 {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"offset\":{},\"game\":{},\"ply\":{},\"marker\":{},\"marker_byte\":{},\"expected\":{},\"found\":{},\"message\":{}}}",
+                p.offset,
+                opt(p.game.map(|g| g.saturating_add(1))),
+                opt(p.ply),
+                p.marker.map_or("null".to_string(), |m| json_str(m.name())),
+                opt(p.marker.map(|m| m as u8)),
+                json_str(&p.expected),
+                json_str(&p.found),
+                json_str(&p.to_string())
+            );
+        }
+        o.push_str("]}");
+    }
+    o.push_str("]}\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_str("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
+    }
+}
