@@ -21,6 +21,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod commands;
 pub mod convert;
 pub mod decode;
 pub mod encode;
