@@ -282,14 +282,17 @@ fn batches_give_the_same_bytes_as_one_library_call() {
     // what pgn_bridge::pgn_to_pgc makes of the whole input at once.
     let pgn = big_pgn(2);
     let mut want = Vec::new();
-    let stats = pgn_bridge::pgn_to_pgc(&pgn[..], &mut want, None, &Default::default())
-        .expect("pgn_to_pgc");
+    let stats =
+        pgn_bridge::pgn_to_pgc(&pgn[..], &mut want, None, &Default::default()).expect("pgn_to_pgc");
     let o = run(&["encode", "-q", "-j", "2"], &pgn);
     assert_eq!(code(&o), i32::from(stats.rejected > 0), "{}", stderr(&o));
     assert!(o.stdout == want, "pgc encode differs from pgn_to_pgc");
     let mut want_pgn = Vec::new();
     pgn_bridge::pgc_to_pgn(&want[..], &mut want_pgn, &Default::default()).expect("pgc_to_pgn");
-    assert!(decode(&want) == want_pgn, "pgc decode differs from pgc_to_pgn");
+    assert!(
+        decode(&want) == want_pgn,
+        "pgc decode differs from pgc_to_pgn"
+    );
 }
 
 #[test]
