@@ -298,7 +298,7 @@ def bench_input(name, info):
         note = []
         if r.get("lossless") and r.get("out"):
             note.append("byte-identical to input" if digest(r["out"]) == input_digest
-                        else "**differs from input**")
+                        else "PGN export format (not byte-identical to input)")
         if r.get("same_as") and r.get("out"):
             note.append("same bytes as `-j 1`" if digest(r["out"]) == digest(r["same_as"])
                         else "differs from `-j 1` output")
