@@ -174,6 +174,13 @@ fn role_char(role: Role) -> u8 {
 /// `moves` must be the legal moves of `pos`; they decide disambiguation.
 #[inline]
 fn san_key<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
+    san_key_with(m, |role, from, to| rivals(pos, moves, role, from, to))
+}
+
+/// The key of `m`; `others(role, from, to)` gives the origins of the other
+/// legal moves of that piece type to `to`, which decide disambiguation.
+#[inline(always)]
+fn san_key_with(m: Move, others: impl FnOnce(Role, Square, Square) -> Bitboard) -> u64 {
     let mut k = KeyBuilder::new();
     match m {
         Move::Castle { king, rook } => {
@@ -216,7 +223,7 @@ fn san_key<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
         } => {
             k.push(role_char(role));
             if role != Role::King {
-                let others = rivals(pos, moves, role, from, to);
+                let others = others(role, from, to);
                 if others.any() {
                     let file = Bitboard::from_file(from.file());
                     let rank = Bitboard::from_rank(from.rank());
@@ -244,6 +251,13 @@ fn san_key<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
         }
     }
     k.key
+}
+
+/// The key of a move that needs no disambiguation (no other legal move of the
+/// same piece type reaches its square).
+#[inline]
+fn san_key_plain(m: Move) -> u64 {
+    san_key_with(m, |_, _, _| Bitboard::EMPTY)
 }
 
 /// Origins of other *legal* moves of the same role to the same square.
@@ -441,6 +455,190 @@ impl OrdinalTable {
     }
 }
 
+/// Number of SAN first-character classes: `B K N O Q R a b c d e f g h`, in
+/// ASCII order.
+const CLASSES: usize = 14;
+
+/// The class of a move's SAN first character, in ASCII order. Moves of
+/// different classes compare by class alone, so only moves of the same class
+/// need their full key (and its disambiguation).
+#[inline(always)]
+fn class(m: Move) -> usize {
+    match m {
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture,
+            to,
+            ..
+        } => {
+            6 + if capture.is_some() {
+                from.file()
+            } else {
+                to.file()
+            } as usize
+        }
+        Move::EnPassant { from, .. } => 6 + from.file() as usize,
+        Move::Castle { .. } => 3,
+        Move::Normal { role, .. } | Move::Put { role, .. } => match role {
+            Role::Bishop => 0,
+            Role::King => 1,
+            Role::Knight => 2,
+            Role::Queen => 4,
+            Role::Rook => 5,
+            // A pawn drop (`@e4`, Crazyhouse only) sorts before letters; it
+            // never occurs in standard chess or Chess960.
+            Role::Pawn => 0,
+        },
+    }
+}
+
+/// Counts the moves of classes before `c` and finds the squares that two or
+/// more moves of class `c` reach: only moves to those squares can need
+/// disambiguation (all moves of one piece type share a class).
+#[inline]
+fn scan_class(moves: &[Move], c: usize) -> (usize, Bitboard) {
+    let mut below = 0;
+    let mut seen = Bitboard::EMPTY;
+    let mut dup = Bitboard::EMPTY;
+    for &m in moves {
+        let d = class(m);
+        if d < c {
+            below += 1;
+        } else if d == c {
+            let to = m.to();
+            if seen.contains(to) {
+                dup.add(to);
+            }
+            seen.add(to);
+        }
+    }
+    (below, dup)
+}
+
+/// The key of `m`, knowing which destination squares are shared (`dup`).
+#[inline]
+fn class_key<P: Position>(pos: &P, moves: &[Move], m: Move, dup: Bitboard) -> u64 {
+    if dup.contains(m.to()) {
+        san_key(pos, moves, m)
+    } else {
+        san_key_plain(m)
+    }
+}
+
+/// The SAN body (no `+`/`#`) of a legal move, as computed for ordinals.
+///
+/// `moves` must be the legal moves of `pos` (they decide disambiguation).
+pub fn san_body<P: Position>(pos: &P, moves: &[Move], m: Move) -> MoveText {
+    key_text(san_key(pos, moves, m))
+}
+
+/// The ordinal of `moves[index]` in `pos`, where `moves` are the legal moves
+/// of `pos`. Counts the moves whose SAN sorts first; only moves whose SAN
+/// starts with the same character get a full key.
+///
+/// # Errors
+/// [`OrdinalError::TooManyMoves`] beyond 256 legal moves;
+/// [`OrdinalError::IllegalMove`] if `index` is out of bounds.
+pub fn rank_of<P: Position>(pos: &P, moves: &[Move], index: usize) -> Result<u8, OrdinalError> {
+    let Some(&m) = moves.get(index) else {
+        return Err(OrdinalError::IllegalMove {
+            uci: MoveText::new(),
+        });
+    };
+    if moves.len() > MAX_ORDINALS {
+        return Err(OrdinalError::TooManyMoves { legal: moves.len() });
+    }
+    let c = class(m);
+    let (mut below, dup) = scan_class(moves, c);
+    let key = class_key(pos, moves, m, dup);
+    below += moves
+        .iter()
+        .filter(|&&o| class(o) == c && o != m && class_key(pos, moves, o, dup) < key)
+        .count();
+    // At most 255 moves precede one of at most 256.
+    Ok(below as u8)
+}
+
+/// Finds the legal move whose canonical SAN body is exactly `san` and its
+/// ordinal, in one pass: moves of an earlier first-character class are
+/// counted, moves of the same class get a full key. `None` when no legal move
+/// has this canonical SAN (the caller then tries import-format spellings).
+pub fn find_canonical<P: Position>(pos: &P, moves: &[Move], san: &[u8]) -> Option<(usize, u8)> {
+    if san.is_empty() || san.len() > 6 || moves.len() > MAX_ORDINALS {
+        return None;
+    }
+    let c = match san[0] {
+        b'B' => 0,
+        b'K' => 1,
+        b'N' => 2,
+        b'O' => 3,
+        b'Q' => 4,
+        b'R' => 5,
+        f @ b'a'..=b'h' => 6 + usize::from(f - b'a'),
+        _ => return None,
+    };
+    let mut k = KeyBuilder::new();
+    for &b in san {
+        k.push(b);
+    }
+    let want = k.key;
+    let (mut below, dup) = scan_class(moves, c);
+    let mut found = None;
+    for (i, &m) in moves.iter().enumerate() {
+        if class(m) == c {
+            let key = class_key(pos, moves, m, dup);
+            if key == want {
+                found = Some(i);
+            } else if key < want {
+                below += 1;
+            }
+        }
+    }
+    found.map(|i| (i, below as u8))
+}
+
+/// The move with ordinal `ordinal` among `moves` (the legal moves of `pos`)
+/// and its SAN body. Counts moves per first-character class to find the class
+/// holding the ordinal, then orders that class alone.
+///
+/// # Errors
+/// [`OrdinalError::OutOfRange`] if `ordinal` is not below `moves.len()`;
+/// [`OrdinalError::TooManyMoves`] beyond 256 legal moves.
+pub fn select<P: Position>(
+    pos: &P,
+    moves: &[Move],
+    ordinal: u8,
+) -> Result<(Move, MoveText), OrdinalError> {
+    let n = moves.len();
+    if n > MAX_ORDINALS {
+        return Err(OrdinalError::TooManyMoves { legal: n });
+    }
+    if usize::from(ordinal) >= n {
+        return Err(OrdinalError::OutOfRange { ordinal, legal: n });
+    }
+    let mut counts = [0usize; CLASSES];
+    for &m in moves {
+        counts[class(m)] += 1;
+    }
+    let mut rest = usize::from(ordinal);
+    let mut c = 0;
+    while c < CLASSES && rest >= counts[c] {
+        rest -= counts[c];
+        c += 1;
+    }
+    let (_, dup) = scan_class(moves, c);
+    let mut keys: ArrayVec<u64, MAX_ORDINALS> = ArrayVec::new();
+    for (i, &m) in moves.iter().enumerate() {
+        if class(m) == c {
+            keys.push(class_key(pos, moves, m, dup) | i as u64);
+        }
+    }
+    // `rest < counts[c] == keys.len()` by the loop above.
+    let key = *keys.select_nth_unstable(rest).1;
+    Ok((moves[(key & INDEX_MASK) as usize], key_text(key)))
+}
+
 /// Encodes `m`, played in `pos`, as its move ordinal.
 ///
 /// # Errors
@@ -454,11 +652,14 @@ impl OrdinalTable {
 /// assert_eq!(pgc_core::ordinal::encode(&pos, nf3).unwrap(), 2);
 /// ```
 pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
-    OrdinalTable::new(pos)?
-        .ordinal_of(m)
+    let moves = pos.legal_moves();
+    let index = moves
+        .iter()
+        .position(|&x| x == m)
         .ok_or(OrdinalError::IllegalMove {
             uci: MoveText::uci(m),
-        })
+        })?;
+    rank_of(pos, &moves, index)
 }
 
 /// Decodes a move ordinal in `pos`.
@@ -467,7 +668,7 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
 /// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
 /// moves; [`OrdinalError::TooManyMoves`] as for [`encode`].
 pub fn decode<P: Position>(pos: &P, ordinal: u8) -> Result<Move, OrdinalError> {
-    OrdinalTable::new(pos)?.move_at(ordinal)
+    select(pos, &pos.legal_moves(), ordinal).map(|(m, _)| m)
 }
 
 #[cfg(test)]
@@ -532,9 +733,13 @@ mod tests {
             let ours: Vec<(String, Move)> =
                 t.sorted_entries().map(|e| (e.2.to_string(), e.1)).collect();
             assert_eq!(ours, n, "{fen}");
-            for (i, (_, m)) in n.iter().enumerate() {
+            let moves = p.legal_moves();
+            for (i, (san, m)) in n.iter().enumerate() {
                 assert_eq!(encode(&p, *m).unwrap() as usize, i);
                 assert_eq!(decode(&p, i as u8).unwrap(), *m);
+                assert_eq!(t.ordinal_of(*m), Some(i as u8));
+                let (sm, text) = select(&p, &moves, i as u8).unwrap();
+                assert_eq!((sm, text.to_string()), (*m, san.clone()));
             }
         }
     }

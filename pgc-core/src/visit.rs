@@ -6,7 +6,7 @@
 //! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
 
 use crate::ext;
-use crate::ordinal::{MoveText, OrdinalError, OrdinalTable};
+use crate::ordinal::{self, MoveText, OrdinalError};
 use crate::reader::{PgcReader, ReadError};
 use crate::record::{Marker, RecordRef};
 use crate::setup::{SetupError, start_position};
@@ -457,8 +457,8 @@ fn play_run<V: GameVisitor>(
 ) -> Result<(), (u32, OrdinalError)> {
     let want_san = v.wants_san();
     for &ord in ordinals {
-        let mut table = OrdinalTable::new(&frame.pos).map_err(|e| (frame.ply, e))?;
-        let (m, body) = table.entry_at(ord).map_err(|e| (frame.ply, e))?;
+        let moves = frame.pos.legal_moves();
+        let (m, body) = ordinal::select(&frame.pos, &moves, ord).map_err(|e| (frame.ply, e))?;
         let mut after = frame.pos.clone();
         after.play_unchecked(m);
         let mut san = MoveText::new();

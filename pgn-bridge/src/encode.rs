@@ -11,13 +11,13 @@ use crate::export::{ExportWriter, unescape_into};
 use crate::layout::Layout;
 use crate::visitor::{GameStart, Visitor};
 use pgc_core::ext::{self, Outcome};
-use pgc_core::ordinal::OrdinalTable;
+use pgc_core::ordinal;
 use pgc_core::setup::start_position;
 use pgc_core::visit::STR_TAGS;
 use pgc_core::writer::write_moves;
 use pgc_core::{RecordRef, item};
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Chess, Color, MoveList, Position};
 use std::ops::Range;
 
 /// Options of the encoder.
@@ -207,6 +207,10 @@ pub struct Encoder {
     null_cut: bool,
     /// Junk was seen.
     junk: bool,
+    /// A move number was read and no whitespace yet.
+    number_glued: bool,
+    /// A movetext token was read (whitespace checks start).
+    movetext_token: bool,
     /// Anything but junk and whitespace was seen.
     content: bool,
 }
@@ -274,6 +278,8 @@ impl Encoder {
             writer: ExportWriter::new(),
             null_cut: false,
             junk: false,
+            number_glued: false,
+            movetext_token: false,
             content: false,
         }
     }
@@ -358,31 +364,36 @@ impl Encoder {
             .map_or(0, |i| i + 1);
         let body = &token[..body_end];
         let suffix = &token[body_end..];
-        let table = match OrdinalTable::new(&self.line.pos) {
-            Ok(t) => t,
-            Err(e) => return self.fail(e.to_string()),
+        let moves = self.line.pos.legal_moves();
+        let fast = ordinal::find_canonical(&self.line.pos, &moves, body);
+        let found = match fast {
+            Some((index, _)) => Some((index, true)),
+            None => find_move(body, &moves, &self.line.pos),
         };
-        let mut canonical = true;
-        let (ord, m) = match table.find_san(body) {
-            Some(hit) => hit,
-            None => {
-                canonical = false;
-                match lenient(body, &table, &self.line.pos) {
-                    Some(hit) => hit,
-                    None => {
-                        let why = match San::from_ascii(body) {
-                            Ok(_) => "illegal or ambiguous move",
-                            Err(_) => "not a move",
-                        };
-                        let msg = format!(
-                            "{why} {:?} (expected a legal SAN move)",
-                            String::from_utf8_lossy(token)
-                        );
-                        return self.fail(msg);
-                    }
-                }
-            }
+        let Some((index, canonical)) = found else {
+            let why = match San::from_ascii(body) {
+                Ok(_) => "illegal or ambiguous move",
+                Err(_) => "not a move",
+            };
+            let msg = format!(
+                "{why} {:?} (expected a legal SAN move)",
+                String::from_utf8_lossy(token)
+            );
+            return self.fail(msg);
         };
+        let m = moves[index];
+        let ord = match fast {
+            Some((_, ord)) => ord,
+            None => match ordinal::rank_of(&self.line.pos, &moves, index) {
+                Ok(o) => o,
+                Err(e) => return self.fail(e.to_string()),
+            },
+        };
+        if self.number_glued {
+            // `1.e4`: the export format has a space after the number.
+            self.exact = false;
+        }
+        self.movetext_token = true;
         let number = self.line.pos.fullmoves().get();
         let white = self.line.pos.turn() == Color::White;
         let mut after = self.line.pos.clone();
@@ -616,11 +627,16 @@ impl Encoder {
     /// first, so that a game rendered by the decoder finds the layout it was
     /// rendered with (the PGC fixed point).
     fn find_layout(&mut self, raw: &[u8], guess: Layout) -> Option<Layout> {
-        if let Some(t) = self.trailer_of(raw, Layout::EXPORT) {
-            return Some(Layout {
-                trailer: t,
-                ..Layout::EXPORT
-            });
+        // Newline style and byte-order mark are facts of the text: a
+        // candidate that differs in them cannot match, so it is not rendered.
+        let export = Layout::EXPORT;
+        if export.crlf == guess.crlf && export.bom == guess.bom {
+            if let Some(t) = self.trailer_of(raw, export) {
+                return Some(Layout {
+                    trailer: t,
+                    ..export
+                });
+            }
         }
         let widest = widest_movetext_line(raw);
         for nac in [guess.number_after_comment, !guess.number_after_comment] {
@@ -664,25 +680,32 @@ fn fen_present(tags: &[(Range<usize>, Range<usize>)], text: &[u8]) -> bool {
     tags.iter().any(|(n, _)| &text[n.clone()] == b"FEN")
 }
 
-/// Import-format SAN: `0-0`, `e8Q`, over-disambiguation, UCI-style moves.
-fn lenient(body: &[u8], table: &OrdinalTable, pos: &Chess) -> Option<(u8, shakmaty::Move)> {
+/// Finds the legal move a SAN token names: its index in `moves` and whether
+/// the token is the canonical SAN body. Import forms are accepted: `0-0`,
+/// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`).
+fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)> {
     let mut buf = [0u8; 16];
-    let mut n = 0;
-    for &b in body.iter().take(16) {
-        buf[n] = if b == b'0' { b'O' } else { b };
-        n += 1;
+    let n = body.len().min(buf.len());
+    buf[..n].copy_from_slice(&body[..n]);
+    if buf[0] == b'0' {
+        // `0-0`, `0-0-0`: zeros for the letter O.
+        for b in &mut buf[..n] {
+            if *b == b'0' {
+                *b = b'O';
+            }
+        }
     }
     let fixed = &buf[..n];
-    let san = San::from_ascii(fixed).ok()?;
-    let m = match san.to_move(pos) {
-        Ok(m) => m,
-        Err(_) => {
-            // Over-disambiguated or UCI-like: accept a unique legal match.
+    let m = match San::from_ascii(fixed).map(|san| san.find_move(moves).copied()) {
+        Ok(Ok(m)) => m,
+        _ => {
             let uci = shakmaty::uci::UciMove::from_ascii(body).ok()?;
             uci.to_move(pos).ok()?
         }
     };
-    Some((table.ordinal_of(m)?, m))
+    let index = moves.iter().position(|&x| x == m)?;
+    let canonical = ordinal::san_body(pos, moves, m).as_bytes() == body;
+    Some((index, canonical))
 }
 
 impl Visitor for Encoder {
@@ -713,6 +736,8 @@ impl Visitor for Encoder {
         self.after_comment = false;
         self.null_cut = false;
         self.junk = false;
+        self.number_glued = false;
+        self.movetext_token = false;
         self.content = false;
         self.line = Line {
             pos: Chess::default(),
@@ -774,6 +799,21 @@ impl Visitor for Encoder {
 
     fn move_number(&mut self, _number: u32, _dots: u8, _raw: &[u8]) {
         self.after_comment = false;
+        self.number_glued = true;
+        self.movetext_token = true;
+    }
+
+    fn whitespace(&mut self, ws: &[u8]) {
+        self.number_glued = false;
+        // Between movetext tokens the export format has one space or one
+        // line end; anything else cannot be reproduced.
+        if self.exact
+            && self.movetext_token
+            && self.outcome.is_none()
+            && !matches!(ws, b" " | b"\n" | b"\r\n")
+        {
+            self.exact = false;
+        }
     }
 
     fn en_passant_marker(&mut self, _raw: &[u8]) {
@@ -781,6 +821,7 @@ impl Visitor for Encoder {
     }
 
     fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+        self.movetext_token = true;
         self.content = true;
         self.start_movetext();
         if self.error.is_some() || self.null_cut {
@@ -808,6 +849,7 @@ impl Visitor for Encoder {
     }
 
     fn comment(&mut self, text: &[u8]) {
+        self.movetext_token = true;
         self.content = true;
         self.start_movetext();
         if self.error.is_some() || self.null_cut {
@@ -862,6 +904,7 @@ impl Visitor for Encoder {
     }
 
     fn begin_variation(&mut self) {
+        self.movetext_token = true;
         self.content = true;
         self.start_movetext();
         if self.error.is_some() || self.null_cut {
@@ -897,6 +940,7 @@ impl Visitor for Encoder {
     }
 
     fn end_variation(&mut self) {
+        self.movetext_token = true;
         if self.error.is_some() || self.null_cut {
             return;
         }

@@ -36,6 +36,8 @@ pub struct ExportWriter {
     word: Vec<u8>,
     /// The next token glues onto `word` (after a `(`).
     glue_next: bool,
+    /// `word` holds a comment, which may span lines.
+    word_lines: bool,
     /// The next black move needs `N...`.
     black_number: bool,
     /// Tags were written (an empty line separates them from the movetext).
@@ -58,6 +60,7 @@ impl ExportWriter {
             col: 0,
             word: Vec::with_capacity(64),
             glue_next: false,
+            word_lines: false,
             black_number: true,
             tags: false,
         }
@@ -74,6 +77,7 @@ impl ExportWriter {
         self.col = 0;
         self.word.clear();
         self.glue_next = false;
+        self.word_lines = false;
         self.black_number = true;
         self.tags = false;
         if layout.bom {
@@ -118,13 +122,17 @@ impl ExportWriter {
         if self.word.is_empty() {
             return;
         }
-        let first = memchr::memchr(b'\n', &self.word).map_or(self.word.len(), |i| {
-            if i > 0 && self.word[i - 1] == b'\r' {
-                i - 1
-            } else {
-                i
-            }
-        });
+        let first = if !self.word_lines {
+            self.word.len()
+        } else {
+            memchr::memchr(b'\n', &self.word).map_or(self.word.len(), |i| {
+                if i > 0 && self.word[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                }
+            })
+        };
         if self.col > 0 {
             let w = self.layout.width as usize;
             if w > 0 && self.col + 1 + first > w {
@@ -136,11 +144,17 @@ impl ExportWriter {
             }
         }
         out.extend_from_slice(&self.word);
-        match memchr::memrchr(b'\n', &self.word) {
+        let last = if self.word_lines {
+            memchr::memrchr(b'\n', &self.word)
+        } else {
+            None
+        };
+        match last {
             Some(i) => self.col = self.word.len() - i - 1,
             None => self.col += self.word.len(),
         }
         self.word.clear();
+        self.word_lines = false;
     }
 
     /// Starts a new word with `t` (or glues it after a `(`).
@@ -198,6 +212,7 @@ impl ExportWriter {
             self.flush_word(out);
         }
         self.glue_next = false;
+        self.word_lines = true;
         self.word.push(b'{');
         self.word.extend_from_slice(text);
         self.word.push(b'}');
