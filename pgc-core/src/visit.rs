@@ -443,7 +443,7 @@ fn starts_movetext(rec: &RecordRef<'_>) -> bool {
             | RecordRef::Noop
             | RecordRef::Escape(_)
             | RecordRef::Extension {
-                kind: ext::LONG_TAG | ext::LAYOUT | ext::JUNK,
+                kind: ext::LONG_TAG | ext::LAYOUT | ext::JUNK | ext::CLOCKS,
                 ..
             }
     )

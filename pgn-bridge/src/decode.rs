@@ -1,5 +1,6 @@
 //! PGC → PGN: a [`GameVisitor`] that feeds the export writer.
 
+use crate::commands::GameCommandsReader;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::{self, Outcome};
@@ -25,8 +26,15 @@ pub struct Decoder {
     termination: Option<Outcome>,
     tags: Vec<(Vec<u8>, Vec<u8>)>,
     in_movetext: bool,
+    /// The game's typed embedded commands (CLOCKS record), if any.
+    commands: Option<GameCommandsReader>,
+    /// Anchors seen so far (moves, null moves, NAGs, text comments).
+    anchor: u64,
+    typed_text: Vec<u8>,
     /// Comments and other records seen, by extension kind (for `info`).
     pub extension_counts: [u64; 256],
+    /// Comments rendered from typed embedded commands (for `info`).
+    pub typed_comments: u64,
 }
 
 impl Default for Decoder {
@@ -46,7 +54,11 @@ impl Decoder {
             termination: None,
             tags: Vec::new(),
             in_movetext: false,
+            commands: None,
+            anchor: 0,
+            typed_text: Vec::new(),
             extension_counts: [0; 256],
+            typed_comments: 0,
         }
     }
 
@@ -91,6 +103,21 @@ impl Decoder {
     }
 }
 
+impl Decoder {
+    /// After a move, null move, NAG or text comment: write the typed comment
+    /// attached to it, if any.
+    fn after_anchor(&mut self) {
+        if let Some(r) = &mut self.commands {
+            self.typed_text.clear();
+            if r.render_at(self.anchor, &mut self.typed_text) {
+                self.writer.comment(&mut self.out, &self.typed_text);
+                self.typed_comments += 1;
+            }
+        }
+        self.anchor += 1;
+    }
+}
+
 fn side(pos: &Chess) -> (u32, bool) {
     (pos.fullmoves().get(), pos.turn() == Color::White)
 }
@@ -102,6 +129,8 @@ impl GameVisitor for Decoder {
         self.termination = None;
         self.tags.clear();
         self.in_movetext = false;
+        self.commands = None;
+        self.anchor = 0;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
@@ -117,16 +146,19 @@ impl GameVisitor for Decoder {
     fn play(&mut self, ply: &Ply<'_>) {
         let (n, white) = side(ply.before);
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
+        self.after_anchor();
     }
 
     fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);
+        self.after_anchor();
     }
 
     fn nag(&mut self, nag: u8) {
         self.writer.nag(&mut self.out, u32::from(nag));
+        self.after_anchor();
     }
 
     fn begin_variation(&mut self) -> Variation {
@@ -145,7 +177,11 @@ impl GameVisitor for Decoder {
     fn extension(&mut self, kind: u8, payload: &[u8]) {
         self.extension_counts[kind as usize] += 1;
         match kind {
-            ext::COMMENT => self.writer.comment(&mut self.out, payload),
+            ext::COMMENT => {
+                self.writer.comment(&mut self.out, payload);
+                self.after_anchor();
+            }
+            ext::CLOCKS => self.commands = GameCommandsReader::from_payload(payload).ok(),
             ext::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
             ext::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ext::TERMINATION => {
@@ -162,6 +198,7 @@ impl GameVisitor for Decoder {
                 if let Ok(n) = Items::new(payload).varint() {
                     self.writer.nag(&mut self.out, n);
                 }
+                self.after_anchor();
             }
             ext::LONG_TAG => {
                 let mut it = Items::new(payload);

@@ -7,6 +7,7 @@
 //! A game is built in a reused buffer and written only once it is complete,
 //! so a game with an illegal move is rejected whole, verbatim.
 
+use crate::commands::{GameCommands, TypedComment, encode_comment_into};
 use crate::export::{ExportWriter, unescape_into};
 use crate::layout::Layout;
 use crate::visitor::{GameStart, Visitor};
@@ -207,6 +208,14 @@ pub struct Encoder {
     null_cut: bool,
     /// Junk was seen.
     junk: bool,
+    /// Typed embedded commands of the game (one CLOCKS record).
+    commands: GameCommands,
+    /// Scratch for parsing one comment's commands.
+    typed: TypedComment,
+    /// Anchors (moves, null moves, NAGs, text comments) written so far.
+    anchors: u64,
+    /// The last record written was an anchor.
+    at_anchor: bool,
     /// A move number was read and no whitespace yet.
     number_glued: bool,
     /// A movetext token was read (whitespace checks start).
@@ -278,6 +287,10 @@ impl Encoder {
             writer: ExportWriter::new(),
             null_cut: false,
             junk: false,
+            commands: GameCommands::new(),
+            typed: TypedComment::new(),
+            anchors: 0,
+            at_anchor: false,
             number_glued: false,
             movetext_token: false,
             content: false,
@@ -302,6 +315,13 @@ impl Encoder {
         s..self.arena.len()
     }
 
+    /// A move, null move, NAG or text comment was written: a typed comment
+    /// right after it attaches to it (`spec/extensions-commands.md`).
+    fn anchor(&mut self) {
+        self.anchors += 1;
+        self.at_anchor = true;
+    }
+
     fn flush_run(&mut self) {
         write_moves(&mut self.body, &self.run);
         self.run.clear();
@@ -309,6 +329,7 @@ impl Encoder {
 
     fn ext(&mut self, kind: u8, payload: &[u8]) {
         self.flush_run();
+        self.at_anchor = false;
         // Payloads are bounded by the PGN reader's game size limit (< 4 GiB).
         let _ = RecordRef::Extension { kind, payload }.write_to(&mut self.body);
         self.extras = true;
@@ -417,6 +438,7 @@ impl Encoder {
         }
         self.after_comment = false;
         self.run.push(ord);
+        self.anchor();
         if self.stack.is_empty() {
             self.mainline.push(ord);
         }
@@ -443,6 +465,7 @@ impl Encoder {
         let payload: &[u8] = if token == b"--" { b"" } else { token };
         let payload = payload.to_vec();
         self.ext(ext::NULL_MOVE, &payload);
+        self.anchor();
         // Null moves are written `--` on export; other spellings are not byte-identical.
         self.exact = false;
         self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
@@ -548,6 +571,15 @@ impl Encoder {
                 }
                 .write_to(&mut self.done);
             }
+            if !self.commands.is_empty() {
+                self.scratch.clear();
+                self.commands.to_payload(&mut self.scratch);
+                let _ = RecordRef::Extension {
+                    kind: ext::CLOCKS,
+                    payload: &self.scratch,
+                }
+                .write_to(&mut self.done);
+            }
             self.done.extend_from_slice(&self.body);
             self.done.push(0x06);
         }
@@ -630,13 +662,14 @@ impl Encoder {
         // Newline style and byte-order mark are facts of the text: a
         // candidate that differs in them cannot match, so it is not rendered.
         let export = Layout::EXPORT;
-        if export.crlf == guess.crlf && export.bom == guess.bom {
-            if let Some(t) = self.trailer_of(raw, export) {
-                return Some(Layout {
-                    trailer: t,
-                    ..export
-                });
-            }
+        if export.crlf == guess.crlf
+            && export.bom == guess.bom
+            && let Some(t) = self.trailer_of(raw, export)
+        {
+            return Some(Layout {
+                trailer: t,
+                ..export
+            });
         }
         let widest = widest_movetext_line(raw);
         for nac in [guess.number_after_comment, !guess.number_after_comment] {
@@ -695,6 +728,22 @@ fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)
             }
         }
     }
+    let mut n = n;
+    if n > 4 && buf[..n].ends_with(b"ep") && buf[..n].contains(&b'x') {
+        // `gxf6ep`: an en passant capture marked with a glued `ep`.
+        n -= 2;
+    }
+    if n >= 3
+        && n < buf.len()
+        && matches!(buf[n - 1], b'Q' | b'R' | b'B' | b'N')
+        && matches!(buf[n - 2], b'1' | b'8')
+        && buf[0].is_ascii_lowercase()
+    {
+        // `e8Q`, `cxd1N`: a promotion written without `=`.
+        buf[n] = buf[n - 1];
+        buf[n - 1] = b'=';
+        n += 1;
+    }
     let fixed = &buf[..n];
     let m = match San::from_ascii(fixed).map(|san| san.find_move(moves).copied()) {
         Ok(Ok(m)) => m,
@@ -736,6 +785,9 @@ impl Visitor for Encoder {
         self.after_comment = false;
         self.null_cut = false;
         self.junk = false;
+        self.commands.clear();
+        self.anchors = 0;
+        self.at_anchor = false;
         self.number_glued = false;
         self.movetext_token = false;
         self.content = false;
@@ -839,12 +891,14 @@ impl Visitor for Encoder {
             self.flush_run();
             self.body.extend_from_slice(&[0x07, n]);
             self.extras = true;
+            self.anchor();
         } else if self.opts.strict {
             self.losses.long_nags += 1;
         } else {
             let mut p = Vec::with_capacity(5);
             item::put_varint(&mut p, nag);
             self.ext(ext::LONG_NAG, &p);
+            self.anchor();
         }
     }
 
@@ -862,8 +916,16 @@ impl Visitor for Encoder {
         self.after_comment = true;
         if self.opts.strict {
             self.losses.comments += 1;
+        } else if self.at_anchor
+            && self.anchors > 0
+            && encode_comment_into(text, &mut self.typed)
+            && self.commands.push(self.anchors - 1, &self.typed)
+        {
+            // Typed embedded commands: kept in the game's CLOCKS record.
+            self.extras = true;
         } else {
             self.ext(ext::COMMENT, text);
+            self.anchor();
         }
     }
 
@@ -899,6 +961,7 @@ impl Visitor for Encoder {
         self.flush_run();
         if item::put_string2(&mut Vec::new(), text).is_ok() {
             let _ = RecordRef::Escape(text).write_to(&mut self.body);
+            self.at_anchor = false;
         }
         self.extras = true;
     }
@@ -925,6 +988,7 @@ impl Visitor for Encoder {
         };
         self.flush_run();
         self.body.push(0x08);
+        self.at_anchor = false;
         self.extras = true;
         self.events.push(Ev::Begin);
         let ply = self.line.ply.saturating_sub(1);
@@ -948,6 +1012,7 @@ impl Visitor for Encoder {
             Some(saved) => {
                 self.flush_run();
                 self.body.push(0x09);
+                self.at_anchor = false;
                 self.events.push(Ev::End);
                 self.line = saved;
                 self.after_comment = false;
