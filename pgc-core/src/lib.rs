@@ -9,6 +9,9 @@
 //! - [`ordinal`]: the move-ordinal codec (20.2) on shakmaty positions;
 //! - [`reader`] / [`writer`]: streaming framing over `Read`/`Write`;
 //! - [`visit`]: walking a game's moves as shakmaty `Move`s;
+//! - [`bulk`]: bulk loading for engines and training: per game, tags, start
+//!   position and moves (positions on request), in parallel, and the game
+//!   index sidecar for random access;
 //! - [`verify`](mod@verify): structure and legality checks that report every problem;
 //! - [`limits`]: bounds checked before any allocation or recursion.
 //!
@@ -34,6 +37,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bulk;
 pub mod ext;
 pub mod item;
 pub mod limits;
@@ -45,6 +49,7 @@ pub mod verify;
 pub mod visit;
 pub mod writer;
 
+pub use bulk::{BulkGame, BulkOptions, BulkReader};
 pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use reader::{PgcReader, ReadError};

@@ -1,0 +1,893 @@
+//! Bulk loading: PGC straight to moves and positions, for engines and
+//! training pipelines.
+//!
+//! [`BulkReader`] walks a PGC stream with a [`GameWalker`] and hands out one
+//! [`BulkGame`] at a time: borrowed tags, the start position, and the moves
+//! as shakmaty [`Move`]s (positions on request, by replaying them). It is
+//! built for speed: no SAN text is made unless asked ([`BulkOptions::san`]),
+//! variations are skipped without decoding their moves unless asked
+//! ([`BulkOptions::variations`]), comments are dropped unless asked
+//! ([`BulkOptions::comments`]), and every buffer is reused from game to game,
+//! so there is no allocation per move (nor, once the buffers have grown, per
+//! game).
+//!
+//! [`par_map`] decodes an in-memory PGC file on several threads, cut at game
+//! boundaries, and returns the results in input order. [`GameIndex`] is the
+//! game-offset sidecar of `pgc index` (`spec/index.md`) for random access.
+//!
+//! ```
+//! use pgc_core::bulk::{BulkOptions, BulkReader};
+//!
+//! // Two games: 1. e4 e5 (general game) and 1. d4 (reduced game).
+//! let mut pgc = vec![0x05, 0x03, 2, 13, 12, 0x06, 0x01];
+//! pgc.extend([0; 7]);
+//! pgc.extend([1, 0, 11]);
+//!
+//! let mut reader = BulkReader::new(&pgc[..], BulkOptions::default());
+//! let mut positions = 0;
+//! while let Some(game) = reader.next_game()? {
+//!     positions += game.positions().count(); // start position included
+//! }
+//! assert_eq!(positions, 3 + 2);
+//! # Ok::<(), pgc_core::visit::WalkError>(())
+//! ```
+
+use crate::ext::{self, Outcome};
+use crate::limits::Limits;
+use crate::ordinal::MoveText;
+use crate::reader::{PgcReader, ReadError};
+use crate::record::{Marker, frame};
+use crate::setup::start_position;
+use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What a [`BulkReader`] keeps of each game. The default keeps the main line
+/// only: the fastest setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BulkOptions {
+    /// Decode variations (RAVs) too; else they are skipped unread.
+    pub variations: bool,
+    /// Keep brace and rest-of-line comments as [`Event::Comment`].
+    pub comments: bool,
+    /// Keep each move's SAN (with `+`/`#`), see [`BulkGame::san`]. Costs a
+    /// check test per move.
+    pub san: bool,
+    /// Limits for reading the PGC.
+    pub limits: Limits,
+}
+
+impl Default for BulkOptions {
+    fn default() -> Self {
+        BulkOptions {
+            variations: false,
+            comments: false,
+            san: false,
+            limits: Limits::DEFAULT,
+        }
+    }
+}
+
+/// One event of a game's movetext, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A move.
+    Move(Move),
+    /// A null move (extension record; written `--` in SAN and `0000` in UCI).
+    NullMove,
+    /// A variation begins: it replaces the move before it.
+    BeginVariation,
+    /// The variation ends; the line before it continues.
+    EndVariation,
+    /// A simple NAG.
+    Nag(u8),
+    /// A comment's text (only with [`BulkOptions::comments`]).
+    Comment(&'a [u8]),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Raw {
+    Move(Move),
+    Null,
+    Begin,
+    End,
+    Nag(u8),
+    Comment(u32, u32),
+}
+
+/// One game as read by [`BulkReader`]: everything borrows the reader's
+/// buffers until the next call.
+#[derive(Debug, Clone)]
+pub struct BulkGame {
+    info: GameInfo,
+    /// Tag names and values, back to back.
+    tag_text: Vec<u8>,
+    /// (name start, value start, value end) in `tag_text`.
+    tags: Vec<(u32, u32, u32)>,
+    start: Chess,
+    started: bool,
+    events: Vec<Raw>,
+    /// Main-line moves (null moves excluded), for [`BulkGame::moves`].
+    main: Vec<Move>,
+    has_null: bool,
+    san: Vec<MoveText>,
+    text: Vec<u8>,
+    termination: Option<Outcome>,
+    depth: u32,
+    plies: u64,
+}
+
+impl Default for BulkGame {
+    fn default() -> Self {
+        BulkGame {
+            info: GameInfo {
+                index: 0,
+                offset: 0,
+                reduced: false,
+            },
+            tag_text: Vec::new(),
+            tags: Vec::new(),
+            start: Chess::default(),
+            started: false,
+            events: Vec::new(),
+            main: Vec::new(),
+            has_null: false,
+            san: Vec::new(),
+            text: Vec::new(),
+            termination: None,
+            depth: 0,
+            plies: 0,
+        }
+    }
+}
+
+impl BulkGame {
+    /// The game's 0-based number and the byte offset of its first record.
+    pub fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    /// The tag pairs, in file order.
+    pub fn tags(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+        self.tags.iter().map(|&(n, v, e)| {
+            (
+                &self.tag_text[n as usize..v as usize],
+                &self.tag_text[v as usize..e as usize],
+            )
+        })
+    }
+
+    /// The value of the first tag called `name`.
+    pub fn tag(&self, name: &[u8]) -> Option<&[u8]> {
+        self.tags().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// The start position (the FEN tag's, or the initial position).
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    /// How castling is written in UCI for this game: Chess960 (king takes
+    /// rook) when the `Variant` tag names Chess960 (`960`, `fischer`, `frc`,
+    /// any case) or the start position's castling rights are not the
+    /// standard ones; else standard (`e1g1`).
+    pub fn castling_mode(&self) -> CastlingMode {
+        if let Some(v) = self.tag(b"Variant") {
+            let v = v.to_ascii_lowercase();
+            let has = |w: &[u8]| v.windows(w.len()).any(|x| x == w);
+            if has(b"960") || has(b"fischer") || has(b"frc") {
+                return CastlingMode::Chess960;
+            }
+        }
+        CastlingMode::detect(&self.start.to_setup(EnPassantMode::Legal))
+    }
+
+    /// The main line's moves. A main line with a null move
+    /// ([`Self::has_null_moves`]) is better read with [`Self::events`].
+    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.main.iter().copied()
+    }
+
+    /// Whether the main line holds a null move.
+    pub fn has_null_moves(&self) -> bool {
+        self.has_null
+    }
+
+    /// The SAN (with `+`/`#`) of every move, in event order (main line and,
+    /// with [`BulkOptions::variations`], variations); empty unless
+    /// [`BulkOptions::san`].
+    pub fn san(&self) -> &[MoveText] {
+        &self.san
+    }
+
+    /// Every event in order: moves, null moves, NAGs, variations (with
+    /// [`BulkOptions::variations`]) and comments (with
+    /// [`BulkOptions::comments`]).
+    pub fn events(&self) -> impl Iterator<Item = Event<'_>> + '_ {
+        self.events.iter().map(|r| match *r {
+            Raw::Move(m) => Event::Move(m),
+            Raw::Null => Event::NullMove,
+            Raw::Begin => Event::BeginVariation,
+            Raw::End => Event::EndVariation,
+            Raw::Nag(n) => Event::Nag(n),
+            Raw::Comment(a, b) => Event::Comment(&self.text[a as usize..b as usize]),
+        })
+    }
+
+    /// Moves played, main line and decoded variations, null moves included.
+    pub fn plies(&self) -> u64 {
+        self.plies
+    }
+
+    /// The game's result: its termination marker when it differs from the
+    /// Result tag, else the Result tag, else `*`.
+    pub fn result(&self) -> &[u8] {
+        match self.termination {
+            Some(Outcome::Missing) | None => self.tag(b"Result").unwrap_or(b"*"),
+            Some(o) => o.as_bytes(),
+        }
+    }
+
+    /// The main line's positions: the start position, then the position
+    /// after each move (a null move passes the turn). Each comes with its
+    /// ply (0 for the start) and the move played from it (`None` for the last
+    /// position and before a null move).
+    pub fn positions(&self) -> Positions<'_> {
+        Positions {
+            events: &self.events,
+            at: 0,
+            depth: 0,
+            pos: Some(self.start.clone()),
+            ply: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.tag_text.clear();
+        self.tags.clear();
+        self.events.clear();
+        self.main.clear();
+        self.san.clear();
+        self.text.clear();
+        self.has_null = false;
+        self.termination = None;
+        self.started = false;
+        self.depth = 0;
+        self.plies = 0;
+    }
+}
+
+/// A position of a game's main line, see [`BulkGame::positions`].
+#[derive(Debug, Clone)]
+pub struct PositionAt {
+    /// Plies from the start position.
+    pub ply: u32,
+    /// The position.
+    pub pos: Chess,
+    /// The move played from it, if any.
+    pub next: Option<Move>,
+}
+
+/// Iterator of [`BulkGame::positions`].
+#[derive(Debug)]
+pub struct Positions<'a> {
+    events: &'a [Raw],
+    at: usize,
+    depth: u32,
+    pos: Option<Chess>,
+    ply: u32,
+}
+
+impl Iterator for Positions<'_> {
+    type Item = PositionAt;
+
+    fn next(&mut self) -> Option<PositionAt> {
+        let pos = self.pos.as_ref()?;
+        // The next main-line move or null move.
+        let mut next = None;
+        while let Some(r) = self.events.get(self.at) {
+            self.at += 1;
+            match *r {
+                Raw::Begin => self.depth += 1,
+                Raw::End => self.depth = self.depth.saturating_sub(1),
+                Raw::Move(m) if self.depth == 0 => {
+                    next = Some(Some(m));
+                    break;
+                }
+                Raw::Null if self.depth == 0 => {
+                    next = Some(None);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let item = PositionAt {
+            ply: self.ply,
+            pos: pos.clone(),
+            next: next.flatten(),
+        };
+        self.pos = match next {
+            None => None,
+            Some(Some(m)) => {
+                let mut p = item.pos.clone();
+                p.play_unchecked(m);
+                Some(p)
+            }
+            Some(None) => item.pos.clone().swap_turn().ok(),
+        };
+        self.ply += 1;
+        Some(item)
+    }
+}
+
+/// The visitor that fills a [`BulkGame`].
+struct Collector {
+    opts: BulkOptions,
+    game: BulkGame,
+}
+
+impl GameVisitor for Collector {
+    fn begin_game(&mut self, info: &GameInfo) {
+        self.game.clear();
+        self.game.info = *info;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        let g = &mut self.game;
+        let n = g.tag_text.len() as u32;
+        g.tag_text.extend_from_slice(name);
+        let v = g.tag_text.len() as u32;
+        g.tag_text.extend_from_slice(value);
+        g.tags.push((n, v, g.tag_text.len() as u32));
+    }
+
+    fn begin_moves(&mut self, start: &Chess) {
+        self.game.start = start.clone();
+        self.game.started = true;
+    }
+
+    fn wants_san(&self) -> bool {
+        self.opts.san
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) {
+        let g = &mut self.game;
+        g.events.push(Raw::Move(ply.mv));
+        if g.depth == 0 {
+            g.main.push(ply.mv);
+        }
+        if self.opts.san {
+            g.san.push(ply.san);
+        }
+        g.plies += 1;
+    }
+
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+        let g = &mut self.game;
+        g.events.push(Raw::Null);
+        if g.depth == 0 {
+            g.has_null = true;
+        }
+        if self.opts.san {
+            let mut t = MoveText::new();
+            t.push(b'-');
+            t.push(b'-');
+            g.san.push(t);
+        }
+        g.plies += 1;
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.game.events.push(Raw::Nag(nag));
+    }
+
+    fn begin_variation(&mut self) -> Variation {
+        if self.opts.variations {
+            self.game.events.push(Raw::Begin);
+            self.game.depth += 1;
+            Variation::Enter
+        } else {
+            Variation::Skip
+        }
+    }
+
+    fn end_variation(&mut self) {
+        self.game.events.push(Raw::End);
+        self.game.depth = self.game.depth.saturating_sub(1);
+    }
+
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        match kind {
+            ext::TERMINATION => {
+                self.game.termination = payload.first().and_then(|&c| Outcome::from_code(c));
+            }
+            ext::COMMENT | ext::LINE_COMMENT if self.opts.comments => {
+                let g = &mut self.game;
+                let a = g.text.len() as u32;
+                g.text.extend_from_slice(payload);
+                g.events.push(Raw::Comment(a, g.text.len() as u32));
+            }
+            _ => {}
+        }
+    }
+
+    fn end_game(&mut self) {
+        let g = &mut self.game;
+        if !g.started {
+            // No movetext: the start position is still the FEN tag's.
+            g.start = start_position(g.tag(b"FEN")).unwrap_or_default();
+        }
+    }
+}
+
+/// Reads games for bulk loading: see the [module documentation](self).
+pub struct BulkReader<R> {
+    walker: GameWalker<R>,
+    collector: Collector,
+    base_offset: u64,
+    base_games: u64,
+}
+
+impl<R: Read> BulkReader<R> {
+    /// A reader over PGC bytes.
+    pub fn new(inner: R, opts: BulkOptions) -> BulkReader<R> {
+        BulkReader::from_walker(
+            GameWalker::from_reader(PgcReader::with_limits(inner, opts.limits)),
+            opts,
+        )
+    }
+
+    /// A reader over a configured walker (for one that starts mid-file, see
+    /// [`GameWalker::from_reader`]).
+    pub fn from_walker(walker: GameWalker<R>, opts: BulkOptions) -> BulkReader<R> {
+        BulkReader {
+            walker,
+            collector: Collector {
+                opts,
+                game: BulkGame::default(),
+            },
+            base_offset: 0,
+            base_games: 0,
+        }
+    }
+
+    /// For input that starts mid-file (a batch, or after a seek): `offset`
+    /// is the file offset of the input's first byte and `games` the number
+    /// of games before it. Game offsets and numbers, in [`GameInfo`] and in
+    /// errors, are then those of the whole file.
+    pub fn starting_at(mut self, offset: u64, games: u64) -> BulkReader<R> {
+        self.base_offset = offset;
+        self.base_games = games;
+        self
+    }
+
+    /// Bytes read so far.
+    pub fn offset(&self) -> u64 {
+        self.walker.offset()
+    }
+
+    /// The next game, or `None` at the end of the input.
+    ///
+    /// # Errors
+    /// A positioned [`WalkError`] (framing, structure or an invalid ordinal).
+    pub fn next_game(&mut self) -> Result<Option<&BulkGame>, WalkError> {
+        let more = self
+            .walker
+            .walk_game(&mut self.collector)
+            .map_err(|mut e| {
+                e.offset += self.base_offset;
+                e.game += self.base_games;
+                e
+            })?;
+        if more {
+            let info = &mut self.collector.game.info;
+            info.offset += self.base_offset;
+            info.index += self.base_games;
+            Ok(Some(&self.collector.game))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// Splits PGC bytes at game boundaries into about `parts` pieces. Returns
+/// `(start offset, games before)` of each piece; the first piece starts at 0.
+/// Records between games go with the game after them. Framing stops at the
+/// first record that does not frame: the walker reports it.
+pub fn split_points(data: &[u8], parts: usize, limits: &Limits) -> Vec<(usize, u64)> {
+    let target = (data.len() / parts.max(1)).max(1);
+    let mut points = vec![(0usize, 0u64)];
+    let (mut at, mut games, mut in_game) = (0usize, 0u64, false);
+    let mut last = 0usize;
+    while at < data.len() {
+        let Ok((rec, len)) = frame(&data[at..], limits) else {
+            break;
+        };
+        let end_of_game = match rec.marker() {
+            Marker::ReducedGame if !in_game => {
+                games += 1;
+                true
+            }
+            Marker::GameBegin if !in_game => {
+                games += 1;
+                in_game = true;
+                false
+            }
+            Marker::GameEnd if in_game => {
+                in_game = false;
+                true
+            }
+            _ => false,
+        };
+        at += len;
+        if end_of_game && at - last >= target && at < data.len() {
+            points.push((at, games));
+            last = at;
+        }
+    }
+    points
+}
+
+/// Decodes every game of `data` on `threads` threads and returns
+/// `map(game)` for each, in input order. All results are held in memory; for
+/// unbounded streams use a [`BulkReader`] per batch of games instead.
+///
+/// # Errors
+/// The first error in input order, positioned in `data` (offset and game
+/// number are those of the whole input). Results of games before it are lost.
+///
+/// ```
+/// use pgc_core::bulk::{BulkOptions, par_map};
+/// let pgc: Vec<u8> = [0x05, 0x03, 2, 13, 12, 0x06].repeat(100);
+/// let plies = par_map(&pgc, 2, BulkOptions::default(), |g| g.moves().len()).unwrap();
+/// assert_eq!(plies, vec![2; 100]);
+/// ```
+pub fn par_map<T, F>(
+    data: &[u8],
+    threads: usize,
+    opts: BulkOptions,
+    map: F,
+) -> Result<Vec<T>, WalkError>
+where
+    T: Send,
+    F: Fn(&BulkGame) -> T + Sync,
+{
+    let threads = threads.max(1);
+    let points = split_points(data, threads * 8, &opts.limits);
+    let run = |i: usize| -> Result<Vec<T>, WalkError> {
+        let (start, games) = points[i];
+        let end = points.get(i + 1).map_or(data.len(), |p| p.0);
+        let mut r = BulkReader::new(&data[start..end], opts).starting_at(start as u64, games);
+        let mut out = Vec::new();
+        while let Some(g) = r.next_game()? {
+            out.push(map(g));
+        }
+        Ok(out)
+    };
+    let slots: Vec<Mutex<Option<Result<Vec<T>, WalkError>>>> =
+        points.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(points.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= points.len() {
+                        break;
+                    }
+                    let r = run(i);
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let mut all = Vec::new();
+    for slot in slots {
+        let r = slot.into_inner().ok().flatten();
+        match r {
+            Some(Ok(v)) => all.extend(v),
+            Some(Err(e)) => return Err(e),
+            None => {}
+        }
+    }
+    Ok(all)
+}
+
+/// The magic bytes of a game index (`spec/index.md`).
+pub const INDEX_MAGIC: &[u8; 8] = b"PGCIDX1\n";
+
+/// How many bytes at each end of the PGC file the fingerprint covers.
+pub const FINGERPRINT_SPAN: u64 = 4096;
+
+/// Why an index file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// Reading failed.
+    #[error("I/O error: {0}")]
+    Io(#[from] io::Error),
+    /// Not an index, or a damaged one.
+    #[error("not a valid game index: {0}")]
+    Invalid(&'static str),
+    /// The index was made for another version of the PGC file.
+    #[error("the index is stale: the PGC file changed since it was made; run `pgc index` again")]
+    Stale,
+}
+
+/// The game offsets of a PGC file, as stored in its `.idx` sidecar
+/// (`spec/index.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameIndex {
+    /// Size of the PGC file in bytes.
+    pub file_size: u64,
+    /// FNV-1a 64 of its first and last [`FINGERPRINT_SPAN`] bytes.
+    pub fingerprint: u64,
+    /// Byte offset of each game's first record, ascending.
+    pub offsets: Vec<u64>,
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Size and fingerprint of a file (see [`GameIndex::fingerprint`]).
+///
+/// # Errors
+/// I/O.
+pub fn fingerprint<F: Read + Seek>(f: &mut F) -> io::Result<(u64, u64)> {
+    let size = f.seek(SeekFrom::End(0))?;
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    let mut buf = vec![0; FINGERPRINT_SPAN as usize];
+    f.seek(SeekFrom::Start(0))?;
+    let head = FINGERPRINT_SPAN.min(size) as usize;
+    f.read_exact(&mut buf[..head])?;
+    h = fnv1a(h, &buf[..head]);
+    let tail_start = size.saturating_sub(FINGERPRINT_SPAN);
+    f.seek(SeekFrom::Start(tail_start))?;
+    let tail = (size - tail_start) as usize;
+    f.read_exact(&mut buf[..tail])?;
+    h = fnv1a(h, &buf[..tail]);
+    f.seek(SeekFrom::Start(0))?;
+    Ok((size, h))
+}
+
+fn put_leb(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+fn get_leb(data: &mut &[u8]) -> Result<u64, IndexError> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&b, rest) = data.split_first().ok_or(IndexError::Invalid("truncated"))?;
+        *data = rest;
+        v |= u64::from(b & 0x7f)
+            .checked_shl(shift)
+            .ok_or(IndexError::Invalid("LEB128 overflow"))?;
+        if b & 0x80 == 0 {
+            return Ok(v);
+        }
+    }
+    Err(IndexError::Invalid("LEB128 longer than 10 bytes"))
+}
+
+impl GameIndex {
+    /// Scans a PGC file (framing records only, no move decoding) for the
+    /// offsets of its games, and fingerprints it.
+    ///
+    /// # Errors
+    /// I/O, or a record that does not frame ([`ReadError`] in an I/O error).
+    pub fn build<F: Read + Seek>(f: &mut F, limits: Limits) -> io::Result<GameIndex> {
+        let (file_size, fingerprint) = fingerprint(f)?;
+        let mut offsets = Vec::new();
+        let mut r =
+            PgcReader::with_limits(io::BufReader::with_capacity(256 << 10, &mut *f), limits);
+        let mut in_game = false;
+        loop {
+            let next = r.next_record().map_err(|e| match e {
+                ReadError::Io { source, .. } => source,
+                other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+            })?;
+            let Some((at, rec)) = next else { break };
+            match rec.marker() {
+                Marker::ReducedGame if !in_game => offsets.push(at),
+                Marker::GameBegin if !in_game => {
+                    offsets.push(at);
+                    in_game = true;
+                }
+                Marker::GameEnd if in_game => in_game = false,
+                _ => {}
+            }
+        }
+        Ok(GameIndex {
+            file_size,
+            fingerprint,
+            offsets,
+        })
+    }
+
+    /// The index file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(32 + self.offsets.len() * 2);
+        out.extend_from_slice(INDEX_MAGIC);
+        out.extend_from_slice(&self.file_size.to_le_bytes());
+        out.extend_from_slice(&self.fingerprint.to_le_bytes());
+        put_leb(&mut out, self.offsets.len() as u64);
+        let mut prev = 0;
+        for &o in &self.offsets {
+            put_leb(&mut out, o - prev);
+            prev = o;
+        }
+        out
+    }
+
+    /// Parses an index file.
+    ///
+    /// # Errors
+    /// [`IndexError::Invalid`] for a wrong magic, a truncated file, offsets
+    /// that do not ascend or lie past the file's end, or trailing bytes.
+    pub fn from_bytes(mut data: &[u8]) -> Result<GameIndex, IndexError> {
+        if data.len() < 24 || &data[..8] != INDEX_MAGIC {
+            return Err(IndexError::Invalid("wrong magic (expected \"PGCIDX1\\n\")"));
+        }
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+        let file_size = word(&data[8..16]);
+        let fingerprint = word(&data[16..24]);
+        data = &data[24..];
+        let count = get_leb(&mut data)?;
+        // Every offset takes at least one byte: bound the count before
+        // reserving, and by the file size (a game is at least one byte).
+        if count > data.len() as u64 || count > file_size {
+            return Err(IndexError::Invalid("game count larger than the data"));
+        }
+        let mut offsets = Vec::with_capacity(count as usize);
+        let mut prev = 0u64;
+        for i in 0..count {
+            let d = get_leb(&mut data)?;
+            if i > 0 && d == 0 {
+                return Err(IndexError::Invalid("offsets do not ascend"));
+            }
+            prev = prev
+                .checked_add(d)
+                .filter(|&o| o < file_size)
+                .ok_or(IndexError::Invalid("offset past the end of the file"))?;
+            offsets.push(prev);
+        }
+        if !data.is_empty() {
+            return Err(IndexError::Invalid("trailing bytes"));
+        }
+        Ok(GameIndex {
+            file_size,
+            fingerprint,
+            offsets,
+        })
+    }
+
+    /// Checks that the index belongs to this file as it is now.
+    ///
+    /// # Errors
+    /// [`IndexError::Stale`] when size or fingerprint differ; I/O.
+    pub fn check<F: Read + Seek>(&self, f: &mut F) -> Result<(), IndexError> {
+        let (size, fp) = fingerprint(f)?;
+        if size != self.file_size || fp != self.fingerprint {
+            return Err(IndexError::Stale);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_games() -> Vec<u8> {
+        // 1. e4 (1. d4 d5) 1... e5 {hi} *, then a reduced game 1. d4.
+        let mut v = vec![
+            0x05, 0x02, 6, b'R', b'e', b's', b'u', b'l', b't', 1, b'*', 0x03, 1, 13, 0x08, 0x03, 2,
+            11, 10, 0x09, 0x03, 1, 12, 0x80, 0x01, 2, b'h', b'i', 0x06, 0x01,
+        ];
+        v.extend([0; 6]);
+        v.extend([3, b'1', b'-', b'0', 1, 0, 11]);
+        v
+    }
+
+    #[test]
+    fn main_line_by_default_variations_on_request() {
+        let data = two_games();
+        let mut r = BulkReader::new(&data[..], BulkOptions::default());
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(g.info().offset, 0);
+        assert_eq!(g.moves().len(), 2);
+        assert_eq!(g.events().count(), 2);
+        assert_eq!(g.result(), b"*");
+        assert_eq!(g.positions().count(), 3);
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(g.info().offset, 29);
+        assert_eq!(g.info().index, 1);
+        assert_eq!((g.result(), g.moves().len()), (&b"1-0"[..], 1));
+        assert!(r.next_game().unwrap().is_none());
+
+        let opts = BulkOptions {
+            variations: true,
+            comments: true,
+            san: true,
+            ..BulkOptions::default()
+        };
+        let mut r = BulkReader::new(&data[..], opts);
+        let g = r.next_game().unwrap().unwrap();
+        let san: Vec<String> = g.san().iter().map(|s| s.to_string()).collect();
+        assert_eq!(san, ["e4", "d4", "d5", "e5"]);
+        assert_eq!(g.moves().len(), 2);
+        assert_eq!(g.positions().count(), 3);
+        assert!(g.events().any(|e| e == Event::Comment(b"hi")));
+    }
+
+    #[test]
+    fn parallel_equals_sequential() {
+        let data = two_games().repeat(500);
+        let one = par_map(&data, 1, BulkOptions::default(), |g| {
+            (g.info().offset, g.moves().collect::<Vec<_>>())
+        })
+        .unwrap();
+        let four = par_map(&data, 4, BulkOptions::default(), |g| {
+            (g.info().offset, g.moves().collect::<Vec<_>>())
+        })
+        .unwrap();
+        assert_eq!(one.len(), 1000);
+        assert_eq!(one, four);
+        // Errors keep their position in the whole input (the bad ordinal byte).
+        let mut bad = data.clone();
+        bad.extend([0x05, 0x03, 1, 40, 0x06]);
+        let mut r = BulkReader::new(&bad[..], BulkOptions::default());
+        let seq = loop {
+            match r.next_game() {
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("no error"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(
+            (seq.game, seq.offset),
+            (1000, data.len() as u64 + 3),
+            "{seq}"
+        );
+        let e = par_map(&bad, 3, BulkOptions::default(), |_| ()).unwrap_err();
+        assert_eq!((e.game, e.offset), (1000, data.len() as u64 + 3), "{e}");
+    }
+
+    #[test]
+    fn index_round_trip_and_staleness() {
+        let data = two_games().repeat(3);
+        let mut f = io::Cursor::new(data.clone());
+        let idx = GameIndex::build(&mut f, Limits::DEFAULT).unwrap();
+        assert_eq!(idx.offsets, [0, 29, 43, 72, 86, 115]);
+        let back = GameIndex::from_bytes(&idx.to_bytes()).unwrap();
+        assert_eq!(back, idx);
+        back.check(&mut f).unwrap();
+        let mut changed = data.clone();
+        changed[1] = 0x00;
+        assert!(matches!(
+            back.check(&mut io::Cursor::new(changed)),
+            Err(IndexError::Stale)
+        ));
+        assert!(GameIndex::from_bytes(b"PGCIDX1\n").is_err());
+        let mut huge = idx.to_bytes()[..24].to_vec();
+        put_leb(&mut huge, u64::MAX);
+        assert!(GameIndex::from_bytes(&huge).is_err());
+    }
+}
