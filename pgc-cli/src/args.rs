@@ -33,6 +33,11 @@ pub enum Command {
     Dump(DumpArgs),
     /// Counts and sizes of PGC files.
     Info(InfoArgs),
+    /// PGC -> moves (UCI or SAN, one game per line) or positions (FEN or
+    /// EPD, one per line), for engines and training pipelines.
+    Moves(MovesArgs),
+    /// Write FILE.idx, the game offsets of a PGC file, for `--games`.
+    Index(IndexArgs),
 }
 
 /// Where the output goes.
@@ -127,6 +132,11 @@ pub struct DecodeArgs {
     /// the other tags in ASCII order); layout records are ignored.
     #[arg(long)]
     pub strict_export: bool,
+    /// Only these games: `17`, `1000..2000` (1-based, both ends included),
+    /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
+    /// it is present and up to date, else scans.
+    #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
+    pub games: Option<crate::index::GameRange>,
     /// Worker threads (default: all cores). Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -175,4 +185,73 @@ pub struct InfoArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// What `pgc moves` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MovesFormat {
+    /// One game per line: UCI moves (`e2e4`, `e7e8q`; castling `e1g1` in
+    /// standard chess, king takes rook in Chess960), then the result.
+    Uci,
+    /// One game per line: SAN moves (`Nf3`, `O-O`, `exd8=Q+`), then the result.
+    San,
+    /// One position per line: FEN, ply, next move (UCI, `-` at the end of
+    /// a line), result, separated by tabs.
+    Fen,
+    /// As `fen` with EPD (no move counters) instead of FEN.
+    Epd,
+}
+
+/// `pgc moves`.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// PGC input files, processed in order (`-` or none: stdin).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MovesFormat::Uci)]
+    pub format: MovesFormat,
+    /// Main lines only (the default).
+    #[arg(long, conflicts_with = "all")]
+    pub mainline: bool,
+    /// Variations too: in parentheses after the move they replace (uci,
+    /// san), or their positions as well (fen, epd).
+    #[arg(long)]
+    pub all: bool,
+    /// Keep games whose tag compares as given: `NAME OP VALUE` with OP one
+    /// of `= != < <= > >=` (`--where 'WhiteElo>=2400'`). Numbers compare as
+    /// numbers when both sides are numbers, else as strings; a missing tag
+    /// is the empty string. Several --where must all hold.
+    #[arg(long = "where", value_name = "FILTER", value_parser = crate::moves::parse_filter)]
+    pub filters: Vec<crate::moves::Filter>,
+    /// Only these games, as for `pgc decode --games`.
+    #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
+    pub games: Option<crate::index::GameRange>,
+    /// Worker threads (default: all cores). Output is identical for every N.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc index`.
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Uncompressed PGC files; each gets FILE.idx beside it (replaced if
+    /// present).
+    #[arg(value_name = "FILE", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
 }

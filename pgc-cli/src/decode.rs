@@ -9,7 +9,7 @@
 
 use crate::args::DecodeArgs;
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input, Output};
+use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, summary_line};
 use pgc_core::record::{FrameError, Marker, RecordRef, frame};
@@ -38,6 +38,9 @@ pub struct PgcSplitter<R> {
     in_game: bool,
     limits: Limits,
     done: bool,
+    /// Only games `first..=last` (0-based) are kept (`--games`).
+    first: u64,
+    last: Option<u64>,
 }
 
 /// A batch of records and where it starts in its input.
@@ -64,7 +67,29 @@ impl<R: Read> PgcSplitter<R> {
             in_game: false,
             limits,
             done: false,
+            first: 0,
+            last: None,
         }
+    }
+
+    /// A splitter over input that starts mid-file, at a game boundary
+    /// (after a seek by the game index): `offset` is the file offset of the
+    /// first byte and `games` the number of games before it.
+    pub fn resume(inner: R, limits: Limits, offset: u64, games: u64) -> PgcSplitter<R> {
+        let mut s = PgcSplitter::new(inner, limits);
+        s.offset = offset;
+        s.games = games;
+        s
+    }
+
+    /// Keeps only the games `first..=last` (0-based numbers in the whole
+    /// file); records of other games are dropped and reading stops after
+    /// `last`. The kept games are contiguous, so each batch still holds the
+    /// input's bytes exactly and positions stay right.
+    pub fn select(mut self, first: u64, last: Option<u64>) -> PgcSplitter<R> {
+        self.first = first;
+        self.last = last;
+        self
     }
 
     /// Reads until `need` bytes are buffered from `start`, or the end.
@@ -74,11 +99,18 @@ impl<R: Read> PgcSplitter<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        let want = need.max(self.end + CHUNK / 2);
-        if self.buf.len() < want {
-            self.buf.resize(want, 0);
+        // Room to read into now; beyond that the buffer grows only as data
+        // arrives (doubling, capped at `need`), never to a claimed length
+        // at once: a header may claim far more than the input holds.
+        let room = self.end + CHUNK / 2;
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
         }
         while self.end < need && !self.eof {
+            if self.end == self.buf.len() {
+                let grown = self.buf.len().saturating_mul(2).min(need);
+                self.buf.resize(grown.max(self.end + 1), 0);
+            }
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.end += n,
@@ -123,6 +155,8 @@ impl<R: Read> PgcSplitter<R> {
             }
             match frame(&self.buf[self.start..self.end], &self.limits) {
                 Ok((rec, len)) => {
+                    // Records between games belong to the game after them.
+                    let was_in_game = self.in_game;
                     let boundary = match rec.marker() {
                         Marker::ReducedGame if !self.in_game => {
                             self.games += 1;
@@ -139,6 +173,24 @@ impl<R: Read> PgcSplitter<R> {
                         }
                         _ => false,
                     };
+                    let game = if was_in_game || boundary || self.in_game {
+                        self.games.saturating_sub(1)
+                    } else {
+                        self.games
+                    };
+                    if self.last.is_some_and(|last| game > last) {
+                        self.done = true;
+                        break;
+                    }
+                    if game < self.first {
+                        self.start += len;
+                        self.offset += len as u64;
+                        if batch.data.is_empty() {
+                            batch.offset = self.offset;
+                            batch.games = self.games;
+                        }
+                        continue;
+                    }
                     batch
                         .data
                         .extend_from_slice(&self.buf[self.start..self.start + len]);
@@ -284,14 +336,7 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     let mut progress = Progress::new("decode", a.report.quiet);
     let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
     for input in &inputs {
-        let opened = input.open()?;
-        if opened.format == Format::Pgn {
-            return Err(Error::Usage(format!(
-                "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
-                input.name
-            )));
-        }
-        let mut splitter = PgcSplitter::new(opened.reader, limits);
+        let mut splitter = crate::index::open_batches(input, limits, a.games, a.report.quiet)?;
         run_ordered(
             jobs,
             || {

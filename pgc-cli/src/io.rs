@@ -94,6 +94,11 @@ impl Input {
         }
     }
 
+    /// The file's path (`None` for stdin).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// The canonical path of a file input.
     fn canonical(&self) -> Option<PathBuf> {
         self.path.as_ref().and_then(|p| p.canonicalize().ok())

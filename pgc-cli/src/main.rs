@@ -13,8 +13,10 @@ mod decode;
 mod dump;
 mod encode;
 mod error;
+mod index;
 mod info;
 mod io;
+mod moves;
 mod parallel;
 mod progress;
 mod verify;
@@ -31,6 +33,8 @@ fn run(cli: Cli) -> error::Result<Status> {
         Command::Verify(a) => verify::run(&a),
         Command::Dump(a) => dump::run(&a),
         Command::Info(a) => info::run(&a),
+        Command::Moves(a) => moves::run(&a),
+        Command::Index(a) => index::run(&a),
     }
 }
 

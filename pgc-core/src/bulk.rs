@@ -566,8 +566,8 @@ where
         }
         Ok(out)
     };
-    let slots: Vec<Mutex<Option<Result<Vec<T>, WalkError>>>> =
-        points.iter().map(|_| Mutex::new(None)).collect();
+    type Slot<T> = Mutex<Option<Result<Vec<T>, WalkError>>>;
+    let slots: Vec<Slot<T>> = points.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.min(points.len()) {

@@ -1,0 +1,366 @@
+//! `pgc moves`: PGC → moves or positions, for engines and training
+//! pipelines.
+//!
+//! Formats (`--format`):
+//! - `uci` (default): one game per line, the moves in UCI (`e2e4`, `e7e8q`,
+//!   a null move `0000`), then the result. Castling is the king's move
+//!   (`e1g1`) in standard chess and king-takes-rook (`e1h1`) in Chess960
+//!   (see [`pgc_core::BulkGame::castling_mode`]).
+//! - `san`: the same with SAN moves (`Nf3`, `O-O`, `exd8=Q+`, `--`).
+//! - `fen` / `epd`: one position per line: position, ply (0 = the start
+//!   position), the move played from it in UCI (`-` at the end of a line)
+//!   and the game's result, separated by tabs. The en passant square is
+//!   written only when a capture is legal.
+//!
+//! With `--all`, variations are written in parentheses after the move they
+//! replace (`uci`, `san`), or their positions are written too (`fen`, `epd`,
+//! ply counted from the game's start). The result is the termination marker
+//! (the Result tag unless they differ; `*` without either).
+//!
+//! Batches of whole games are decoded on worker threads with a
+//! [`BulkReader`] and written in input order, so the output is the same for
+//! every `-j`.
+
+use crate::args::{MovesArgs, MovesFormat};
+use crate::decode::Batch;
+use crate::error::{Error, Result, Status};
+use crate::index::open_batches;
+use crate::io::{Input, Output};
+use crate::parallel::{jobs, run_ordered};
+use crate::progress::{Progress, summary_line};
+use pgc_core::bulk::{BulkGame, BulkOptions, BulkReader, Event};
+use pgc_core::visit::WalkError;
+use shakmaty::fen::{Epd, Fen};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use std::cmp::Ordering;
+use std::io::Write;
+
+/// A comparison operator of `--where`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// One `--where NAME OP VALUE` filter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Filter {
+    name: Vec<u8>,
+    op: Op,
+    value: Vec<u8>,
+    number: Option<f64>,
+}
+
+/// Parses `NAME OP VALUE` (`WhiteElo>=2400`, `Result=1-0`).
+///
+/// # Errors
+/// A message saying what is expected.
+pub fn parse_filter(s: &str) -> std::result::Result<Filter, String> {
+    let at = s.find(['=', '!', '<', '>']).ok_or_else(|| {
+        format!("{s:?}: no operator (expected NAME OP VALUE with OP one of = != < <= > >=)")
+    })?;
+    let name = s[..at].trim();
+    if name.is_empty() {
+        return Err(format!("{s:?}: no tag name before the operator"));
+    }
+    let rest = &s[at..];
+    let (op, len) = [
+        ("!=", Op::Ne),
+        ("<=", Op::Le),
+        (">=", Op::Ge),
+        ("=", Op::Eq),
+        ("<", Op::Lt),
+        (">", Op::Gt),
+    ]
+    .into_iter()
+    .find(|(t, _)| rest.starts_with(t))
+    .map(|(t, op)| (op, t.len()))
+    .ok_or_else(|| format!("{s:?}: unknown operator (expected = != < <= > >=)"))?;
+    let value = rest[len..].trim();
+    Ok(Filter {
+        name: name.as_bytes().to_vec(),
+        op,
+        value: value.as_bytes().to_vec(),
+        number: parse_number(value.as_bytes()),
+    })
+}
+
+fn parse_number(b: &[u8]) -> Option<f64> {
+    std::str::from_utf8(b).ok()?.trim().parse::<f64>().ok()
+}
+
+impl Filter {
+    /// Whether a game's tag passes the filter (a missing tag is `""`).
+    pub fn holds(&self, game: &BulkGame) -> bool {
+        let tag = game.tag(&self.name).unwrap_or(b"");
+        let ord = match (parse_number(tag), self.number) {
+            (Some(a), Some(b)) => a.partial_cmp(&b),
+            _ => Some(tag.cmp(&self.value[..])),
+        };
+        let Some(ord) = ord else { return false };
+        match self.op {
+            Op::Eq => ord == Ordering::Equal,
+            Op::Ne => ord != Ordering::Equal,
+            Op::Lt => ord == Ordering::Less,
+            Op::Le => ord != Ordering::Greater,
+            Op::Gt => ord == Ordering::Greater,
+            Op::Ge => ord != Ordering::Less,
+        }
+    }
+}
+
+/// The options a worker needs.
+#[derive(Debug, Clone)]
+struct Job {
+    format: MovesFormat,
+    opts: BulkOptions,
+    filters: Vec<Filter>,
+}
+
+/// What a worker made of a batch.
+struct Done {
+    out: Vec<u8>,
+    games: u64,
+    plies: u64,
+    bytes_in: u64,
+    error: Option<WalkError>,
+}
+
+fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
+    let _ = write!(out, "{}", UciMove::from_move(m, mode));
+}
+
+/// Writes one game in the line formats (uci, san).
+fn write_line(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
+    let mode = g.castling_mode();
+    let mut san = g.san().iter();
+    for ev in g.events() {
+        let tok_start = out.len();
+        match ev {
+            Event::Move(m) if format == MovesFormat::Uci => uci(out, m, mode),
+            Event::NullMove if format == MovesFormat::Uci => out.extend_from_slice(b"0000"),
+            Event::Move(_) | Event::NullMove => {
+                if let Some(t) = san.next() {
+                    out.extend_from_slice(t.as_bytes());
+                }
+            }
+            Event::BeginVariation => out.push(b'('),
+            Event::EndVariation => out.push(b')'),
+            Event::Nag(_) | Event::Comment(_) => {}
+        }
+        if out.len() > tok_start {
+            out.push(b' ');
+        }
+    }
+    out.extend_from_slice(g.result());
+    out.push(b'\n');
+}
+
+/// Writes one position line.
+fn write_position(
+    out: &mut Vec<u8>,
+    pos: &Chess,
+    ply: u32,
+    next: Option<Move>,
+    g: &BulkGame,
+    format: MovesFormat,
+    mode: CastlingMode,
+) {
+    let _ = if format == MovesFormat::Epd {
+        write!(out, "{}", Epd::from_position(pos, EnPassantMode::Legal))
+    } else {
+        write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal))
+    };
+    let _ = write!(out, "\t{ply}\t");
+    match next {
+        Some(m) => uci(out, m, mode),
+        None => out.push(b'-'),
+    }
+    out.push(b'\t');
+    out.extend_from_slice(g.result());
+    out.push(b'\n');
+}
+
+/// Writes every position of a game (main line, and variations when decoded).
+fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
+    let mode = g.castling_mode();
+    // (position, position before the last move, ply) of each open line.
+    let mut stack: Vec<(Chess, Option<Chess>, u32)> = Vec::new();
+    let mut pos = g.start().clone();
+    let mut prev: Option<Chess> = None;
+    let mut ply = 0u32;
+    for ev in g.events() {
+        match ev {
+            Event::Move(m) => {
+                write_position(out, &pos, ply, Some(m), g, format, mode);
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                prev = Some(std::mem::replace(&mut pos, after));
+                ply += 1;
+            }
+            Event::NullMove => {
+                // UCI's null move.
+                let _ = write_position_null(out, &pos, ply, g, format);
+                let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
+                prev = Some(std::mem::replace(&mut pos, after));
+                ply += 1;
+            }
+            Event::BeginVariation => {
+                let before = prev.clone().unwrap_or_else(|| pos.clone());
+                stack.push((std::mem::replace(&mut pos, before), prev.take(), ply));
+                ply = ply.saturating_sub(1);
+            }
+            Event::EndVariation => {
+                write_position(out, &pos, ply, None, g, format, mode);
+                if let Some((p, q, n)) = stack.pop() {
+                    pos = p;
+                    prev = q;
+                    ply = n;
+                }
+            }
+            Event::Nag(_) | Event::Comment(_) => {}
+        }
+    }
+    write_position(out, &pos, ply, None, g, format, mode);
+}
+
+fn write_position_null(
+    out: &mut Vec<u8>,
+    pos: &Chess,
+    ply: u32,
+    g: &BulkGame,
+    format: MovesFormat,
+) -> std::io::Result<()> {
+    if format == MovesFormat::Epd {
+        write!(out, "{}", Epd::from_position(pos, EnPassantMode::Legal))?;
+    } else {
+        write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal))?;
+    }
+    write!(out, "\t{ply}\t0000\t")?;
+    out.extend_from_slice(g.result());
+    out.push(b'\n');
+    Ok(())
+}
+
+fn moves_batch(b: Batch, job: &Job) -> Done {
+    let mut reader = BulkReader::new(&b.data[..], job.opts).starting_at(b.offset, b.games);
+    let mut out = Vec::with_capacity(b.data.len() * 4);
+    let (mut games, mut plies) = (0, 0);
+    let mut error = None;
+    loop {
+        match reader.next_game() {
+            Ok(Some(g)) => {
+                games += 1;
+                plies += g.plies();
+                if !job.filters.iter().all(|f| f.holds(g)) {
+                    continue;
+                }
+                match job.format {
+                    MovesFormat::Uci | MovesFormat::San => write_line(&mut out, g, job.format),
+                    MovesFormat::Fen | MovesFormat::Epd => write_positions(&mut out, g, job.format),
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    Done {
+        out,
+        games,
+        plies,
+        bytes_in: b.data.len() as u64,
+        error,
+    }
+}
+
+/// Runs `pgc moves`.
+///
+/// # Errors
+/// Usage, I/O, invalid PGC (positioned; the games before the error are
+/// written).
+pub fn run(a: &MovesArgs) -> Result<Status> {
+    let inputs = Input::list(&a.inputs);
+    let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
+    let limits = a.limits.pgc_limits();
+    let job = Job {
+        format: a.format,
+        opts: BulkOptions {
+            variations: a.all,
+            comments: false,
+            san: a.format == MovesFormat::San,
+            limits,
+        },
+        filters: a.filters.clone(),
+    };
+    let jobs = jobs(a.jobs);
+    let mut sink = output.sink()?;
+    let mut progress = Progress::new("moves", a.report.quiet);
+    let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
+    for input in &inputs {
+        let mut splitter = open_batches(input, limits, a.games, a.report.quiet)?;
+        run_ordered(
+            jobs,
+            || {
+                splitter
+                    .next_batch()
+                    .map_err(|e| Error::io(&input.name, &e))
+            },
+            |b| moves_batch(b, &job),
+            |d: Done| {
+                sink.put(&d.out)?;
+                games += d.games;
+                plies += d.plies;
+                bytes_in += d.bytes_in;
+                progress.tick(bytes_in, games);
+                match d.error {
+                    None => Ok(()),
+                    Some(e) => Err(Error::Data(format!(
+                        "{}: {e}; run `pgc verify {}` for every problem",
+                        input.name, input.name
+                    ))),
+                }
+            },
+        )?;
+    }
+    let bytes_out = sink.written();
+    sink.finish()?;
+    output.commit()?;
+    progress.summary(&summary_line(
+        games,
+        plies,
+        None,
+        bytes_in,
+        bytes_out,
+        progress.elapsed(),
+    ));
+    Ok(Status::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_parse_and_compare() {
+        let f = parse_filter("WhiteElo>=2400").unwrap();
+        assert_eq!((f.name.as_slice(), f.op), (&b"WhiteElo"[..], Op::Ge));
+        assert_eq!(parse_filter("Result=1-0").unwrap().op, Op::Eq);
+        assert_eq!(parse_filter("Result != 1-0").unwrap().value, b"1-0");
+        assert!(parse_filter("WhiteElo").is_err());
+        assert!(parse_filter(">=3").is_err());
+    }
+}
