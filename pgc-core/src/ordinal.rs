@@ -497,23 +497,39 @@ fn class(m: Move) -> usize {
 /// more moves of class `c` reach: only moves to those squares can need
 /// disambiguation (all moves of one piece type share a class).
 #[inline]
-fn scan_class(moves: &[Move], c: usize) -> (usize, Bitboard) {
-    let mut below = 0;
-    let mut seen = Bitboard::EMPTY;
-    let mut dup = Bitboard::EMPTY;
-    for &m in moves {
+fn scan_class(moves: &[Move], c: usize) -> ClassScan {
+    let mut scan = ClassScan {
+        below: 0,
+        dup: Bitboard::EMPTY,
+        same: ArrayVec::new(),
+    };
+    for (i, &m) in moves.iter().enumerate() {
         let d = class(m);
-        if d < c {
-            below += 1;
-        } else if d == c {
-            let to = m.to();
-            if seen.contains(to) {
-                dup.add(to);
-            }
-            seen.add(to);
+        scan.below += usize::from(d < c);
+        if d == c {
+            // `moves.len() <= 256` is checked by every caller.
+            let _ = scan.same.try_push(i as u8);
         }
     }
-    (below, dup)
+    let mut seen = Bitboard::EMPTY;
+    for &i in &scan.same {
+        let to = moves[usize::from(i)].to();
+        if seen.contains(to) {
+            scan.dup.add(to);
+        }
+        seen.add(to);
+    }
+    scan
+}
+
+/// What [`scan_class`] finds.
+struct ClassScan {
+    /// Moves of earlier classes.
+    below: usize,
+    /// Squares two or more moves of the class reach.
+    dup: Bitboard,
+    /// Indices of the moves of the class.
+    same: ArrayVec<u8, MAX_ORDINALS>,
 }
 
 /// The key of `m`, knowing which destination squares are shared (`dup`).
@@ -549,13 +565,15 @@ pub fn rank_of<P: Position>(pos: &P, moves: &[Move], index: usize) -> Result<u8,
     if moves.len() > MAX_ORDINALS {
         return Err(OrdinalError::TooManyMoves { legal: moves.len() });
     }
-    let c = class(m);
-    let (mut below, dup) = scan_class(moves, c);
-    let key = class_key(pos, moves, m, dup);
-    below += moves
-        .iter()
-        .filter(|&&o| class(o) == c && o != m && class_key(pos, moves, o, dup) < key)
-        .count();
+    let scan = scan_class(moves, class(m));
+    let key = class_key(pos, moves, m, scan.dup);
+    let below = scan.below
+        + scan
+            .same
+            .iter()
+            .map(|&i| moves[usize::from(i)])
+            .filter(|&o| o != m && class_key(pos, moves, o, scan.dup) < key)
+            .count();
     // At most 255 moves precede one of at most 256.
     Ok(below as u8)
 }
@@ -583,16 +601,15 @@ pub fn find_canonical<P: Position>(pos: &P, moves: &[Move], san: &[u8]) -> Optio
         k.push(b);
     }
     let want = k.key;
-    let (mut below, dup) = scan_class(moves, c);
+    let scan = scan_class(moves, c);
+    let mut below = scan.below;
     let mut found = None;
-    for (i, &m) in moves.iter().enumerate() {
-        if class(m) == c {
-            let key = class_key(pos, moves, m, dup);
-            if key == want {
-                found = Some(i);
-            } else if key < want {
-                below += 1;
-            }
+    for &i in &scan.same {
+        let key = class_key(pos, moves, moves[usize::from(i)], scan.dup);
+        if key == want {
+            found = Some(usize::from(i));
+        } else if key < want {
+            below += 1;
         }
     }
     found.map(|i| (i, below as u8))
@@ -627,12 +644,11 @@ pub fn select<P: Position>(
         rest -= counts[c];
         c += 1;
     }
-    let (_, dup) = scan_class(moves, c);
+    let scan = scan_class(moves, c);
     let mut keys: ArrayVec<u64, MAX_ORDINALS> = ArrayVec::new();
-    for (i, &m) in moves.iter().enumerate() {
-        if class(m) == c {
-            keys.push(class_key(pos, moves, m, dup) | i as u64);
-        }
+    for &i in &scan.same {
+        let m = moves[usize::from(i)];
+        keys.push(class_key(pos, moves, m, scan.dup) | u64::from(i));
     }
     // `rest < counts[c] == keys.len()` by the loop above.
     let key = *keys.select_nth_unstable(rest).1;
