@@ -26,11 +26,14 @@ pub const MOVE_SPELLING: u8 = 0x08;
 /// Text the PGN reader could not parse (`<br />`, a malformed tag), kept
 /// verbatim at its place: payload = the bytes.
 pub const JUNK: u8 = 0x09;
-/// Per-game column of `[%clk]` values (see `spec/extensions.md`).
+/// The game's comments made only of typed embedded commands (`[%clk]`,
+/// `[%eval]`, `[%cal]`, `[%csl]`, …): one record per game, right after 0x05
+/// and any LAYOUT record, with clock and evaluation columns
+/// (`spec/extensions-commands.md`).
 pub const CLOCKS: u8 = 0x10;
-/// Per-game column of `[%eval]` values (see `spec/extensions.md`).
+/// Reserved (not written by format version 1).
 pub const EVALS: u8 = 0x11;
-/// A comment made only of typed embedded commands (see `spec/extensions.md`).
+/// Reserved (not written by format version 1).
 pub const COMMAND_COMMENT: u8 = 0x12;
 
 /// A game termination marker (section 8.2.6).
@@ -96,7 +99,7 @@ pub const fn kind_name(kind: u8) -> &'static str {
         LAYOUT => "layout",
         MOVE_SPELLING => "move-spelling",
         JUNK => "junk",
-        CLOCKS => "clocks",
+        CLOCKS => "commands",
         EVALS => "evals",
         COMMAND_COMMENT => "command-comment",
         _ => "unknown",
