@@ -70,7 +70,8 @@ pub struct LimitArgs {
     /// Deepest RAV nesting accepted (default 256; at least 1 for encode).
     #[arg(long, value_name = "N")]
     pub max_rav_depth: Option<u32>,
-    /// Largest PGN game accepted when reading PGN (default 64 MiB).
+    /// Largest PGN game accepted when reading PGN, comments included
+    /// (default 64 MiB); a larger game is an error naming this option.
     #[arg(long, value_name = "BYTES")]
     pub max_game_bytes: Option<usize>,
 }

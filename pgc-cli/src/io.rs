@@ -175,6 +175,9 @@ pub struct Output {
 
 enum Target {
     Stdout,
+    /// A device or FIFO (`/dev/null`, `/dev/full`, a named pipe): written
+    /// in place, since a rename would replace the device node itself.
+    Device(File),
     File {
         path: PathBuf,
         tmp: tempfile::NamedTempFile,
@@ -228,6 +231,18 @@ impl Output {
             return Err(Error::Usage(format!(
                 "{name} is a directory; give an output file name"
             )));
+        }
+        if let Ok(meta) = std::fs::metadata(path)
+            && !meta.is_file()
+        {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| Error::Io(format!("{name}: cannot open for writing: {e}")))?;
+            return Ok(Output {
+                name,
+                target: Target::Device(f),
+            });
         }
         if path.exists() && !force {
             return Err(Error::Usage(format!(
@@ -295,6 +310,10 @@ impl Output {
     pub fn sink(&self) -> Result<Sink> {
         let (base, compression): (Box<dyn Write>, Compression) = match &self.target {
             Target::Stdout => (Box::new(io::stdout()), Compression::None),
+            Target::Device(f) => (
+                Box::new(f.try_clone().map_err(|e| Error::io(&self.name, &e))?),
+                Compression::None,
+            ),
             Target::File { path, tmp, .. } => {
                 let f = tmp
                     .as_file()
@@ -334,7 +353,7 @@ impl Output {
     pub fn commit(self) -> Result<()> {
         let name = self.name;
         match self.target {
-            Target::Stdout => Ok(()),
+            Target::Stdout | Target::Device(_) => Ok(()),
             Target::File { path, tmp, force } => {
                 tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
                 let done = if force {

@@ -454,7 +454,7 @@ fn a_failed_run_leaves_no_output_and_no_temporary_file() {
     assert_eq!(code(&o), 1);
     let e = stderr(&o);
     assert!(
-        e.contains(&format!("byte {}, game 5, ply 0, 0x03 short-moves", at - 2)),
+        e.contains(&format!("byte {at}, game 5, ply 1, 0x03 short-moves")),
         "{e}"
     );
     assert!(e.contains("run `pgc verify"), "{e}");
@@ -543,7 +543,7 @@ fn broken() -> Vec<(&'static str, Vec<u8>, &'static str, &'static str)> {
             "ordinal-out-of-range",
             vec![0x05, 0x03, 2, 13, 40, 0x06],
             "byte 4, game 1, ply 2, 0x03 short-moves: expected an ordinal below 20 (legal moves), found 40",
-            "error: byte 1, game 1, ply 1, 0x03 short-moves: ordinal 40 is out of range",
+            "error: byte 4, game 1, ply 2, 0x03 short-moves: ordinal 40 is out of range",
         ),
         (
             "reduced-inside-general",
@@ -703,7 +703,7 @@ fn info_counts_games_plies_records_and_sizes() {
     let o = run(&["info"], &[0x05, 0x03, 2, 13, 40, 0x06]);
     assert_eq!(code(&o), 1);
     assert!(
-        stderr(&o).contains("byte 1, game 1, ply 1"),
+        stderr(&o).contains("byte 4, game 1, ply 2"),
         "{}",
         stderr(&o)
     );

@@ -141,14 +141,18 @@ impl<R: Read> PgcReader<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        // `need` was checked against the limits by the framer before we get
-        // here, so growing to it is bounded.
-        let want = need.max(self.end + CHUNK / 2);
-        if self.buf.len() < want {
-            self.buf
-                .resize(want.max(self.buf.len() * 2).min(want + CHUNK), 0);
+        // Room to read into now; beyond that the buffer grows only as data
+        // arrives (doubling, capped at `need`), never to a claimed length
+        // at once: a header may claim far more than the input holds.
+        let room = self.end + CHUNK / 2;
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
         }
         while self.end < need && !self.eof {
+            if self.end == self.buf.len() {
+                let grown = self.buf.len().saturating_mul(2).min(need);
+                self.buf.resize(grown.max(self.end + 1), 0);
+            }
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.end += n,

@@ -350,12 +350,19 @@ impl<R: Read> Scanner<R> {
             self.end -= self.start;
             self.start = 0;
         }
-        let want = need.max(self.end + CHUNK / 2);
-        if self.buf.len() < want {
-            self.buf.resize(want, 0);
+        // Room to read into now; beyond that the buffer grows only as data
+        // arrives (doubling, capped at `need`), never to a claimed length
+        // at once: a header may claim far more than the input holds.
+        let room = self.end + CHUNK / 2;
+        if self.buf.len() < room {
+            self.buf.resize(room, 0);
         }
         while self.end < need && !self.eof {
-            // end < need <= buf.len(), so the slice is not empty.
+            if self.end == self.buf.len() {
+                let grown = self.buf.len().saturating_mul(2).min(need);
+                self.buf.resize(grown.max(self.end + 1), 0);
+            }
+            // end < buf.len() here, so the slice is not empty.
             match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.end += n,
@@ -874,6 +881,15 @@ impl Checker {
             // Comments, layout, clocks, evals and unknown kinds: framing is
             // all there is to check.
             _ => {}
+        }
+        // Whether it begins the movetext: the walker's rule, so that what
+        // passes here also decodes (a tag pair may not follow).
+        if self.game.is_some()
+            && !matches!(kind, ext::LONG_NAG | ext::NULL_MOVE)
+            && crate::visit::ext_starts_movetext(kind)
+            && let Some(g) = self.movetext(offset, marker)
+        {
+            self.game = Some(g);
         }
     }
 

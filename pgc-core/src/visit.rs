@@ -115,11 +115,12 @@ pub enum WalkErrorKind {
 #[derive(Debug, thiserror::Error)]
 #[error("byte {offset}, game {}, ply {ply}, {marker}: {kind}", game + 1, marker = marker.map_or("-".to_string(), |m| m.to_string()))]
 pub struct WalkError {
-    /// Byte offset of the record.
+    /// Byte offset of the record; for a bad ordinal, of the ordinal byte.
     pub offset: u64,
     /// 0-based game number.
     pub game: u64,
-    /// Plies played in the current line when the error occurred.
+    /// Plies played in the current line when the error occurred; for a bad
+    /// ordinal, the 1-based ply of that move (as [`crate::verify`] reports).
     pub ply: u32,
     /// The record's marker, when known.
     pub marker: Option<Marker>,
@@ -204,8 +205,11 @@ impl<R: Read> GameWalker<R> {
                         prev: None,
                         ply: 0,
                     };
-                    play_run(v, &mut frame, moves, 0).map_err(|(ply, e)| {
-                        err(offset, ply, Some(Marker::ReducedGame), e.into())
+                    // The ordinals follow the marker, the seven string-1s
+                    // and the mvseq-2 count.
+                    let head = 1 + roster.iter().map(|s| 1 + s.len() as u64).sum::<u64>() + 2;
+                    play_run(v, &mut frame, moves, 0).map_err(|(ply, i, e)| {
+                        err(offset + head + i, ply, Some(Marker::ReducedGame), e.into())
                     })?;
                     v.end_game();
                     return Ok(true);
@@ -329,8 +333,11 @@ impl<R: Read> GameWalker<R> {
             let Some(frame) = cur.as_mut() else { continue };
             match rec {
                 RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
-                    play_run(v, frame, m, stack.len() as u32)
-                        .map_err(|(ply, e)| err(offset, ply, Some(marker), e.into()))?
+                    // Marker and a one- or two-byte count before the ordinals.
+                    let head = if marker == Marker::ShortMoves { 2 } else { 3 };
+                    play_run(v, frame, m, stack.len() as u32).map_err(|(ply, i, e)| {
+                        err(offset + head + i, ply, Some(marker), e.into())
+                    })?
                 }
                 RecordRef::Nag(n) => v.nag(n),
                 RecordRef::RavBegin => {
@@ -435,17 +442,30 @@ impl<R: Read> GameWalker<R> {
 }
 
 /// Whether a record before the movetext begins it: tags, long tags, layout
-/// records, escape strings and noops belong to the tag section.
+/// and clock records, escape strings, noops, `;` comments, junk and unknown
+/// extension kinds belong to the tag section (the encoder writes a `;`
+/// comment or junk found before the tags there).
 fn starts_movetext(rec: &RecordRef<'_>) -> bool {
-    !matches!(
-        rec,
-        RecordRef::TagPair { .. }
-            | RecordRef::Noop
-            | RecordRef::Escape(_)
-            | RecordRef::Extension {
-                kind: ext::LONG_TAG | ext::LAYOUT | ext::JUNK | ext::CLOCKS,
-                ..
-            }
+    match rec {
+        RecordRef::TagPair { .. } | RecordRef::Noop | RecordRef::Escape(_) => false,
+        RecordRef::Extension { kind, .. } => ext_starts_movetext(*kind),
+        _ => true,
+    }
+}
+
+/// Whether an extension record of this kind begins the movetext: the kinds
+/// that stand for movetext (null moves, NAGs, comments, annotations, the
+/// termination marker). The verifier uses the same rule.
+pub(crate) const fn ext_starts_movetext(kind: u8) -> bool {
+    matches!(
+        kind,
+        ext::COMMENT
+            | ext::TERMINATION
+            | ext::NULL_MOVE
+            | ext::LONG_NAG
+            | ext::MOVE_SPELLING
+            | ext::EVALS
+            | ext::COMMAND_COMMENT
     )
 }
 
@@ -454,11 +474,14 @@ fn play_run<V: GameVisitor>(
     frame: &mut Frame,
     ordinals: &[u8],
     _depth: u32,
-) -> Result<(), (u32, OrdinalError)> {
+) -> Result<(), (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
-    for &ord in ordinals {
+    for (i, &ord) in ordinals.iter().enumerate() {
         let moves = frame.pos.legal_moves();
-        let (m, body) = ordinal::select(&frame.pos, &moves, ord).map_err(|e| (frame.ply, e))?;
+        // A bad ordinal is reported at its own byte (index `i` in the run)
+        // with the 1-based ply it would have been, as the verifier does.
+        let (m, body) =
+            ordinal::select(&frame.pos, &moves, ord).map_err(|e| (frame.ply + 1, i as u64, e))?;
         let mut after = frame.pos.clone();
         after.play_unchecked(m);
         let mut san = MoveText::new();
@@ -563,7 +586,7 @@ mod tests {
         let e = GameWalker::new(&bytes[..])
             .walk_game(&mut Log::default())
             .unwrap_err();
-        assert_eq!((e.offset, e.ply), (1, 1));
+        assert_eq!((e.offset, e.ply), (4, 2));
         assert!(matches!(
             e.kind,
             WalkErrorKind::Ordinal(OrdinalError::OutOfRange {

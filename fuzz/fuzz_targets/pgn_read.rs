@@ -1,0 +1,5 @@
+//! Fuzz target: see `pgc_fuzz::checks::check_pgn`.
+
+#![no_main]
+
+pgc_fuzz::target!(pgc_fuzz::checks::check_pgn);

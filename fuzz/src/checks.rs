@@ -1,0 +1,371 @@
+//! The invariants the fuzz targets check, as plain functions over bytes.
+//!
+//! Safe code over `pgc_core`, `pgn_bridge` and `shakmaty` only, so the main
+//! workspace's regression tests (`tests/tests/fuzz_regressions.rs`) include
+//! this very file with `#[path]` and replay the committed corpus and every
+//! crash through the same logic, without the fuzzer. A failed invariant is a
+//! panic, which the fuzzer reports as a crash.
+
+use pgc_core::verify::Verifier;
+use pgc_core::{GameVisitor, GameWalker, Limits, PgcReader};
+use pgn_bridge::decode::DecodeOptions;
+use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::{ConvertError, EncodeStats, pgc_to_pgn, pgn_to_pgc};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Position};
+use std::io::{self, Read};
+
+/// A reader that hands out at most `n` bytes per call.
+pub struct Trickle<'a> {
+    data: &'a [u8],
+    n: usize,
+}
+
+impl<'a> Trickle<'a> {
+    /// At most `n` (at least 1) bytes per `read`.
+    pub fn new(data: &'a [u8], n: usize) -> Trickle<'a> {
+        Trickle { data, n: n.max(1) }
+    }
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.n.min(buf.len()).min(self.data.len());
+        let (head, rest) = self.data.split_at(n);
+        buf[..n].copy_from_slice(head);
+        self.data = rest;
+        Ok(n)
+    }
+}
+
+/// Every record with its offset, then the error that ended the stream.
+fn records<R: Read>(r: R) -> (Vec<(u64, pgc_core::Record)>, Option<String>) {
+    let mut reader = PgcReader::new(r);
+    let mut out = Vec::new();
+    loop {
+        match reader.next_record() {
+            Ok(Some((at, rec))) => out.push((at, rec.to_owned())),
+            Ok(None) => return (out, None),
+            Err(e) => return (out, Some(e.to_string())),
+        }
+    }
+}
+
+/// Walks every game with a visitor that does nothing (SAN not wanted).
+fn walk<R: Read>(r: R) -> (u64, Option<String>) {
+    struct Nothing;
+    impl GameVisitor for Nothing {
+        fn wants_san(&self) -> bool {
+            false
+        }
+    }
+    let mut w = GameWalker::new(r);
+    loop {
+        match w.walk_game(&mut Nothing) {
+            Ok(true) => {}
+            Ok(false) => return (w.games(), None),
+            Err(e) => return (w.games(), Some(e.to_string())),
+        }
+    }
+}
+
+/// Encodes PGN; the error text on failure.
+pub fn encode(pgn: &[u8]) -> Result<(Vec<u8>, EncodeStats), String> {
+    let mut pgc = Vec::new();
+    match pgn_to_pgc(pgn, &mut pgc, None, &EncodeOptions::default()) {
+        Ok(stats) => Ok((pgc, stats)),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Decodes PGC; the error text on failure.
+pub fn decode(pgc: &[u8]) -> Result<Vec<u8>, String> {
+    let mut pgn = Vec::new();
+    match pgc_to_pgn(pgc, &mut pgn, &DecodeOptions::default()) {
+        Ok(_) => Ok(pgn),
+        Err(ConvertError::Io(e)) => panic!("I/O error decoding from memory: {e}"),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// PGC reader, walker, verifier and decoder on arbitrary bytes: each gives
+/// a result or a positioned error, and they agree with one another.
+pub fn check_pgc(data: &[u8]) {
+    let (recs, read_err) = records(data);
+    let report = Verifier::new()
+        .limits(Limits::default())
+        .verify(data)
+        .expect("verify reads from memory");
+    let (_, walk_err) = walk(data);
+    let decoded = decode(data);
+    assert_eq!(
+        walk_err.is_none(),
+        decoded.is_ok(),
+        "walker and decoder disagree: {walk_err:?} vs {decoded:?}"
+    );
+    if read_err.is_some() {
+        assert!(
+            !report.is_ok(),
+            "the reader fails ({read_err:?}) but the verifier finds nothing"
+        );
+        assert!(decoded.is_err(), "the reader fails but decode succeeds");
+    }
+    if report.is_ok() {
+        // What the verifier accepts, the decoder decodes, and the PGN it
+        // writes is a fixed point of encode ∘ decode.
+        let pgn = decoded.unwrap_or_else(|e| panic!("verified PGC does not decode: {e}"));
+        assert!(recs.len() as u64 >= report.games);
+        check_export_fixed_point(&pgn);
+    }
+}
+
+/// Whether the fixed-point checks on arbitrary input are on
+/// (`PGC_FUZZ_STRICT=1`). They are off by default because of two known,
+/// unfixed findings (fuzz/README.md): a PGC tag value holding a newline
+/// decodes to PGN that splits the game, and some junk-only PGN games decode
+/// to blank lines that no longer encode to a game.
+fn strict() -> bool {
+    std::env::var_os("PGC_FUZZ_STRICT").is_some_and(|v| v == "1")
+}
+
+/// The export text `pgn` written by the decoder encodes without rejects,
+/// and decoding that gives `pgn` back (only with [`strict`]).
+fn check_export_fixed_point(pgn: &[u8]) {
+    if !strict() {
+        // Still: the decoder's text must read and encode without error.
+        encode(pgn).unwrap_or_else(|e| panic!("decoder output does not encode: {e}"));
+        return;
+    }
+    let (pgc, stats) =
+        encode(pgn).unwrap_or_else(|e| panic!("decoder output does not encode: {e}"));
+    assert_eq!(
+        stats.rejected, 0,
+        "decoder output rejected: {:?}",
+        stats.rejects
+    );
+    let again = decode(&pgc).unwrap_or_else(|e| panic!("re-encoded PGC does not decode: {e}"));
+    assert_eq!(
+        String::from_utf8_lossy(&again),
+        String::from_utf8_lossy(pgn),
+        "decode(encode(decoded text)) differs"
+    );
+}
+
+/// PGN reader and encoder on arbitrary bytes: a result or an error, and the
+/// PGC written is valid, decodes, and round-trips.
+pub fn check_pgn(data: &[u8]) {
+    let (pgc, stats) = match encode(data) {
+        Ok(x) => x,
+        // Only the game-size limit (64 MiB) can fail on memory input.
+        Err(e) => panic!("encode failed on {} bytes: {e}", data.len()),
+    };
+    assert_eq!(stats.games, stats.encoded + stats.rejected);
+    let report = Verifier::new()
+        .verify(&pgc[..])
+        .expect("verify reads from memory");
+    assert!(
+        report.is_ok(),
+        "the encoder wrote invalid PGC: {:?}",
+        report.problems
+    );
+    let pgn = decode(&pgc).unwrap_or_else(|e| panic!("encoder output does not decode: {e}"));
+    // (An input of only whitespace has no game and gives no output.)
+    if stats.games > 0 && stats.rejected == 0 && stats.identical == stats.games {
+        assert_eq!(
+            String::from_utf8_lossy(&pgn),
+            String::from_utf8_lossy(data),
+            "games counted identical do not come back byte for byte"
+        );
+    }
+    check_export_fixed_point(&pgn);
+}
+
+/// Reading one byte (or a few) at a time gives the same as reading all at
+/// once, for the PGC reader, walker and verifier and the PGN encoder. The
+/// first byte picks the chunk size (1 most of the time).
+pub fn check_chunked(data: &[u8]) {
+    let Some((&sel, data)) = data.split_first() else {
+        return;
+    };
+    let n = match sel % 8 {
+        0..=4 => 1,
+        5 => 2,
+        6 => 3,
+        _ => 1 + usize::from(sel >> 3),
+    };
+    // PGC.
+    assert_eq!(records(data), records(Trickle::new(data, n)), "PGC records");
+    assert_eq!(walk(data), walk(Trickle::new(data, n)), "PGC walk");
+    let all = Verifier::new().verify(data).expect("memory");
+    let trickled = Verifier::new()
+        .verify(Trickle::new(data, n))
+        .expect("memory");
+    assert_eq!(all, trickled, "verify reports");
+    // PGN.
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    let opts = EncodeOptions::default();
+    let ra = pgn_to_pgc(data, &mut a, None, &opts).map_err(|e| e.to_string());
+    let rb = pgn_to_pgc(Trickle::new(data, n), &mut b, None, &opts).map_err(|e| e.to_string());
+    assert_eq!(ra, rb, "PGN encode stats");
+    assert_eq!(a, b, "PGN encode output");
+}
+
+/// Bytes consumed one at a time; zero once they run out.
+pub struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn next(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+const COMMENT_CHARS: &[u8] =
+    b" abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,!?-+=#()[]%:;'\"/";
+
+/// A random legal game as PGN text, driven by `data`: tags, moves picked
+/// among the legal ones, comments, NAGs, variations (nested up to depth 4)
+/// and null moves.
+pub fn generate_game(data: &[u8]) -> Vec<u8> {
+    let mut b = Bytes(data);
+    let mut out = Vec::new();
+    out.extend_from_slice(b"[Event \"fuzz\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n");
+    out.extend_from_slice(b"[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n");
+    let result: &[u8] = match b.next() % 4 {
+        0 => b"1-0",
+        1 => b"0-1",
+        2 => b"1/2-1/2",
+        _ => b"*",
+    };
+    out.extend_from_slice(b"[Result \"");
+    out.extend_from_slice(result);
+    out.extend_from_slice(b"\"]\n\n");
+    let plies = 1 + usize::from(b.next() % 120);
+    line(&mut b, &mut out, Chess::default(), plies, 0);
+    out.push(b' ');
+    out.extend_from_slice(result);
+    out.extend_from_slice(b"\n\n");
+    out
+}
+
+fn comment(b: &mut Bytes<'_>, out: &mut Vec<u8>) {
+    out.extend_from_slice(b" {");
+    for _ in 0..b.next() % 24 {
+        out.push(COMMENT_CHARS[usize::from(b.next()) % COMMENT_CHARS.len()]);
+    }
+    out.push(b'}');
+}
+
+fn number(out: &mut Vec<u8>, pos: &Chess, force: bool) {
+    let n = pos.fullmoves().get();
+    if pos.turn().is_white() {
+        out.extend_from_slice(format!(" {n}.").as_bytes());
+    } else if force {
+        out.extend_from_slice(format!(" {n}...").as_bytes());
+    }
+}
+
+/// Writes up to `plies` moves from `pos`; returns nothing, the text goes to
+/// `out`.
+fn line(b: &mut Bytes<'_>, out: &mut Vec<u8>, mut pos: Chess, plies: usize, depth: u32) {
+    let mut prev: Option<Chess> = None;
+    let mut need_number = true;
+    for _ in 0..plies {
+        if b.done() {
+            return;
+        }
+        let op = b.next();
+        match op % 16 {
+            // A comment.
+            0 => {
+                comment(b, out);
+                need_number = true;
+            }
+            // A NAG (after a move).
+            1 if prev.is_some() => {
+                out.extend_from_slice(format!(" ${}", b.next()).as_bytes());
+                need_number = true;
+            }
+            // A variation replacing the last move.
+            2 | 3 if depth < 4 => {
+                if let Some(before) = prev.clone() {
+                    out.extend_from_slice(b" (");
+                    let n = 1 + usize::from(b.next() % 12);
+                    line(b, out, before, n, depth + 1);
+                    out.extend_from_slice(b" )");
+                    need_number = true;
+                }
+            }
+            // A null move.
+            4 if !pos.is_check() && op & 0x30 == 0 => {
+                let Ok(after) = pos.clone().swap_turn() else {
+                    continue;
+                };
+                number(out, &pos, need_number);
+                out.extend_from_slice(b" --");
+                prev = Some(std::mem::replace(&mut pos, after));
+                need_number = false;
+            }
+            _ => {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    return;
+                }
+                let m = moves[usize::from(b.next()) % moves.len()];
+                number(out, &pos, need_number);
+                out.push(b' ');
+                out.extend_from_slice(SanPlus::from_move(pos.clone(), m).to_string().as_bytes());
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                prev = Some(std::mem::replace(&mut pos, after));
+                need_number = false;
+            }
+        }
+    }
+}
+
+/// A generated legal game survives PGN → PGC → PGN → PGC unchanged (the
+/// second PGC equals the first), and nothing is rejected.
+pub fn check_roundtrip(data: &[u8]) {
+    let pgn = generate_game(data);
+    let (pgc1, stats) = encode(&pgn).unwrap_or_else(|e| panic!("encode failed: {e}"));
+    assert_eq!(
+        (stats.games, stats.rejected),
+        (1, 0),
+        "generated game rejected: {:?}\n{}",
+        stats.rejects,
+        String::from_utf8_lossy(&pgn)
+    );
+    let pgn2 = decode(&pgc1).unwrap_or_else(|e| panic!("decode failed: {e}"));
+    let (pgc2, stats2) = encode(&pgn2).unwrap_or_else(|e| panic!("re-encode failed: {e}"));
+    assert_eq!(
+        stats2.rejected, 0,
+        "decoded game rejected: {:?}",
+        stats2.rejects
+    );
+    assert!(
+        pgc1 == pgc2,
+        "PGN → PGC → PGN → PGC is not a fixed point\nPGN:\n{}\nPGN again:\n{}",
+        String::from_utf8_lossy(&pgn),
+        String::from_utf8_lossy(&pgn2)
+    );
+    if stats.identical == 1 {
+        assert_eq!(
+            String::from_utf8_lossy(&pgn2),
+            String::from_utf8_lossy(&pgn),
+            "a game counted identical came back different"
+        );
+    }
+    let report = Verifier::new().verify(&pgc1[..]).expect("memory");
+    assert!(report.is_ok(), "{:?}", report.problems);
+}
