@@ -18,7 +18,8 @@
 //! `PGC_WRITE_VECTORS=1 cargo test -p pgc-tests --test make_vectors` rewrites
 //! the files; without the variable the test fails if any file is stale.
 
-use pgc_core::record::RecordRef;
+use pgc_core::ext;
+use pgc_core::record::{RecordRef, frame};
 use pgc_core::writer::write_moves;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
@@ -108,7 +109,8 @@ struct Vector {
     name: &'static str,
     title: &'static str,
     about: &'static str,
-    /// An escape line (`%…`, without the `%`) before the first game.
+    /// An escape line (`%…`, without the `%`) before the first game's tags;
+    /// its 0x0a record is the first record inside that game.
     escape: Option<&'static str>,
     games: Vec<Game>,
     /// Print the full ordinal table of the first game's start position.
@@ -202,7 +204,13 @@ fn hex(b: &[u8]) -> String {
 
 fn show(b: &[u8]) -> String {
     // Vector text is ASCII; show it as it is, backquoted.
-    format!("`{}`", String::from_utf8_lossy(b).replace('`', "'"))
+    format!(
+        "`{}`",
+        String::from_utf8_lossy(b)
+            .replace('`', "'")
+            .replace('\r', "\\r")
+            .replace('\n', "\\n")
+    )
 }
 
 impl Out {
@@ -426,10 +434,6 @@ fn build(v: &Vector) -> (String, Vec<u8>, String) {
     let mut out = Out::default();
     if let Some(e) = v.escape {
         writeln!(pgn, "%{e}").unwrap();
-        let at = out.bytes.len();
-        out.put(&[0x0a], "0x0a escape string (20.4.10), outside any game");
-        out.string(2, e.as_bytes(), "the text after `%`");
-        out.record(RecordRef::Escape(e.as_bytes()), at);
     }
     for (gi, g) in v.games.iter().enumerate() {
         for (n, val) in &g.tags {
@@ -439,8 +443,11 @@ fn build(v: &Vector) -> (String, Vec<u8>, String) {
         pgn.push('\n');
         let names: Vec<&str> = g.tags.iter().map(|t| t.0.as_str()).collect();
         let (plies, only_moves) = count_plies(&g.moves);
-        let reduced =
-            names == STR && only_moves && plies < 65_536 && g.tag("Result") == Some(g.result);
+        let reduced = names == STR
+            && only_moves
+            && plies < 65_536
+            && g.tag("Result") == Some(g.result)
+            && (gi > 0 || v.escape.is_none());
         let start = start_of(g);
         out.tokens.clear();
         let game_at = out.bytes.len();
@@ -478,6 +485,17 @@ fn build(v: &Vector) -> (String, Vec<u8>, String) {
                 &[0x05],
                 format!("0x05 general game data begin (20.4.5): game {}", gi + 1),
             );
+            if let (Some(e), 0) = (v.escape, gi) {
+                // The reader gives the text before a game's tags to that game
+                // (spec/pgc.md 8.2): the escape record is inside it.
+                let at = out.bytes.len();
+                out.put(
+                    &[0x0a],
+                    "0x0a escape string (20.4.10): the `%` line before the tags",
+                );
+                out.string(2, e.as_bytes(), "the text after `%`");
+                out.record(RecordRef::Escape(e.as_bytes()), at);
+            }
             for (name, val) in &g.tags {
                 let at = out.bytes.len();
                 out.put(&[0x02], format!("0x02 tag pair (20.4.2): {name}"));
@@ -520,11 +538,7 @@ fn walkthrough(v: &Vector, pgn: &str, out: &Out) -> String {
     )
     .unwrap();
     writeln!(md, "## Input PGN\n\n```\n{pgn}```\n").unwrap();
-    writeln!(md, "## Hex dump\n\n```").unwrap();
-    for (i, chunk) in out.bytes.chunks(16).enumerate() {
-        writeln!(md, "{:08x}  {}", i * 16, hex(chunk)).unwrap();
-    }
-    writeln!(md, "```\n").unwrap();
+    hex_dump(&mut md, &out.bytes);
     if v.table {
         let g = &v.games[0];
         let pos = start_of(g);
@@ -542,12 +556,25 @@ fn walkthrough(v: &Vector, pgn: &str, out: &Out) -> String {
         }
         md.push('\n');
     }
+    rows_table(&mut md, &out.rows);
+    md
+}
+
+fn hex_dump(md: &mut String, bytes: &[u8]) {
+    writeln!(md, "## Hex dump\n\n```").unwrap();
+    for (i, chunk) in bytes.chunks(16).enumerate() {
+        writeln!(md, "{:08x}  {}", i * 16, hex(chunk)).unwrap();
+    }
+    writeln!(md, "```\n").unwrap();
+}
+
+fn rows_table(md: &mut String, rows: &[Row]) {
     writeln!(
         md,
         "## Walk-through\n\n| offset | bytes | meaning |\n|---:|---|---|"
     )
     .unwrap();
-    for r in &out.rows {
+    for r in rows {
         writeln!(
             md,
             "| 0x{:04x} | `{}` | {} |",
@@ -557,7 +584,6 @@ fn walkthrough(v: &Vector, pgn: &str, out: &Out) -> String {
         )
         .unwrap();
     }
-    md
 }
 
 fn vectors() -> Vec<Vector> {
@@ -788,8 +814,11 @@ fn vectors() -> Vec<Vector> {
         Vector {
             name: "escape-comment",
             title: "an escape line and a comment (extension record)",
-            about: "A `%` escape line before the game is a 0x0a record outside any game \
-                    (string-2 of the text after `%`). A brace comment has no 1994 record: \
+            about: "A `%` escape line before the game's tags belongs to that game: it is a \
+                    0x0a record (string-2 of the text after `%`) right after the game's \
+                    0x05, before the tag pairs (spec/pgc.md 8.2: the PGN reader gives the \
+                    text between two games to the game that follows, so a canonical writer \
+                    writes no record between games). A brace comment has no 1994 record: \
                     it is an extension record 0x80, kind 0x01, LEB128 length, the bytes \
                     between the braces, placed right after the move it follows. The \
                     comment forces the general form, and the Black move after it gets a \
@@ -808,6 +837,429 @@ fn vectors() -> Vec<Vector> {
 /// The many-moves game: the last-ordinal move of the 218 position (stalemate).
 const MANY_MOVES_GAME: &str = "Rhg8";
 
+// ---------------------------------------------------------------------------
+// Extension-record vectors: the PGN is written here by hand, the PGC is what
+// pgn-bridge writes for it, and the walk-through decodes those bytes record
+// by record, every ordinal again from shakmaty's SAN of all legal moves.
+// ---------------------------------------------------------------------------
+
+/// A vector whose PGC comes from the PGN bridge.
+struct BridgeVector {
+    name: &'static str,
+    title: &'static str,
+    about: &'static str,
+    /// The input PGN, exactly (it must also be what the bridge decodes).
+    pgn: String,
+}
+
+/// Seven STR tag lines (Event `Spec NAME`, Result `result`) and the empty line.
+fn str_header(name: &str, result: &str) -> String {
+    format!(
+        "[Event \"Spec {name}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n\n"
+    )
+}
+
+fn bridge_vectors() -> Vec<BridgeVector> {
+    let long_value = ["A_value_longer_than_255_bytes"; 10].join(" ");
+    let long_name = "X".repeat(260);
+    vec![
+        BridgeVector {
+            name: "comments",
+            title: "brace comments (extension kind 0x01)",
+            about: "Brace comments have no 1994 record: each is an extension record 0x80, \
+                    kind 0x01, LEB128 length, then the bytes strictly between `{` and `}`, \
+                    exactly (the line break inside the second comment is kept; the empty \
+                    comment `{}` is a record with length 0). Each stands at its place: \
+                    before the first move (a game comment), after a move, and inside a \
+                    variation before and after its move. Every comment cuts the move run.",
+            pgn: str_header("comments", "*")
+                + "{Game comment before the first move.} 1. e4 {Best by test.} 1... e5 {A comment\n\
+                   on two lines} 2. Nf3 ({An alternative:} 2. Nc3 {The Vienna.}) 2... Nc6 {} *\n\n",
+        },
+        BridgeVector {
+            name: "line-comment",
+            title: "a `;` comment (extension kind 0x02)",
+            about: "A `;` comment runs to the end of its line: extension kind 0x02 holds \
+                    the bytes after `;` up to, not including, the line end. The writer \
+                    ends the line after it, and the Black move that follows gets `1...`.",
+            pgn: str_header("line-comment", "*")
+                + "1. d4 ; a line comment runs to the end of the line\n1... d5 2. c4 *\n\n",
+        },
+        BridgeVector {
+            name: "termination",
+            title: "a termination marker that differs from Result, and a missing one \
+                    (extension kind 0x03)",
+            about: "Game 1 has `[Result \"1-0\"]` but ends with `*`: a termination record \
+                    with code 4 (`*`) stands where the marker stood, last before 0x06. \
+                    Game 2 has no termination marker at all (the next game's tags follow, \
+                    or the input ends): code 0 (none). A game whose marker equals its \
+                    Result tag needs no record (see the other vectors).",
+            pgn: str_header("termination", "1-0")
+                + "1. e4 e5 *\n\n"
+                + &str_header("termination", "1/2-1/2")
+                + "1. d4 d5\n\n",
+        },
+        BridgeVector {
+            name: "null-move",
+            title: "null moves `--` and `Z0` (extension kind 0x04)",
+            about: "A null move is a ply without a move: the side to move changes. It has \
+                    no ordinal and no 1994 record; it is an extension record of kind 0x04 \
+                    whose payload is empty for `--` and the spelling otherwise (`Z0`). It \
+                    cuts the move run, and the next move is decoded with the other side \
+                    to move (here Black's `e5` after White's `--`, at the initial \
+                    position's ordinal table for Black).",
+            pgn: str_header("null-move", "*") + "1. -- e5 2. d4 Z0 *\n\n",
+        },
+        BridgeVector {
+            name: "long-tag",
+            title: "a tag value and a tag name over 255 bytes (extension kind 0x05)",
+            about: "A 0x02 tag pair holds at most 255 bytes per string-1. The Annotator \
+                    value (299 bytes) and a 260-byte tag name do not fit: each is an \
+                    extension record of kind 0x05 in the tag's place: LEB128 name length, \
+                    the name, then the value (the rest of the payload).",
+            pgn: str_header("long-tag", "*")
+                .trim_end_matches('\n')
+                .to_string()
+                + &format!(
+                    "\n[Annotator \"{long_value}\"]\n[{long_name} \"long name\"]\n\n1. e4 *\n\n"
+                ),
+        },
+        BridgeVector {
+            name: "long-nag",
+            title: "NAGs above 255 (extension kind 0x06)",
+            about: "The 0x07 record holds a NAG in one byte. `$300` and `$256` do not fit: \
+                    each is an extension record of kind 0x06 whose payload is the NAG \
+                    value as LEB128 (300 = `ac 02`, 256 = `80 02`), right after the move \
+                    it annotates; `$1` is an ordinary 0x07 record.",
+            pgn: str_header("long-nag", "*") + "1. e4 $300 1... e5 $1 2. Nf3 $256 *\n\n",
+        },
+        BridgeVector {
+            name: "escape-movetext",
+            title: "an escape line inside the movetext (0x0a)",
+            about: "A `%` line in the middle of the movetext is a 0x0a record (string-2 of \
+                    the text after `%`) at its place: it cuts the move run and changes \
+                    neither the position nor the line. The writer puts it on a line of its \
+                    own.",
+            pgn: str_header("escape-movetext", "*")
+                + "1. e4 e5\n%escape line inside the movetext\n2. Nf3 *\n\n",
+        },
+        BridgeVector {
+            name: "junk",
+            title: "text the reader cannot parse (extension kind 0x09)",
+            about: "A malformed tag pair (`[Site \"?\"` without its `]`) in the tag section \
+                    and an HTML line break `<br>` in the movetext are not PGN: each is an \
+                    extension record of kind 0x09 holding the text verbatim, at its place, \
+                    so that the game comes back byte for byte. The junk does not count \
+                    as a move or a comment: the Black move after it has no `1...`.",
+            pgn: "[Event \"Spec junk\"]\n[Site \"?\"\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+                  [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 <br> e5 *\n\n"
+                .to_string(),
+        },
+        BridgeVector {
+            name: "layout-lichess",
+            title: "a Lichess-style game: CR LF, all movetext on one line (extension kind 0x07)",
+            about: "Lichess exports end lines in CR LF and write the whole movetext on one \
+                    line. Both differ from the export layout, so the game starts with a \
+                    layout record (kind 0x07) right after 0x05: flags 0x01 (CR LF), the \
+                    width as LEB128 (the longest movetext line, 169 bytes: the writer \
+                    breaks no line shorter than that) and the trailer (2 line ends after \
+                    the result). With it the PGN comes back byte for byte.",
+            pgn: "[Event \"Rated Blitz game\"]\r\n[Site \"https://lichess.org/abcdefgh\"]\r\n\
+                  [Date \"2017.05.01\"]\r\n[Round \"-\"]\r\n[White \"PlayerOne\"]\r\n\
+                  [Black \"PlayerTwo\"]\r\n[Result \"1-0\"]\r\n[WhiteElo \"1500\"]\r\n\
+                  [BlackElo \"1480\"]\r\n[TimeControl \"180+0\"]\r\n[Termination \"Normal\"]\r\n\
+                  \r\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d4 exd4 6. cxd4 Bb4+ \
+                  7. Bd2 Bxd2+ 8. Nbxd2 d5 9. exd5 Nxd5 10. Qb3 Nce7 11. O-O O-O 12. Rfe1 \
+                  c6 13. Ne4 Qb6 14. Qxb6 axb6 1-0\r\n\r\n"
+                .to_string(),
+        },
+    ]
+}
+
+/// Walks PGC bytes record by record, writing walk-through rows.
+#[derive(Default)]
+struct RecordWalk {
+    rows: Vec<Row>,
+    game: usize,
+    fen: Option<String>,
+    /// Current position and the position before the last move, per line.
+    line: Option<(Chess, Option<Chess>)>,
+    stack: Vec<(Chess, Option<Chess>)>,
+    /// Bytes of the current record and how many are described.
+    rec: Vec<u8>,
+    rec_off: usize,
+    used: usize,
+}
+
+impl RecordWalk {
+    fn put(&mut self, n: usize, meaning: impl Into<String>) {
+        self.rows.push(Row {
+            off: self.rec_off + self.used,
+            bytes: self.rec[self.used..self.used + n].to_vec(),
+            meaning: meaning.into(),
+        });
+        self.used += n;
+    }
+
+    fn text(&mut self, s: &[u8], what: &str) {
+        for (i, chunk) in s.chunks(16).enumerate() {
+            let m = if i == 0 {
+                format!("{what}: {}", show(s))
+            } else {
+                "(continued)".to_string()
+            };
+            self.put(chunk.len(), m);
+        }
+    }
+
+    fn string(&mut self, header: usize, s: &[u8], what: &str) {
+        self.put(
+            header,
+            format!("string-{header} length {} ({what})", s.len()),
+        );
+        self.text(s, what);
+    }
+
+    fn varint(&mut self, v: u32, what: &str) {
+        let mut b = Vec::new();
+        pgc_core::item::put_varint(&mut b, v);
+        self.put(b.len(), format!("LEB128 {what} {v}"));
+    }
+
+    fn position(&mut self) -> &mut (Chess, Option<Chess>) {
+        if self.line.is_none() {
+            let pos = match &self.fen {
+                None => Chess::default(),
+                Some(f) => f
+                    .parse::<Fen>()
+                    .unwrap()
+                    .into_position(CastlingMode::Chess960)
+                    .unwrap(),
+            };
+            self.line = Some((pos, None));
+        }
+        self.line.as_mut().unwrap()
+    }
+
+    fn moves(&mut self, ords: &[u8]) {
+        for &o in ords {
+            let (pos, prev) = self.position().clone();
+            let table = sorted_sans(&pos, false);
+            let mv = table[o as usize].1;
+            assert_eq!(pgc_core::ordinal::encode(&pos, mv).unwrap(), o);
+            let san = SanPlus::from_move(pos.clone(), mv).to_string();
+            let n = pos.fullmoves();
+            let (num, side) = if pos.turn() == Color::White {
+                (format!("{n}."), "White")
+            } else {
+                (format!("{n}..."), "Black")
+            };
+            self.put(
+                1,
+                format!(
+                    "ordinal {o} = `{num} {san}` ({side}; {} legal moves, 0..={})",
+                    table.len(),
+                    table.len() - 1
+                ),
+            );
+            let _ = prev;
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            *self.position() = (after, Some(pos));
+        }
+    }
+
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        self.put(1, "0x80 extension record");
+        self.put(1, format!("kind 0x{kind:02x} {}", ext::kind_name(kind)));
+        self.varint(payload.len() as u32, "payload length");
+        match kind {
+            ext::COMMENT => self.text(payload, "comment bytes between the braces"),
+            ext::LINE_COMMENT => self.text(payload, "bytes after `;` up to the line end"),
+            ext::TERMINATION => {
+                let o = pgc_core::ext::Outcome::from_code(payload[0]).unwrap();
+                let what = match o.as_bytes() {
+                    b"" => "no termination marker".to_string(),
+                    m => format!("marker `{}`", String::from_utf8_lossy(m)),
+                };
+                self.put(1, format!("termination code {}: {what}", payload[0]));
+            }
+            ext::NULL_MOVE => {
+                let (pos, _) = self.position().clone();
+                let side = if pos.turn() == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                };
+                if payload.is_empty() {
+                    let last = self.rows.last_mut().unwrap();
+                    last.meaning
+                        .push_str(&format!(": empty payload, a null move `--` by {side}"));
+                } else {
+                    self.text(payload, &format!("a null move by {side}, spelled"));
+                }
+                let after = pos.clone().swap_turn().unwrap();
+                *self.position() = (after, Some(pos));
+            }
+            ext::LONG_TAG => {
+                let mut it = pgc_core::item::Items::new(payload);
+                let n = it.varint().unwrap() as usize;
+                let rest = it.rest();
+                self.varint(n as u32, "tag name length");
+                self.text(&rest[..n], "tag name");
+                self.text(&rest[n..], "tag value, unescaped");
+            }
+            ext::LONG_NAG => {
+                let v = pgc_core::item::Items::new(payload).varint().unwrap();
+                let before = self.rows.len();
+                self.varint(v, "NAG value");
+                self.rows[before].meaning.push_str(&format!(" (`${v}`)"));
+            }
+            ext::LAYOUT => {
+                let f = payload[0];
+                let names = [
+                    "CR LF",
+                    "byte-order mark",
+                    "no `N...` after a comment",
+                    "glyph NAGs",
+                    "space before the movetext",
+                    "one move pair per line",
+                ];
+                let set: Vec<&str> = (0..6)
+                    .filter(|b| f & (1 << b) != 0)
+                    .map(|b| names[b])
+                    .collect();
+                self.put(1, format!("layout flags 0x{f:02x}: {}", set.join(", ")));
+                let mut it = pgc_core::item::Items::new(&payload[1..]);
+                let w = it.varint().unwrap();
+                self.varint(w, "line width");
+                let t = payload[payload.len() - 1];
+                self.put(1, format!("trailer: {t} line ends after the last token"));
+            }
+            ext::JUNK => self.text(payload, "text the reader could not parse, verbatim"),
+            _ => panic!("no walk-through for extension kind {kind}"),
+        }
+    }
+
+    fn record(&mut self, rec: &RecordRef<'_>) {
+        match *rec {
+            RecordRef::GameBegin => {
+                self.game += 1;
+                self.fen = None;
+                self.line = None;
+                self.stack.clear();
+                let g = self.game;
+                self.put(
+                    1,
+                    format!("0x05 general game data begin (20.4.5): game {g}"),
+                );
+            }
+            RecordRef::GameEnd => self.put(1, "0x06 general game data end (20.4.6)"),
+            RecordRef::TagPair { name, value } => {
+                if name == b"FEN" {
+                    self.fen = Some(String::from_utf8(value.to_vec()).unwrap());
+                }
+                self.put(
+                    1,
+                    format!("0x02 tag pair (20.4.2): {}", String::from_utf8_lossy(name)),
+                );
+                self.string(1, name, "tag name");
+                self.string(1, value, "tag value, unescaped");
+            }
+            RecordRef::ShortMoves(ords) => {
+                self.put(1, "0x03 short move sequence (20.4.3)");
+                self.put(1, format!("mvseq-1 count {}", ords.len()));
+                self.moves(ords);
+            }
+            RecordRef::LongMoves(ords) => {
+                self.put(1, "0x04 long move sequence (20.4.4)");
+                self.put(2, format!("mvseq-2 count {}", ords.len()));
+                self.moves(ords);
+            }
+            RecordRef::Nag(n) => {
+                self.put(1, "0x07 simple NAG (20.4.7)");
+                self.put(1, format!("int-1 NAG {n} (`${n}`)"));
+            }
+            RecordRef::RavBegin => {
+                let (pos, prev) = self.position().clone();
+                self.stack.push((pos, prev.clone()));
+                self.line = Some((prev.expect("RAV after a move"), None));
+                self.put(1, "0x08 RAV begin (20.4.8): replaces the move just played");
+            }
+            RecordRef::RavEnd => {
+                self.line = self.stack.pop();
+                self.put(1, "0x09 RAV end (20.4.9)");
+            }
+            RecordRef::Escape(t) => {
+                self.put(1, "0x0a escape string (20.4.10)");
+                self.string(2, t, "the text after `%`");
+            }
+            RecordRef::Extension { kind, payload } => self.extension(kind, payload),
+            ref other => panic!("no walk-through for {other:?}"),
+        }
+    }
+}
+
+/// Encodes the vector's PGN with pgn-bridge, checks that it decodes back to
+/// the same bytes, and writes the walk-through of the PGC.
+fn build_bridge(v: &BridgeVector) -> (Vec<u8>, String) {
+    let mut pgc = Vec::new();
+    let stats = pgn_bridge::pgn_to_pgc(v.pgn.as_bytes(), &mut pgc, None, &Default::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", v.name));
+    assert_eq!(stats.rejected, 0, "{}: {:?}", v.name, stats.rejects);
+    let mut back = Vec::new();
+    pgn_bridge::pgc_to_pgn(&pgc[..], &mut back, &Default::default()).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&back),
+        v.pgn,
+        "{}: the bridge does not give the PGN back",
+        v.name
+    );
+    let mut walk = RecordWalk::default();
+    let limits = pgc_core::Limits::default();
+    let mut off = 0;
+    while off < pgc.len() {
+        let (rec, n) = frame(&pgc[off..], &limits).unwrap();
+        walk.rec = pgc[off..off + n].to_vec();
+        walk.rec_off = off;
+        walk.used = 0;
+        walk.record(&rec);
+        assert_eq!(
+            walk.used, n,
+            "{}: record at {off} not fully described",
+            v.name
+        );
+        off += n;
+    }
+    let mut md = String::new();
+    writeln!(md, "# Vector `{}`: {}\n", v.name, v.title).unwrap();
+    writeln!(md, "{}\n", v.about).unwrap();
+    writeln!(
+        md,
+        "Files: `{0}.pgn` (input, written by hand), `{0}.pgc` ({1} bytes, written \
+         by pgn-bridge from the PGN, which it decodes back to the same bytes). \
+         Generated and checked by `tests/tests/make_vectors.rs`; this walk-through \
+         decodes every ordinal again from shakmaty's SAN of every legal move, sorted \
+         in ASCII order. Specification: `spec/pgc.md`, `spec/extensions.md`, \
+         `spec/ordinal.md`.\n",
+        v.name,
+        pgc.len()
+    )
+    .unwrap();
+    let crlf = v.pgn.contains("\r\n");
+    let shown = v.pgn.replace("\r\n", "\n");
+    let note = if crlf {
+        " (every line ends in CR LF, shown here as LF)"
+    } else {
+        ""
+    };
+    writeln!(md, "## Input PGN{note}\n\n```\n{shown}```\n").unwrap();
+    hex_dump(&mut md, &pgc);
+    rows_table(&mut md, &walk.rows);
+    (pgc, md)
+}
+
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/vectors")
 }
@@ -817,12 +1269,22 @@ fn vectors_are_up_to_date() {
     let write = std::env::var_os("PGC_WRITE_VECTORS").is_some();
     let dir = dir();
     let mut stale = Vec::new();
-    for v in vectors() {
-        let (pgn, pgc, md) = build(&v);
+    let built = vectors()
+        .iter()
+        .map(|v| {
+            let (pgn, pgc, md) = build(v);
+            (v.name, pgn.into_bytes(), pgc, md)
+        })
+        .chain(bridge_vectors().iter().map(|v| {
+            let (pgc, md) = build_bridge(v);
+            (v.name, v.pgn.clone().into_bytes(), pgc, md)
+        }))
+        .collect::<Vec<_>>();
+    for (name, pgn, pgc, md) in built {
         let files: [(String, Vec<u8>); 3] = [
-            (format!("{}.pgn", v.name), pgn.into_bytes()),
-            (format!("{}.pgc", v.name), pgc),
-            (format!("{}.md", v.name), md.into_bytes()),
+            (format!("{name}.pgn"), pgn),
+            (format!("{name}.pgc"), pgc),
+            (format!("{name}.md"), md.into_bytes()),
         ];
         for (name, data) in files {
             let path = dir.join(&name);

@@ -8,8 +8,8 @@
 //!    the NAGs and the variation brackets) equal the tokens of `NAME.pgn` once
 //!    move numbers, comments, escape lines, tags and results are removed.
 //!
-//! The full PGN <-> PGC check through the project's PGN bridge goes in
-//! [`pgn_bridge_round_trip`] (marked below).
+//! 4. through the project's PGN bridge, PGN → PGC gives exactly `NAME.pgc`
+//!    and PGC → PGN gives exactly `NAME.pgn` ([`pgn_bridge_round_trip`]).
 
 use pgc_core::record::{RecordRef, frame};
 use pgc_core::visit::{Ply, Variation};
@@ -43,6 +43,7 @@ fn read(name: &str, ext: &str) -> Vec<u8> {
 #[derive(Default)]
 struct Tokens {
     games: Vec<Vec<String>>,
+    in_moves: bool,
 }
 
 impl GameVisitor for Tokens {
@@ -62,6 +63,30 @@ impl GameVisitor for Tokens {
     fn end_variation(&mut self) {
         self.push(")".to_string());
     }
+    fn begin_moves(&mut self, _start: &shakmaty::Chess) {
+        self.in_moves = true;
+    }
+    fn null_move(&mut self, _before: &shakmaty::Chess, spelling: &[u8]) {
+        let s = if spelling.is_empty() { b"--" } else { spelling };
+        self.push(String::from_utf8_lossy(s).into_owned());
+    }
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        match kind {
+            pgc_core::ext::LONG_NAG => {
+                let n = pgc_core::item::Items::new(payload).varint().unwrap();
+                self.push(format!("${n}"));
+            }
+            // Junk in the movetext is a token of the PGN text; in the tag
+            // section it is a line the PGN side skips with the tags.
+            pgc_core::ext::JUNK if self.in_moves => {
+                self.push(String::from_utf8_lossy(payload).into_owned());
+            }
+            _ => {}
+        }
+    }
+    fn end_game(&mut self) {
+        self.in_moves = false;
+    }
 }
 
 impl Tokens {
@@ -71,17 +96,37 @@ impl Tokens {
 }
 
 /// Per game, the SAN, NAG and bracket tokens of a PGN text: tags, escape
-/// lines, comments, move numbers and results are dropped.
+/// lines, comments, move numbers and results are dropped. A game ends at its
+/// result or, when it has none, where the next game's tags begin.
 fn pgn_tokens(pgn: &str) -> Vec<Vec<String>> {
     let mut games = Vec::new();
     let mut cur: Vec<String> = Vec::new();
     let mut text = String::new();
+    let mut movetext = false;
+    let ended = |t: &str| {
+        matches!(
+            t.split_whitespace().last(),
+            Some("1-0" | "0-1" | "1/2-1/2" | "*")
+        )
+    };
     for line in pgn.lines() {
-        if line.starts_with('%') || line.starts_with('[') {
+        if line.starts_with('[') {
+            if movetext && !ended(&text) {
+                // No termination marker: mark the game's end for the loop below.
+                text.push_str(" <end>\n");
+            }
+            movetext = false;
             continue;
         }
+        if line.starts_with('%') {
+            continue;
+        }
+        movetext |= !line.trim().is_empty();
         text.push_str(line);
         text.push('\n');
+    }
+    if movetext && !ended(&text) {
+        text.push_str(" <end>\n");
     }
     let mut chars = text.chars().peekable();
     let mut word = String::new();
@@ -90,7 +135,7 @@ fn pgn_tokens(pgn: &str) -> Vec<Vec<String>> {
         if w.is_empty() {
             return;
         }
-        if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+        if matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*" | "<end>") {
             games.push(std::mem::take(cur));
         } else if w.starts_with(|c: char| c.is_ascii_digit())
             && w.trim_end_matches('.').bytes().all(|b| b.is_ascii_digit())
@@ -214,19 +259,27 @@ fn concatenated_vectors_are_one_valid_file() {
     assert_eq!(walk("all", &all).len(), games);
 }
 
-// ---------------------------------------------------------------------------
-// PGN BRIDGE CHECK (to be written with the pgn-bridge converter):
-// for every vector, PGN -> PGC must give exactly `NAME.pgc`, and
-// PGC -> PGN must give exactly `NAME.pgn` (the vectors are in export format).
-// ---------------------------------------------------------------------------
-
-/// Placeholder for the full PGN <-> PGC check through `pgn-bridge`.
+/// The full PGN <-> PGC check through `pgn-bridge`: for every vector,
+/// PGN → PGC gives exactly `NAME.pgc` and PGC → PGN gives exactly `NAME.pgn`
+/// (each `.pgn` is either in export format or carries what its layout and
+/// extension records reproduce).
 #[test]
-#[ignore = "pgn-bridge has no PGN <-> PGC converter yet; fill in this test then"]
 fn pgn_bridge_round_trip() {
     for name in vector_names() {
-        let _pgn = read(&name, "pgn");
-        let _pgc = read(&name, "pgc");
-        // pgn-bridge: assert_eq!(encode(&_pgn), _pgc); assert_eq!(decode(&_pgc), _pgn);
+        let pgn = read(&name, "pgn");
+        let pgc = read(&name, "pgc");
+        let mut encoded = Vec::new();
+        let stats = pgn_bridge::pgn_to_pgc(&pgn[..], &mut encoded, None, &Default::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(stats.rejected, 0, "{name}: {:?}", stats.rejects);
+        assert!(encoded == pgc, "{name}: pgn_to_pgc(.pgn) differs from .pgc");
+        let mut decoded = Vec::new();
+        pgn_bridge::pgc_to_pgn(&pgc[..], &mut decoded, &Default::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            String::from_utf8_lossy(&decoded),
+            String::from_utf8_lossy(&pgn),
+            "{name}: pgc_to_pgn(.pgc) differs from .pgn"
+        );
     }
 }
