@@ -634,9 +634,13 @@ pub fn select<P: Position>(
     if usize::from(ordinal) >= n {
         return Err(OrdinalError::OutOfRange { ordinal, legal: n });
     }
+    // One pass: each move's class, and the count per class.
     let mut counts = [0usize; CLASSES];
-    for &m in moves {
-        counts[class(m)] += 1;
+    let mut classes = [0u8; MAX_ORDINALS];
+    for (slot, &m) in classes.iter_mut().zip(moves) {
+        let c = class(m);
+        counts[c] += 1;
+        *slot = c as u8;
     }
     let mut rest = usize::from(ordinal);
     let mut c = 0;
@@ -644,11 +648,24 @@ pub fn select<P: Position>(
         rest -= counts[c];
         c += 1;
     }
-    let scan = scan_class(moves, c);
+    // The moves of class `c`; disambiguation only for shared squares.
+    let mut same: ArrayVec<u8, MAX_ORDINALS> = ArrayVec::new();
+    let mut seen = Bitboard::EMPTY;
+    let mut dup = Bitboard::EMPTY;
+    for (i, &k) in classes[..n].iter().enumerate() {
+        if usize::from(k) == c {
+            let to = moves[i].to();
+            if seen.contains(to) {
+                dup.add(to);
+            }
+            seen.add(to);
+            let _ = same.try_push(i as u8);
+        }
+    }
     let mut keys: ArrayVec<u64, MAX_ORDINALS> = ArrayVec::new();
-    for &i in &scan.same {
+    for &i in &same {
         let m = moves[usize::from(i)];
-        keys.push(class_key(pos, moves, m, scan.dup) | u64::from(i));
+        let _ = keys.try_push(class_key(pos, moves, m, dup) | u64::from(i));
     }
     // `rest < counts[c] == keys.len()` by the loop above.
     let key = *keys.select_nth_unstable(rest).1;
