@@ -40,6 +40,15 @@ pub enum Command {
     Index(IndexArgs),
 }
 
+/// Output formats of `pgc decode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DecodeFormat {
+    /// PGN export format.
+    Pgn,
+    /// JSON Lines, one game per line.
+    Jsonl,
+}
+
 /// Where the output goes.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
@@ -133,6 +142,11 @@ pub struct DecodeArgs {
     /// the other tags in ASCII order); layout records are ignored.
     #[arg(long)]
     pub strict_export: bool,
+    /// Output format: `pgn` (export format) or `jsonl` (one JSON object per
+    /// game: tags, result, main-line moves with UCI, SAN, and `[%clk]`,
+    /// `[%emt]`, `[%eval]` values as numbers).
+    #[arg(long, value_enum, default_value_t = DecodeFormat::Pgn)]
+    pub format: DecodeFormat,
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
     /// it is present and up to date, else scans.

@@ -7,7 +7,7 @@
 //! that cannot be framed ends the last batch, so the walker reports it with
 //! its exact position, after every game before it has been decoded.
 
-use crate::args::DecodeArgs;
+use crate::args::{DecodeArgs, DecodeFormat};
 use crate::error::{Error, Result, Status};
 use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
@@ -16,6 +16,7 @@ use pgc_core::record::{FrameError, Marker, RecordRef, frame};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use pgc_core::{Limits, PgcReader};
 use pgn_bridge::decode::{DecodeOptions, Decoder};
+use pgn_bridge::jsonl::JsonlWriter;
 use shakmaty::Chess;
 use std::io::{self, Read};
 
@@ -283,12 +284,30 @@ struct Done {
     error: Option<WalkError>,
 }
 
+/// A visitor that renders games as text.
+trait Render: GameVisitor {
+    fn text(&mut self) -> &mut Vec<u8>;
+}
+
+impl Render for Decoder {
+    fn text(&mut self) -> &mut Vec<u8> {
+        Decoder::text(self)
+    }
+}
+
+impl Render for JsonlWriter {
+    fn text(&mut self) -> &mut Vec<u8> {
+        JsonlWriter::text(self)
+    }
+}
+
 fn decode_batch(b: Batch, opts: DecodeOptions, limits: Limits) -> Done {
+    decode_batch_with(b, limits, Decoder::new(opts))
+}
+
+fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> Done {
     let mut walker = GameWalker::from_reader(PgcReader::with_limits(&b.data[..], limits));
-    let mut v = PlyCount {
-        inner: Decoder::new(opts),
-        plies: 0,
-    };
+    let mut v = PlyCount { inner, plies: 0 };
     let mut games = 0;
     let mut good = 0;
     let mut error = None;
@@ -331,6 +350,7 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
         strict_export: a.strict_export,
     };
     let limits = a.limits.pgc_limits();
+    let format = a.format;
     let jobs = jobs(a.jobs);
     let mut sink = output.sink()?;
     let mut progress = Progress::new("decode", a.report.quiet);
@@ -344,7 +364,10 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
                     .next_batch()
                     .map_err(|e| Error::io(&input.name, &e))
             },
-            |b| decode_batch(b, opts, limits),
+            |b| match format {
+                DecodeFormat::Pgn => decode_batch(b, opts, limits),
+                DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()),
+            },
             |d: Done| {
                 sink.put(&d.pgn)?;
                 games += d.games;

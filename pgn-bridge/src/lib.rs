@@ -26,6 +26,7 @@ pub mod convert;
 pub mod decode;
 pub mod encode;
 pub mod export;
+pub mod jsonl;
 pub mod layout;
 pub mod lexer;
 pub mod pgn_error;

@@ -1,0 +1,358 @@
+//! PGC → JSON Lines: one object per game, with clocks and evaluations as
+//! numbers instead of comment text, for analysis and training pipelines.
+//!
+//! ```text
+//! {"game":1,"offset":0,"tags":{"Event":"Rated Blitz game",…},"result":"1-0",
+//!  "moves":[{"uci":"e2e4","san":"e4","clk":180,"eval":{"cp":17}},…]}
+//! ```
+//!
+//! * `moves` is the main line; variations are not written.
+//! * `clk` is the `[%clk]` time in seconds (fractions kept), `eval` is
+//!   `{"cp":n}` (centipawns, White's view) or `{"mate":n}`, `emt` the
+//!   `[%emt]` time in seconds; each only when the move has one.
+//! * `comments` lists a move's comment texts that are not typed commands.
+//! * Strings are the PGN's bytes; bytes that are not UTF-8 are written as
+//!   `\u00XX` (Latin-1 reading), so every line is valid JSON.
+//!
+//! Values come from the game's typed-command record when the encoder stored
+//! them as data, and from the comment text otherwise.
+
+use crate::commands::{Command, Eval, GameCommandsReader, Part, TypedComment, parse_comment};
+use pgc_core::ext::{self, Outcome};
+use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess};
+
+#[derive(Default, Clone, Copy)]
+struct Values {
+    clk: Option<u64>,
+    emt: Option<u64>,
+    eval: Option<Eval>,
+}
+
+/// Renders walked games as JSON Lines into [`JsonlWriter::text`].
+#[derive(Default)]
+pub struct JsonlWriter {
+    out: Vec<u8>,
+    game: u64,
+    offset: u64,
+    result_tag: Vec<u8>,
+    termination: Option<Outcome>,
+    tags: Vec<u8>,
+    moves: Vec<u8>,
+    /// Whether the current move object is open (values may follow).
+    open_move: bool,
+    comments: Vec<Vec<u8>>,
+    values: Values,
+    commands: Option<GameCommandsReader>,
+    anchor: u64,
+    typed: TypedComment,
+    chess960: bool,
+    plies: u64,
+    /// Variation depth: moves inside variations are not written but still
+    /// count as anchors of typed comments.
+    depth: u32,
+}
+
+impl JsonlWriter {
+    /// A writer.
+    pub fn new() -> JsonlWriter {
+        JsonlWriter::default()
+    }
+
+    /// The JSON text produced so far; the caller drains it.
+    pub fn text(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    fn close_move(&mut self) {
+        if !self.open_move {
+            return;
+        }
+        let v = self.values;
+        if let Some(ms) = v.clk {
+            self.moves.extend_from_slice(b",\"clk\":");
+            push_seconds(&mut self.moves, ms);
+        }
+        if let Some(ms) = v.emt {
+            self.moves.extend_from_slice(b",\"emt\":");
+            push_seconds(&mut self.moves, ms);
+        }
+        match v.eval {
+            Some(Eval::Centipawns(cp)) => self
+                .moves
+                .extend_from_slice(format!(",\"eval\":{{\"cp\":{cp}}}").as_bytes()),
+            Some(Eval::Mate(n)) => self
+                .moves
+                .extend_from_slice(format!(",\"eval\":{{\"mate\":{n}}}").as_bytes()),
+            None => {}
+        }
+        if !self.comments.is_empty() {
+            self.moves.extend_from_slice(b",\"comments\":[");
+            for (i, c) in self.comments.iter().enumerate() {
+                if i > 0 {
+                    self.moves.push(b',');
+                }
+                json_string(&mut self.moves, c);
+            }
+            self.moves.push(b']');
+        }
+        self.moves.push(b'}');
+        self.open_move = false;
+        self.values = Values::default();
+        self.comments.clear();
+    }
+
+    fn typed_values(&mut self) {
+        if let Some(r) = &mut self.commands
+            && r.typed_at(self.anchor, &mut self.typed)
+        {
+            if let Some(c) = self.typed.clk() {
+                self.values.clk = Some(c.millis);
+            }
+            if let Some(e) = self.typed.eval() {
+                self.values.eval = Some(e);
+            }
+        }
+        self.anchor += 1;
+    }
+
+    fn text_comment(&mut self, text: &[u8]) {
+        let mut rest = false;
+        for part in parse_comment(text) {
+            match part {
+                Part::Command {
+                    command: Command::Clk(c, _),
+                    ..
+                } => self.values.clk = Some(c.millis),
+                Part::Command {
+                    command: Command::Emt(c, _),
+                    ..
+                } => self.values.emt = Some(c.millis),
+                Part::Command {
+                    command: Command::Eval(e, _),
+                    ..
+                } => self.values.eval = Some(e),
+                Part::Text(t) if t.trim_ascii().is_empty() => {}
+                _ => rest = true,
+            }
+        }
+        if rest && self.open_move {
+            self.comments.push(text.trim_ascii().to_vec());
+        }
+    }
+}
+
+fn push_seconds(out: &mut Vec<u8>, millis: u64) {
+    let s = millis / 1000;
+    let f = millis % 1000;
+    if f == 0 {
+        out.extend_from_slice(s.to_string().as_bytes());
+    } else {
+        let frac = format!("{f:03}");
+        out.extend_from_slice(format!("{s}.{}", frac.trim_end_matches('0')).as_bytes());
+    }
+}
+
+/// Appends `bytes` as a JSON string; bytes that are not valid UTF-8 are read
+/// as Latin-1.
+pub fn json_string(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.push(b'"');
+    let text: std::borrow::Cow<'_, str> = match std::str::from_utf8(bytes) {
+        Ok(s) => s.into(),
+        Err(_) => bytes
+            .iter()
+            .map(|&b| char::from(b))
+            .collect::<String>()
+            .into(),
+    };
+    for ch in text.chars() {
+        match ch {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            c if (c as u32) < 0x20 => {
+                out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes())
+            }
+            c => {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+    out.push(b'"');
+}
+
+impl GameVisitor for JsonlWriter {
+    fn begin_game(&mut self, info: &GameInfo) {
+        self.game = info.index + 1;
+        self.offset = info.offset;
+        self.result_tag.clear();
+        self.termination = None;
+        self.tags.clear();
+        self.moves.clear();
+        self.open_move = false;
+        self.comments.clear();
+        self.values = Values::default();
+        self.commands = None;
+        self.anchor = 0;
+        self.chess960 = false;
+        self.plies = 0;
+        self.depth = 0;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        if name == b"Result" {
+            self.result_tag = value.to_vec();
+        }
+        if name == b"Variant" {
+            let v = value.to_ascii_lowercase();
+            self.chess960 = v.windows(3).any(|w| w == b"960") || v.starts_with(b"fischer");
+        }
+        if !self.tags.is_empty() {
+            self.tags.push(b',');
+        }
+        json_string(&mut self.tags, name);
+        self.tags.push(b':');
+        json_string(&mut self.tags, value);
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) {
+        if self.depth > 0 {
+            self.anchor += 1;
+            return;
+        }
+        self.close_move();
+        if !self.moves.is_empty() {
+            self.moves.push(b',');
+        }
+        let mode = if self.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        self.moves.extend_from_slice(b"{\"uci\":\"");
+        self.moves
+            .extend_from_slice(UciMove::from_move(ply.mv, mode).to_string().as_bytes());
+        self.moves.extend_from_slice(b"\",\"san\":\"");
+        self.moves.extend_from_slice(ply.san.as_bytes());
+        self.moves.push(b'"');
+        self.open_move = true;
+        self.plies += 1;
+        self.typed_values();
+    }
+
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+        if self.depth > 0 {
+            self.anchor += 1;
+            return;
+        }
+        self.close_move();
+        if !self.moves.is_empty() {
+            self.moves.push(b',');
+        }
+        self.moves
+            .extend_from_slice(b"{\"uci\":\"0000\",\"san\":\"--\"");
+        self.open_move = true;
+        self.typed_values();
+    }
+
+    fn nag(&mut self, _nag: u8) {
+        if self.depth > 0 {
+            self.anchor += 1;
+            return;
+        }
+        self.typed_values();
+    }
+
+    fn begin_variation(&mut self) -> Variation {
+        // Entered, not skipped: its moves, NAGs and comments count as
+        // anchors of typed comments, but nothing of it is written.
+        self.depth += 1;
+        Variation::Enter
+    }
+
+    fn end_variation(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        match kind {
+            ext::CLOCKS => self.commands = GameCommandsReader::from_payload(payload).ok(),
+            ext::COMMENT if self.depth > 0 => self.anchor += 1,
+            ext::COMMENT => {
+                self.text_comment(payload);
+                self.typed_values();
+            }
+            ext::LONG_NAG if self.depth > 0 => self.anchor += 1,
+            ext::LONG_NAG => self.typed_values(),
+            ext::TERMINATION => {
+                self.termination = payload.first().and_then(|&c| Outcome::from_code(c));
+            }
+            _ => {}
+        }
+    }
+
+    fn end_game(&mut self) {
+        self.close_move();
+        let result: &[u8] = match self.termination {
+            Some(o) => o.as_bytes(),
+            None => Outcome::from_bytes(&self.result_tag).map_or(&b""[..], |o| o.as_bytes()),
+        };
+        self.out.extend_from_slice(
+            format!(
+                "{{\"game\":{},\"offset\":{},\"tags\":{{",
+                self.game, self.offset
+            )
+            .as_bytes(),
+        );
+        self.out.extend_from_slice(&self.tags);
+        self.out.extend_from_slice(b"},\"result\":");
+        json_string(&mut self.out, result);
+        self.out.extend_from_slice(b",\"moves\":[");
+        self.out.extend_from_slice(&self.moves);
+        self.out.extend_from_slice(b"]}\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgc_core::GameWalker;
+
+    fn jsonl(pgn: &[u8]) -> String {
+        let mut pgc = Vec::new();
+        crate::pgn_to_pgc(pgn, &mut pgc, None, &Default::default()).unwrap();
+        let mut w = JsonlWriter::new();
+        let mut walker = GameWalker::new(&pgc[..]);
+        while walker.walk_game(&mut w).unwrap() {}
+        String::from_utf8(w.text().clone()).unwrap()
+    }
+
+    #[test]
+    fn clocks_and_evals_become_numbers() {
+        let out = jsonl(
+            b"[Result \"0-1\"]\n\n1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%clk 0:02:59.5] } \
+              2. Qh5 { [%eval #-3] } { a bold queen } (2. Nf3) 0-1\n\n",
+        );
+        assert_eq!(
+            out,
+            "{\"game\":1,\"offset\":0,\"tags\":{\"Result\":\"0-1\"},\"result\":\"0-1\",\"moves\":[\
+             {\"uci\":\"e2e4\",\"san\":\"e4\",\"clk\":180,\"eval\":{\"cp\":17}},\
+             {\"uci\":\"e7e5\",\"san\":\"e5\",\"clk\":179.5},\
+             {\"uci\":\"d1h5\",\"san\":\"Qh5\",\"eval\":{\"mate\":-3},\"comments\":[\"a bold queen\"]}]}\n"
+        );
+    }
+
+    #[test]
+    fn strings_are_valid_json() {
+        let mut out = Vec::new();
+        json_string(&mut out, b"M\xfcller \"x\"\\\n");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\"M\u{fc}ller \\\"x\\\"\\\\\\n\""
+        );
+    }
+}
