@@ -10,7 +10,7 @@ use pgc_core::PgcReader;
 use pgc_core::ext;
 use pgc_core::record::{Marker, RecordRef};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
-use pgn_bridge::decode::{DecodeOptions, Decoder};
+use pgn_bridge::decode::{CommentStats, DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -25,6 +25,7 @@ struct Counts {
     pgn_bytes: u64,
     records: BTreeMap<u8, u64>,
     extensions: BTreeMap<u8, u64>,
+    comments: CommentStats,
 }
 
 impl Counts {
@@ -40,6 +41,7 @@ impl Counts {
         for (k, v) in &o.extensions {
             *self.extensions.entry(*k).or_default() += v;
         }
+        self.comments.merge(&o.comments);
     }
 }
 
@@ -54,6 +56,8 @@ impl Count {
         let t = self.dec.text();
         self.c.pgn_bytes += t.len() as u64;
         t.clear();
+        self.c.comments.merge(&self.dec.comment_stats);
+        self.dec.comment_stats = CommentStats::default();
     }
 }
 
@@ -148,6 +152,20 @@ fn print(out: &mut impl Write, name: &str, c: &Counts) -> std::io::Result<()> {
             writeln!(out, "    0x{k:02x} {:<14} {n}", ext::kind_name(k))?;
         }
     }
+    let cs = &c.comments;
+    if cs.typed + cs.text > 0 {
+        writeln!(
+            out,
+            "  comments     {} ({} as typed commands, {} as text)",
+            cs.typed + cs.text,
+            cs.typed,
+            cs.text
+        )?;
+        for (name, (typed, text)) in &cs.commands {
+            let name = format!("[%{}]", String::from_utf8_lossy(name));
+            writeln!(out, "    {name:<12} {typed} typed, {text} in text")?;
+        }
+    }
     Ok(())
 }
 
@@ -171,8 +189,10 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
         }
         let mut walker =
             GameWalker::from_reader(PgcReader::with_limits(opened.reader, a.limits.pgc_limits()));
+        let mut dec = Decoder::new(DecodeOptions::default());
+        dec.count_commands = true;
         let mut v = Count {
-            dec: Decoder::new(DecodeOptions::default()),
+            dec,
             c: Counts::default(),
         };
         let err = loop {

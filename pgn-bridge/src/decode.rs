@@ -35,6 +35,11 @@ pub struct Decoder {
     pub extension_counts: [u64; 256],
     /// Comments rendered from typed embedded commands (for `info`).
     pub typed_comments: u64,
+    /// When set, every comment is parsed and its commands counted in
+    /// [`Decoder::comment_stats`] (for `pgc info`; off by default).
+    pub count_commands: bool,
+    /// Comments and embedded commands seen, when counting.
+    pub comment_stats: CommentStats,
 }
 
 impl Default for Decoder {
@@ -59,6 +64,8 @@ impl Decoder {
             typed_text: Vec::new(),
             extension_counts: [0; 256],
             typed_comments: 0,
+            count_commands: false,
+            comment_stats: CommentStats::default(),
         }
     }
 
@@ -112,9 +119,61 @@ impl Decoder {
             if r.render_at(self.anchor, &mut self.typed_text) {
                 self.writer.comment(&mut self.out, &self.typed_text);
                 self.typed_comments += 1;
+                if self.count_commands {
+                    self.comment_stats.add(&self.typed_text, true);
+                }
             }
         }
         self.anchor += 1;
+    }
+}
+
+/// How many comments were stored as typed commands and how many as text,
+/// and which embedded commands each held.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommentStats {
+    /// Comments stored as typed commands.
+    pub typed: u64,
+    /// Comments stored as text.
+    pub text: u64,
+    /// Per command name (`clk`, `eval`, …): `(in typed comments, in text comments)`.
+    pub commands: std::collections::BTreeMap<Vec<u8>, (u64, u64)>,
+}
+
+impl CommentStats {
+    fn add(&mut self, comment: &[u8], typed: bool) {
+        if typed {
+            self.typed += 1;
+        } else {
+            self.text += 1;
+        }
+        for part in crate::commands::parse_comment(comment) {
+            if let crate::commands::Part::Command { raw, .. } = part {
+                let name: Vec<u8> = raw
+                    .iter()
+                    .skip(2)
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .copied()
+                    .collect();
+                let e = self.commands.entry(name).or_default();
+                if typed {
+                    e.0 += 1;
+                } else {
+                    e.1 += 1;
+                }
+            }
+        }
+    }
+
+    /// Adds another count.
+    pub fn merge(&mut self, o: &CommentStats) {
+        self.typed += o.typed;
+        self.text += o.text;
+        for (k, (a, b)) in &o.commands {
+            let e = self.commands.entry(k.clone()).or_default();
+            e.0 += a;
+            e.1 += b;
+        }
     }
 }
 
@@ -178,6 +237,9 @@ impl GameVisitor for Decoder {
         self.extension_counts[kind as usize] += 1;
         match kind {
             ext::COMMENT => {
+                if self.count_commands {
+                    self.comment_stats.add(payload, false);
+                }
                 self.writer.comment(&mut self.out, payload);
                 self.after_anchor();
             }
