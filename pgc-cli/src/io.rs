@@ -267,6 +267,7 @@ impl Output {
                     dir.display()
                 ))
             })?;
+        register_temp(tmp.path());
         Ok(Output {
             name,
             target: Target::File {
@@ -356,11 +357,13 @@ impl Output {
             Target::Stdout | Target::Device(_) => Ok(()),
             Target::File { path, tmp, force } => {
                 tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
+                let temp_path = tmp.path().to_path_buf();
                 let done = if force {
                     tmp.persist(&path)
                 } else {
                     tmp.persist_noclobber(&path)
                 };
+                unregister_temp(&temp_path);
                 done.map(|_| ()).map_err(|e| {
                     if e.error.kind() == io::ErrorKind::AlreadyExists {
                         Error::Usage(format!(
@@ -481,5 +484,31 @@ mod tests {
         assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
         // An escape string first: 0x0a, a little-endian length, text.
         assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
+    }
+}
+
+/// Temporary outputs of this process, removed by [`remove_temps`] when the
+/// process is interrupted (a `Drop` does not run on a signal).
+static TEMPS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn register_temp(p: &Path) {
+    if let Ok(mut t) = TEMPS.lock() {
+        t.push(p.to_path_buf());
+    }
+}
+
+fn unregister_temp(p: &Path) {
+    if let Ok(mut t) = TEMPS.lock() {
+        t.retain(|x| x != p);
+    }
+}
+
+/// Removes every temporary output still registered (on SIGINT or SIGTERM),
+/// so that an interrupted run leaves no partial file behind.
+pub fn remove_temps() {
+    if let Ok(t) = TEMPS.lock() {
+        for p in t.iter() {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }

@@ -48,6 +48,13 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    // Ctrl-C or SIGTERM: remove the temporary output, say so, exit 2. The
+    // target was never touched (it is only replaced by the final rename).
+    let _ = ctrlc::set_handler(|| {
+        io::remove_temps();
+        progress::say("interrupted; no output was written");
+        std::process::exit(2);
+    });
     match run(cli) {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Problems) => ExitCode::from(1),
