@@ -468,25 +468,6 @@ pub fn refuse_binary_terminal(out: &Output) -> Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sniffs_formats() {
-        assert_eq!(sniff(b""), Format::Empty);
-        assert_eq!(sniff(b"[Event \"x\"]\n"), Format::Pgn);
-        assert_eq!(sniff(b"\n\n[Event \"x\"]\n"), Format::Pgn);
-        assert_eq!(sniff(b"\xef\xbb\xbf[Event"), Format::Pgn);
-        assert_eq!(sniff(b"1. e4 e5 *"), Format::Pgn);
-        assert_eq!(sniff(&[0x05, 0x02, 5]), Format::Pgc);
-        assert_eq!(sniff(&[0x01, 0, 0]), Format::Pgc);
-        assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
-        // An escape string first: 0x0a, a little-endian length, text.
-        assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
-    }
-}
-
 /// Temporary outputs of this process, removed by [`remove_temps`] when the
 /// process is interrupted (a `Drop` does not run on a signal).
 static TEMPS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
@@ -510,5 +491,24 @@ pub fn remove_temps() {
         for p in t.iter() {
             let _ = std::fs::remove_file(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_formats() {
+        assert_eq!(sniff(b""), Format::Empty);
+        assert_eq!(sniff(b"[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\n\n[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\xef\xbb\xbf[Event"), Format::Pgn);
+        assert_eq!(sniff(b"1. e4 e5 *"), Format::Pgn);
+        assert_eq!(sniff(&[0x05, 0x02, 5]), Format::Pgc);
+        assert_eq!(sniff(&[0x01, 0, 0]), Format::Pgc);
+        assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
+        // An escape string first: 0x0a, a little-endian length, text.
+        assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
     }
 }
