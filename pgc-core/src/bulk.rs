@@ -315,7 +315,7 @@ impl Iterator for Positions<'_> {
                 p.play_unchecked(m);
                 Some(p)
             }
-            Some(None) => item.pos.clone().swap_turn().ok(),
+            Some(None) => crate::setup::null_move(&item.pos).ok(),
         };
         self.ply += 1;
         Some(item)

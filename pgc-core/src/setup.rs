@@ -1,7 +1,9 @@
 //! The start position of a game, from its FEN tag (section 16.1) or the
 //! standard initial position.
 
-use shakmaty::{CastlingMode, Chess, fen::Fen};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, PositionError, fen::Fen,
+};
 
 /// Why a FEN tag gives no playable position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -55,6 +57,27 @@ pub fn start_position(fen: Option<&[u8]>) -> Result<Chess, SetupError> {
         })
 }
 
+/// The position after a null move (`--`, `Z0`): the other side to move, no
+/// en passant square, the halfmove clock counting on and the move number
+/// advancing when White is next, as after any move (shakmaty's `swap_turn`
+/// keeps the move number).
+///
+/// # Errors
+/// The side to move is in check: a null move cannot leave its king attacked.
+// shakmaty's PositionError carries the position: large, but only on the error path.
+#[allow(clippy::result_large_err)]
+pub fn null_move(pos: &Chess) -> Result<Chess, PositionError<Chess>> {
+    let mode = pos.castles().mode();
+    let mut setup = pos.to_setup(EnPassantMode::Legal);
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.turn = !setup.turn;
+    Chess::from_setup(setup, mode)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +98,22 @@ mod tests {
         .unwrap();
         assert!(p.castles().any());
         assert!(start_position(Some(b"not a fen")).is_err());
+    }
+
+    #[test]
+    fn null_moves_advance_the_move_number() {
+        let after_white = null_move(&Chess::default()).unwrap();
+        assert_eq!(
+            (after_white.turn(), after_white.fullmoves().get()),
+            (Color::Black, 1)
+        );
+        let after_black = null_move(&after_white).unwrap();
+        assert_eq!(
+            (after_black.turn(), after_black.fullmoves().get()),
+            (Color::White, 2)
+        );
+        // In check: no null move.
+        let check = start_position(Some(b"4k3/8/8/8/8/8/4q3/4K3 w - - 0 1")).unwrap();
+        assert!(null_move(&check).is_err());
     }
 }

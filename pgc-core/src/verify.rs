@@ -902,7 +902,7 @@ impl Checker {
             line.prev = None;
             return;
         };
-        match pos.clone().swap_turn() {
+        match crate::setup::null_move(&pos) {
             Ok(after) => {
                 line.prev = Some(pos);
                 line.pos = Some(after);

@@ -412,7 +412,7 @@ impl<R: Read> GameWalker<R> {
                     payload,
                 } => {
                     v.null_move(&frame.pos, payload);
-                    let after = frame.pos.clone().swap_turn().map_err(|_| {
+                    let after = crate::setup::null_move(&frame.pos).map_err(|_| {
                         err(
                             offset,
                             frame.ply,

@@ -456,7 +456,7 @@ impl Encoder {
             self.null_cut = true;
             return;
         }
-        let Ok(after) = self.line.pos.clone().swap_turn() else {
+        let Ok(after) = pgc_core::setup::null_move(&self.line.pos) else {
             return self.fail(format!(
                 "null move {:?} while in check",
                 String::from_utf8_lossy(token)

@@ -458,7 +458,6 @@ fn null_moves() {
 }
 
 #[test]
-#[ignore = "bug: a null move does not advance the move number on decoding (shakmaty's swap_turn keeps fullmoves)"]
 fn null_move_advances_the_move_number() {
     // spec/extensions.md, kind 0x04: "the side to move changes and the move
     // number advances as for a move". Export format is then `1. e4 -- 2. d4`.
