@@ -118,6 +118,10 @@ pub struct EncodeArgs {
     /// `%` line giving the reason.
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
+    /// With --strict: write one line per game that lost something (input,
+    /// game number, what was not kept) to FILE.
+    #[arg(long, value_name = "FILE", requires = "strict")]
+    pub strict_report: Option<PathBuf>,
     /// Worker threads (default: all cores). Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,

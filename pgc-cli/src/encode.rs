@@ -14,7 +14,7 @@ use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
 use pgn_bridge::convert::write_reject;
-use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Reject};
+use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::{GameStart, Skip, Visitor};
@@ -37,6 +37,8 @@ struct Job {
 struct Done {
     pgc: Vec<u8>,
     rejects: Vec<(Reject, Vec<u8>)>,
+    /// Games that lost something in strict mode: 0-based game number and what.
+    losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
     error: Option<String>,
 }
@@ -105,6 +107,7 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
         rejects: Vec::new(),
+        losses: Vec::new(),
         stats: EncodeStats::default(),
         error: None,
     };
@@ -117,6 +120,9 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
                 identical,
                 losses,
             })) => {
+                if !losses.is_empty() {
+                    done.losses.push((base.index + done.stats.games, losses));
+                }
                 let s = &mut done.stats;
                 s.games += 1;
                 s.encoded += 1;
@@ -190,6 +196,23 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         Some(r) => Some(r.sink()?),
         None => None,
     };
+    let report_out = match &a.strict_report {
+        None => None,
+        Some(p) => {
+            let r = Output::create(Some(p), a.output.force, &inputs)?;
+            if r.same_as(&output) {
+                return Err(Error::Usage(format!(
+                    "{} is both the output and the strict report; give two names",
+                    r.name()
+                )));
+            }
+            Some(r)
+        }
+    };
+    let mut report_sink = match &report_out {
+        Some(r) => Some(r.sink()?),
+        None => None,
+    };
     let mut progress = Progress::new("encode", a.report.quiet);
     let mut total = EncodeStats::default();
     let mut shown: Vec<String> = Vec::new();
@@ -215,6 +238,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     &input.name,
                     &mut sink,
                     rejects_sink.as_mut(),
+                    report_sink.as_mut(),
                     &mut total,
                     &mut shown,
                 )?;
@@ -229,6 +253,12 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         r.finish()?;
     }
     if let Some(r) = rejects_out {
+        r.commit()?;
+    }
+    if let Some(r) = report_sink {
+        r.finish()?;
+    }
+    if let Some(r) = report_out {
         r.commit()?;
     }
     output.commit()?;
@@ -272,6 +302,7 @@ fn consume(
     name: &str,
     sink: &mut Sink,
     rejects: Option<&mut Sink>,
+    report: Option<&mut Sink>,
     total: &mut EncodeStats,
     shown: &mut Vec<String>,
 ) -> Result<()> {
@@ -279,6 +310,12 @@ fn consume(
     if let Some(rs) = rejects {
         for (r, raw) in &done.rejects {
             write_reject(rs, name, r, raw).map_err(|e| Error::io(rs.name(), &e))?;
+        }
+    }
+    if let Some(rs) = report {
+        for (game, losses) in &done.losses {
+            let line = format!("{name}: game {}: not kept: {losses}\n", game + 1);
+            rs.put(line.as_bytes())?;
         }
     }
     for (r, _) in &done.rejects {
