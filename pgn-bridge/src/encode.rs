@@ -650,6 +650,7 @@ impl Encoder {
             glyphs: self.glyphs,
             lead_space: !self.tags.is_empty() && memchr::memmem::find(raw, blank).is_some(),
             move_per_line: false,
+            result_nowrap: false,
             trailer: 2,
         }
     }
@@ -671,20 +672,27 @@ impl Encoder {
                 ..export
             });
         }
-        let widest = widest_movetext_line(raw);
-        for nac in [guess.number_after_comment, !guess.number_after_comment] {
-            let widths = [79, widest, 0];
-            for (i, &width) in widths.iter().enumerate() {
-                let c = Layout {
-                    width,
-                    number_after_comment: nac,
-                    ..guess
+        let (widest, widest_body) = widest_movetext_lines(raw);
+        for result_nowrap in [false, true] {
+            for nac in [guess.number_after_comment, !guess.number_after_comment] {
+                let widths = if result_nowrap {
+                    [79, widest_body, 0]
+                } else {
+                    [79, widest, 0]
                 };
-                if c == Layout::EXPORT || widths[..i].contains(&width) {
-                    continue;
-                }
-                if let Some(t) = self.trailer_of(raw, c) {
-                    return Some(Layout { trailer: t, ..c });
+                for (i, &width) in widths.iter().enumerate() {
+                    let c = Layout {
+                        width,
+                        number_after_comment: nac,
+                        result_nowrap,
+                        ..guess
+                    };
+                    if c == Layout::EXPORT || widths[..i].contains(&width) {
+                        continue;
+                    }
+                    if let Some(t) = self.trailer_of(raw, c) {
+                        return Some(Layout { trailer: t, ..c });
+                    }
                 }
             }
         }
@@ -697,16 +705,22 @@ impl Encoder {
     }
 }
 
-/// The longest line that is not a tag pair or escape line (line ends excluded).
-fn widest_movetext_line(raw: &[u8]) -> u32 {
-    let mut widest = 0;
+/// The longest line that is not a tag pair or escape line (line ends
+/// excluded), and the longest such line but the last non-empty one (where a
+/// termination marker may run past the width).
+fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
+    let (mut widest, mut body, mut last) = (0, 0, 0);
     for line in raw.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !line.starts_with(b"[") && !line.starts_with(b"%") {
-            widest = widest.max(line.len());
+        if line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%") {
+            continue;
         }
+        body = body.max(last);
+        last = line.len();
+        widest = widest.max(line.len());
     }
-    u32::try_from(widest).unwrap_or(0)
+    let w = |n: usize| u32::try_from(n).unwrap_or(0);
+    (w(widest), w(body))
 }
 
 fn fen_present(tags: &[(Range<usize>, Range<usize>)], text: &[u8]) -> bool {

@@ -274,7 +274,19 @@ impl ExportWriter {
 
     /// The termination marker (nothing for a missing one).
     pub fn outcome(&mut self, out: &mut Vec<u8>, marker: &[u8]) {
-        if !marker.is_empty() {
+        if marker.is_empty() {
+            return;
+        }
+        if self.layout.result_nowrap && !self.glue_next {
+            // Appended to the last line whatever its length.
+            self.flush_word(out);
+            if self.col > 0 {
+                out.push(b' ');
+                self.col += 1;
+            }
+            out.extend_from_slice(marker);
+            self.col += marker.len();
+        } else {
             self.token(out, marker);
         }
     }

@@ -31,6 +31,9 @@ pub struct Layout {
     /// Start a new line before every white move number, whatever the width
     /// (one move pair per line, as Lichess's annotated exports do).
     pub move_per_line: bool,
+    /// The termination marker stays on the last line whatever the width
+    /// (TWIC and ChessBase exports let it run past the width).
+    pub result_nowrap: bool,
     /// Newlines after the last movetext token (2: the result line and the
     /// blank line of section 8.2.1).
     pub trailer: u8,
@@ -46,6 +49,7 @@ impl Layout {
         glyphs: false,
         lead_space: false,
         move_per_line: false,
+        result_nowrap: false,
         trailer: 2,
     };
 
@@ -61,7 +65,8 @@ impl Layout {
             | u8::from(!self.number_after_comment) << 2
             | u8::from(self.glyphs) << 3
             | u8::from(self.lead_space) << 4
-            | u8::from(self.move_per_line) << 5;
+            | u8::from(self.move_per_line) << 5
+            | u8::from(self.result_nowrap) << 6;
         out.push(flags);
         put_varint(out, self.width);
         out.push(self.trailer);
@@ -80,6 +85,7 @@ impl Layout {
             glyphs: flags & 8 != 0,
             lead_space: flags & 16 != 0,
             move_per_line: flags & 32 != 0,
+            result_nowrap: flags & 64 != 0,
             width,
             trailer,
         })
@@ -106,11 +112,12 @@ mod tests {
             glyphs: true,
             lead_space: true,
             move_per_line: true,
+            result_nowrap: true,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b11_1111, 0, 1]);
+        assert_eq!(p, [0b111_1111, 0, 1]);
         assert_eq!(Layout::from_payload(&p), Some(l));
         assert_eq!(Layout::from_payload(&[1]), None);
     }
