@@ -675,10 +675,11 @@ impl Encoder {
         let (widest, widest_body) = widest_movetext_lines(raw);
         for result_nowrap in [false, true] {
             for nac in [guess.number_after_comment, !guess.number_after_comment] {
+                // 80: ChessBase fills lines to 80 characters.
                 let widths = if result_nowrap {
-                    [79, widest_body, 0]
+                    [79, widest_body, 80, 0]
                 } else {
-                    [79, widest, 0]
+                    [79, widest, 80, 0]
                 };
                 for (i, &width) in widths.iter().enumerate() {
                     let c = Layout {

@@ -27,6 +27,7 @@ fn decode(pgc: &[u8]) -> Vec<u8> {
 /// Files that must come back byte for byte (export format or Lichess style).
 const IDENTICAL: &[&str] = &[
     "lichess-org__database/2017-05.pgn.zst",
+    "hauva69__pgn4web/twic944.pgn.zst",
     "notnil__chess/fixtures/pgns/0004.pgn",
     "notnil__chess/fixtures/pgns/0005.pgn",
     "jhlywa__chess.js/benchmarks/benchmark.pgn",
