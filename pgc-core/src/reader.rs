@@ -216,15 +216,17 @@ impl<R: Read> PgcReader<R> {
                             have,
                         });
                     }
-                    let before = self.end;
+                    // `fill` moves the record to the start of the buffer:
+                    // compare buffered lengths, not positions.
                     self.fill(need as usize)?;
-                    if self.end == before && self.eof {
+                    let now = (self.end - self.start) as u64;
+                    if now == have && self.eof {
                         return Err(ReadError::Truncated {
                             offset: self.offset,
                             marker,
                             item,
                             need,
-                            have,
+                            have: now,
                         });
                     }
                 }
@@ -305,6 +307,44 @@ mod tests {
             if x.is_none() {
                 break;
             }
+        }
+    }
+
+    /// A reader that hands out at most `n` bytes per call.
+    struct Chunks<'a>(&'a [u8], usize);
+    impl Read for Chunks<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn truncation_reports_the_same_in_chunks() {
+        // Regression (fuzz, byte_at_a_time): a tag pair whose name claims 255
+        // bytes, with 1 byte after the header.
+        let bytes = [0x00, 0x00, 0x00, 0x05, 0x02, 0xff, 0x0c];
+        let at_once = {
+            let mut r = PgcReader::new(&bytes[..]);
+            while r.next_record().map(|x| x.is_some()).unwrap_or(false) {}
+            r.next_record().map(|_| ()).unwrap_err().to_string()
+        };
+        for n in 1..=4 {
+            let mut r = PgcReader::new(Chunks(&bytes, n));
+            let mut err = None;
+            loop {
+                match r.next_record() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(e) => {
+                        err = Some(e.to_string());
+                        break;
+                    }
+                }
+            }
+            assert_eq!(err.as_deref(), Some(at_once.as_str()), "chunks of {n}");
         }
     }
 
