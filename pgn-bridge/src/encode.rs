@@ -208,6 +208,12 @@ pub struct Encoder {
     null_cut: bool,
     /// Junk was seen.
     junk: bool,
+    /// The last whitespace was two spaces (allowed only before the marker).
+    gap2: bool,
+    /// Two spaces stood before the termination marker.
+    result_gap: bool,
+    /// A move number was glued to its move (`1.e4`).
+    glued_numbers: bool,
     /// Typed embedded commands of the game (one CLOCKS record).
     commands: GameCommands,
     /// Scratch for parsing one comment's commands.
@@ -287,6 +293,9 @@ impl Encoder {
             writer: ExportWriter::new(),
             null_cut: false,
             junk: false,
+            gap2: false,
+            result_gap: false,
+            glued_numbers: false,
             commands: GameCommands::new(),
             typed: TypedComment::new(),
             anchors: 0,
@@ -313,6 +322,14 @@ impl Encoder {
         let s = self.arena.len();
         self.arena.extend_from_slice(t);
         s..self.arena.len()
+    }
+
+    /// A token other than the termination marker: two spaces before it are
+    /// not reproducible.
+    fn not_outcome(&mut self) {
+        if std::mem::take(&mut self.gap2) {
+            self.exact = false;
+        }
     }
 
     /// A move, null move, NAG or text comment was written: a typed comment
@@ -411,8 +428,8 @@ impl Encoder {
             },
         };
         if self.number_glued {
-            // `1.e4`: the export format has a space after the number.
-            self.exact = false;
+            // `1.e4`: a layout fact; mixed with `1. e4` no layout reproduces it.
+            self.glued_numbers = true;
         }
         self.movetext_token = true;
         let number = self.line.pos.fullmoves().get();
@@ -651,6 +668,9 @@ impl Encoder {
             lead_space: !self.tags.is_empty() && memchr::memmem::find(raw, blank).is_some(),
             move_per_line: false,
             result_nowrap: false,
+            result_gap: self.result_gap,
+            glued_numbers: self.glued_numbers,
+            pair_words: false,
             trailer: 2,
         }
     }
@@ -673,7 +693,16 @@ impl Encoder {
             });
         }
         let (widest, widest_body) = widest_movetext_lines(raw);
-        for result_nowrap in [false, true] {
+        // Move pairs as words only go with glued numbers (pgnmentor).
+        let pairs: &[bool] = if guess.glued_numbers {
+            &[false, true]
+        } else {
+            &[false]
+        };
+        for (&pair_words, result_nowrap) in pairs
+            .iter()
+            .flat_map(|p| [false, true].map(move |r| (p, r)))
+        {
             for nac in [guess.number_after_comment, !guess.number_after_comment] {
                 // 80: ChessBase fills lines to 80 characters.
                 let widths = if result_nowrap {
@@ -686,6 +715,7 @@ impl Encoder {
                         width,
                         number_after_comment: nac,
                         result_nowrap,
+                        pair_words,
                         ..guess
                     };
                     if c == Layout::EXPORT || widths[..i].contains(&width) {
@@ -800,6 +830,9 @@ impl Visitor for Encoder {
         self.after_comment = false;
         self.null_cut = false;
         self.junk = false;
+        self.gap2 = false;
+        self.result_gap = false;
+        self.glued_numbers = false;
         self.commands.clear();
         self.anchors = 0;
         self.at_anchor = false;
@@ -856,6 +889,7 @@ impl Visitor for Encoder {
     }
 
     fn san(&mut self, token: &[u8]) {
+        self.not_outcome();
         self.content = true;
         self.start_movetext();
         match token {
@@ -865,6 +899,7 @@ impl Visitor for Encoder {
     }
 
     fn move_number(&mut self, _number: u32, _dots: u8, _raw: &[u8]) {
+        self.not_outcome();
         self.after_comment = false;
         self.number_glued = true;
         self.movetext_token = true;
@@ -872,6 +907,11 @@ impl Visitor for Encoder {
 
     fn whitespace(&mut self, ws: &[u8]) {
         self.number_glued = false;
+        if self.exact && self.movetext_token && self.outcome.is_none() && ws == b"  " {
+            // Two spaces: reproducible only before the termination marker.
+            self.gap2 = true;
+            return;
+        }
         // Between movetext tokens the export format has one space or one
         // line end; anything else cannot be reproduced.
         if self.exact
@@ -888,6 +928,7 @@ impl Visitor for Encoder {
     }
 
     fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+        self.not_outcome();
         self.movetext_token = true;
         self.content = true;
         self.start_movetext();
@@ -918,6 +959,7 @@ impl Visitor for Encoder {
     }
 
     fn comment(&mut self, text: &[u8]) {
+        self.not_outcome();
         self.movetext_token = true;
         self.content = true;
         self.start_movetext();
@@ -945,6 +987,7 @@ impl Visitor for Encoder {
     }
 
     fn line_comment(&mut self, text: &[u8]) {
+        self.not_outcome();
         self.content = true;
         if self.error.is_some() || self.null_cut {
             return;
@@ -965,6 +1008,7 @@ impl Visitor for Encoder {
     }
 
     fn escape_line(&mut self, text: &[u8]) {
+        self.not_outcome();
         self.content = true;
         if self.error.is_some() {
             return;
@@ -982,6 +1026,7 @@ impl Visitor for Encoder {
     }
 
     fn begin_variation(&mut self) {
+        self.not_outcome();
         self.movetext_token = true;
         self.content = true;
         self.start_movetext();
@@ -1019,6 +1064,7 @@ impl Visitor for Encoder {
     }
 
     fn end_variation(&mut self) {
+        self.not_outcome();
         self.movetext_token = true;
         if self.error.is_some() || self.null_cut {
             return;
@@ -1037,6 +1083,7 @@ impl Visitor for Encoder {
     }
 
     fn outcome(&mut self, raw: &[u8]) {
+        self.result_gap = std::mem::take(&mut self.gap2);
         self.content = true;
         if !self.stack.is_empty() {
             // `(*`: a continuation marker inside a variation; not kept exactly.
@@ -1052,6 +1099,7 @@ impl Visitor for Encoder {
     }
 
     fn junk(&mut self, raw: &[u8]) {
+        self.not_outcome();
         if self.error.is_some() {
             return;
         }

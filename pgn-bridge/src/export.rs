@@ -38,6 +38,8 @@ pub struct ExportWriter {
     glue_next: bool,
     /// `word` holds a comment, which may span lines.
     word_lines: bool,
+    /// The last token was a white move (a black reply may join its word).
+    after_white: bool,
     /// The next black move needs `N...`.
     black_number: bool,
     /// Tags were written (an empty line separates them from the movetext).
@@ -61,6 +63,7 @@ impl ExportWriter {
             word: Vec::with_capacity(64),
             glue_next: false,
             word_lines: false,
+            after_white: false,
             black_number: true,
             tags: false,
         }
@@ -78,6 +81,7 @@ impl ExportWriter {
         self.word.clear();
         self.glue_next = false;
         self.word_lines = false;
+        self.after_white = false;
         self.black_number = true;
         self.tags = false;
         if layout.bom {
@@ -159,6 +163,7 @@ impl ExportWriter {
 
     /// Starts a new word with `t` (or glues it after a `(`).
     fn token(&mut self, out: &mut Vec<u8>, t: &[u8]) {
+        self.after_white = false;
         if !self.glue_next {
             self.flush_word(out);
         }
@@ -185,8 +190,19 @@ impl ExportWriter {
                 self.col = 0;
             }
             self.token(out, &buf[..n]);
+            if self.layout.glued_numbers {
+                // `1.e4`: the move joins its number's word.
+                self.glue_next = true;
+            }
         }
-        self.token(out, san);
+        if !white && self.after_white && self.layout.pair_words && !self.word.is_empty() {
+            // The reply joins the white move's word.
+            self.word.push(b' ');
+            self.word.extend_from_slice(san);
+        } else {
+            self.token(out, san);
+        }
+        self.after_white = white;
         self.black_number = false;
     }
 
@@ -208,6 +224,7 @@ impl ExportWriter {
 
     /// A brace comment with its text exactly as stored.
     pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+        self.after_white = false;
         if !self.glue_next {
             self.flush_word(out);
         }
@@ -233,6 +250,7 @@ impl ExportWriter {
 
     /// A `%` escape line (section 6): always at the start of a line.
     pub fn escape_line(&mut self, out: &mut Vec<u8>, text: &[u8]) {
+        self.after_white = false;
         self.flush_word(out);
         if self.col > 0 {
             out.extend_from_slice(self.layout.newline());
@@ -277,12 +295,19 @@ impl ExportWriter {
         if marker.is_empty() {
             return;
         }
-        if self.layout.result_nowrap && !self.glue_next {
-            // Appended to the last line whatever its length.
+        if (self.layout.result_nowrap || self.layout.result_gap) && !self.glue_next {
             self.flush_word(out);
-            if self.col > 0 {
-                out.push(b' ');
-                self.col += 1;
+            let gap: &[u8] = if self.layout.result_gap { b"  " } else { b" " };
+            let w = self.layout.width as usize;
+            let fits =
+                self.layout.result_nowrap || w == 0 || self.col + gap.len() + marker.len() <= w;
+            if self.col > 0 && fits {
+                // On the last line (whatever its length when `result_nowrap`).
+                out.extend_from_slice(gap);
+                self.col += gap.len();
+            } else if self.col > 0 {
+                out.extend_from_slice(self.layout.newline());
+                self.col = 0;
             }
             out.extend_from_slice(marker);
             self.col += marker.len();

@@ -34,6 +34,13 @@ pub struct Layout {
     /// The termination marker stays on the last line whatever the width
     /// (TWIC and ChessBase exports let it run past the width).
     pub result_nowrap: bool,
+    /// Two spaces before the termination marker (ChessBase, pgnmentor).
+    pub result_gap: bool,
+    /// No space between a move number and its move (`1.e4`, pgnmentor).
+    pub glued_numbers: bool,
+    /// A white move and the black reply are one unit for line breaking
+    /// (`12.O-O-O fxe5` never split; pgnmentor).
+    pub pair_words: bool,
     /// Newlines after the last movetext token (2: the result line and the
     /// blank line of section 8.2.1).
     pub trailer: u8,
@@ -50,6 +57,9 @@ impl Layout {
         lead_space: false,
         move_per_line: false,
         result_nowrap: false,
+        result_gap: false,
+        glued_numbers: false,
+        pair_words: false,
         trailer: 2,
     };
 
@@ -66,10 +76,16 @@ impl Layout {
             | u8::from(self.glyphs) << 3
             | u8::from(self.lead_space) << 4
             | u8::from(self.move_per_line) << 5
-            | u8::from(self.result_nowrap) << 6;
+            | u8::from(self.result_nowrap) << 6
+            | u8::from(self.result_gap) << 7;
         out.push(flags);
         put_varint(out, self.width);
         out.push(self.trailer);
+        // A second flags byte, only when one of its flags is set.
+        let flags2 = u8::from(self.glued_numbers) | u8::from(self.pair_words) << 1;
+        if flags2 != 0 {
+            out.push(flags2);
+        }
     }
 
     /// Parses a LAYOUT payload; `None` if malformed (the caller keeps the default).
@@ -78,6 +94,7 @@ impl Layout {
         let flags = it.int1().ok()?;
         let width = it.varint().ok()?;
         let trailer = it.int1().ok()?;
+        let flags2 = it.int1().unwrap_or(0);
         Some(Layout {
             crlf: flags & 1 != 0,
             bom: flags & 2 != 0,
@@ -86,6 +103,9 @@ impl Layout {
             lead_space: flags & 16 != 0,
             move_per_line: flags & 32 != 0,
             result_nowrap: flags & 64 != 0,
+            result_gap: flags & 128 != 0,
+            glued_numbers: flags2 & 1 != 0,
+            pair_words: flags2 & 2 != 0,
             width,
             trailer,
         })
@@ -113,12 +133,31 @@ mod tests {
             lead_space: true,
             move_per_line: true,
             result_nowrap: true,
+            result_gap: true,
+            glued_numbers: true,
+            pair_words: true,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b111_1111, 0, 1]);
+        assert_eq!(p, [0b1111_1111, 0, 1, 3]);
         assert_eq!(Layout::from_payload(&p), Some(l));
+        let mut p = Vec::new();
+        Layout {
+            glued_numbers: false,
+            pair_words: false,
+            ..l
+        }
+        .to_payload(&mut p);
+        assert_eq!(p, [0b1111_1111, 0, 1]);
+        assert_eq!(
+            Layout::from_payload(&p),
+            Some(Layout {
+                glued_numbers: false,
+                pair_words: false,
+                ..l
+            })
+        );
         assert_eq!(Layout::from_payload(&[1]), None);
     }
 }
