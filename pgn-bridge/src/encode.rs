@@ -208,6 +208,8 @@ pub struct Encoder {
     null_cut: bool,
     /// Junk was seen.
     junk: bool,
+    /// `Ev::Movetext` was recorded.
+    movetext_rendered: bool,
     /// The last whitespace was two spaces (allowed only before the marker).
     gap2: bool,
     /// Two spaces stood before the termination marker.
@@ -293,6 +295,7 @@ impl Encoder {
             writer: ExportWriter::new(),
             null_cut: false,
             junk: false,
+            movetext_rendered: false,
             gap2: false,
             result_gap: false,
             glued_numbers: false,
@@ -322,6 +325,16 @@ impl Encoder {
         let s = self.arena.len();
         self.arena.extend_from_slice(t);
         s..self.arena.len()
+    }
+
+    /// The decoder writes the empty line after the tags when it meets the
+    /// first record that belongs to the movetext (or the game's end); the
+    /// layout check renders it at the same place.
+    fn movetext_event(&mut self) {
+        if !self.movetext_rendered {
+            self.movetext_rendered = true;
+            self.events.push(Ev::Movetext);
+        }
     }
 
     /// A token other than the termination marker: two spaces before it are
@@ -385,7 +398,6 @@ impl Encoder {
             }
             Err(e) => self.fail(e.to_string()),
         }
-        self.events.push(Ev::Movetext);
     }
 
     fn play_san(&mut self, token: &[u8]) {
@@ -446,6 +458,7 @@ impl Encoder {
                 self.exact = false;
             } else {
                 let r = self.keep(token);
+                self.movetext_event();
                 self.events.push(Ev::San(number, white, r));
             }
         }
@@ -541,6 +554,9 @@ impl Encoder {
                 self.extras = true;
             }
         }
+        // A game with no movetext record: the decoder writes the empty line
+        // after the tags at the game's end.
+        self.movetext_event();
         let guess = self.guess_layout(raw);
         let found = if self.exact {
             self.find_layout(raw, guess)
@@ -830,6 +846,7 @@ impl Visitor for Encoder {
         self.after_comment = false;
         self.null_cut = false;
         self.junk = false;
+        self.movetext_rendered = false;
         self.gap2 = false;
         self.result_gap = false;
         self.glued_numbers = false;
@@ -941,6 +958,7 @@ impl Visitor for Encoder {
             // `$01`: leading zeros are not reproduced.
             self.exact = false;
         }
+        self.movetext_event();
         self.events.push(Ev::Nag(nag));
         self.after_comment = false;
         if let Ok(n) = u8::try_from(nag) {
@@ -968,6 +986,7 @@ impl Visitor for Encoder {
         }
         if self.exact {
             let r = self.keep(text);
+            self.movetext_event();
             self.events.push(Ev::Comment(r));
         }
         self.after_comment = true;
@@ -1050,6 +1069,7 @@ impl Visitor for Encoder {
         self.body.push(0x08);
         self.at_anchor = false;
         self.extras = true;
+        self.movetext_event();
         self.events.push(Ev::Begin);
         let ply = self.line.ply.saturating_sub(1);
         let saved = std::mem::replace(
@@ -1095,6 +1115,7 @@ impl Visitor for Encoder {
         self.outcome = Outcome::from_bytes(raw);
         self.outcome_at = Some(self.body.len());
         let r = self.keep(raw);
+        self.movetext_event();
         self.events.push(Ev::Outcome(r));
     }
 
@@ -1106,7 +1127,7 @@ impl Visitor for Encoder {
         self.junk = true;
         if self.exact {
             let r = self.keep(raw);
-            self.events.push(Ev::Junk(r, self.started));
+            self.events.push(Ev::Junk(r, self.movetext_rendered));
         }
         if !self.opts.strict {
             self.ext(ext::JUNK, raw);
