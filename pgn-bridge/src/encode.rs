@@ -753,8 +753,8 @@ impl Encoder {
 }
 
 /// The longest line that is not a tag pair or escape line (line ends
-/// excluded), and the longest such line but the last non-empty one (where a
-/// termination marker may run past the width).
+/// excluded), and the longest such line once the termination marker is taken
+/// off the last one (where a marker may run past the width).
 fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
     let (mut widest, mut body, mut last) = (0, 0, 0);
     for line in raw.split(|&b| b == b'\n') {
@@ -763,11 +763,23 @@ fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
             continue;
         }
         body = body.max(last);
-        last = line.len();
+        last = without_marker(line).len();
         widest = widest.max(line.len());
     }
+    body = body.max(last);
     let w = |n: usize| u32::try_from(n).unwrap_or(0);
     (w(widest), w(body))
+}
+
+/// `line` without a trailing termination marker and the spaces before it.
+fn without_marker(line: &[u8]) -> &[u8] {
+    let t = line.trim_ascii_end();
+    for m in [&b"1/2-1/2"[..], b"1-0", b"0-1", b"*"] {
+        if let Some(rest) = t.strip_suffix(m) {
+            return rest.trim_ascii_end();
+        }
+    }
+    line
 }
 
 fn fen_present(tags: &[(Range<usize>, Range<usize>)], text: &[u8]) -> bool {
