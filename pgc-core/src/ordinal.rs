@@ -635,6 +635,8 @@ pub fn select<P: Position>(
         return Err(OrdinalError::OutOfRange { ordinal, legal: n });
     }
     // One pass: each move's class, and the count per class.
+    // `class` returns 0..CLASSES (6 + a file index at most 13), and
+    // `n <= MAX_ORDINALS` was checked above: the indexing cannot fail.
     let mut counts = [0usize; CLASSES];
     let mut classes = [0u8; MAX_ORDINALS];
     for (slot, &m) in classes.iter_mut().zip(moves) {

@@ -793,6 +793,8 @@ fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)
     let mut buf = [0u8; 16];
     let n = body.len().min(buf.len());
     buf[..n].copy_from_slice(&body[..n]);
+    // Indexing below stays inside `buf` ([u8; 16]): `n <= 16`, and the
+    // promotion fix-up checks `3 <= n < 16` first.
     if buf[0] == b'0' {
         // `0-0`, `0-0-0`: zeros for the letter O.
         for b in &mut buf[..n] {
