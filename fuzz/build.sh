@@ -5,6 +5,8 @@
 # Binaries: fuzz/target/x86_64-unknown-linux-gnu/release/<target>.
 set -euo pipefail
 cd "$(dirname "$0")"
+# The binaries go to fuzz/target, where run.sh looks for them.
+unset CARGO_TARGET_DIR
 export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module \
  -Cllvm-args=-sanitizer-coverage-level=4 \
  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \

@@ -10,6 +10,12 @@ targets=("${@:-pgc_read pgn_read roundtrip byte_at_a_time}")
 read -r -a targets <<<"${targets[*]}"
 bin=target/x86_64-unknown-linux-gnu/release
 mkdir -p artifacts work
+for t in "${targets[@]}"; do
+  if [ ! -x "$bin/$t" ]; then
+    echo "fuzz/run.sh: $bin/$t is missing; run fuzz/build.sh first" >&2
+    exit 1
+  fi
+done
 run() {
   mkdir -p "work/$1"
   "$bin/$1" -max_total_time="$secs" -rss_limit_mb=1024 -timeout=10 \
