@@ -12,7 +12,8 @@ use crate::error::{Error, Result, Status};
 use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, summary_line};
-use pgc_core::record::{FrameError, Marker, RecordRef, frame};
+use pgc_core::buffer::RefillBuffer;
+use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use pgc_core::{Limits, PgcReader};
 use pgn_bridge::decode::{DecodeOptions, Decoder};
@@ -22,18 +23,11 @@ use std::io::{self, Read};
 
 /// A batch is cut after the game that brings it to this many bytes.
 const BATCH_BYTES: usize = 128 << 10;
-const CHUNK: usize = 64 << 10;
-/// The largest 1994 record: a 0x01 with seven full strings and a full mvseq-2.
-const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
 
 /// Splits a PGC stream into batches of whole games.
 pub struct PgcSplitter<R> {
-    inner: R,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    eof: bool,
-    /// Input offset of `buf[start]`.
+    buf: RefillBuffer<R>,
+    /// Input offset of the first buffered byte.
     offset: u64,
     games: u64,
     in_game: bool,
@@ -58,11 +52,7 @@ impl<R: Read> PgcSplitter<R> {
     /// A splitter over `inner` that bounds record lengths by `limits`.
     pub fn new(inner: R, limits: Limits) -> PgcSplitter<R> {
         PgcSplitter {
-            inner,
-            buf: vec![0; CHUNK],
-            start: 0,
-            end: 0,
-            eof: false,
+            buf: RefillBuffer::new(inner),
             offset: 0,
             games: 0,
             in_game: false,
@@ -93,41 +83,12 @@ impl<R: Read> PgcSplitter<R> {
         self
     }
 
-    /// Reads until `need` bytes are buffered from `start`, or the end.
-    fn fill(&mut self, need: usize) -> io::Result<()> {
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        // Room to read into now; beyond that the buffer grows only as data
-        // arrives (doubling, capped at `need`), never to a claimed length
-        // at once: a header may claim far more than the input holds.
-        let room = self.end + CHUNK / 2;
-        if self.buf.len() < room {
-            self.buf.resize(room, 0);
-        }
-        while self.end < need && !self.eof {
-            if self.end == self.buf.len() {
-                let grown = self.buf.len().saturating_mul(2).min(need);
-                self.buf.resize(grown.max(self.end + 1), 0);
-            }
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
     /// Moves everything buffered into `data` and stops: the walker will
     /// report the record that could not be framed.
     fn give_up(&mut self, data: &mut Vec<u8>) {
-        data.extend_from_slice(&self.buf[self.start..self.end]);
-        self.offset += (self.end - self.start) as u64;
-        self.start = self.end;
+        let n = self.buf.len();
+        data.extend_from_slice(self.buf.take(n));
+        self.offset += n as u64;
         self.done = true;
     }
 
@@ -146,15 +107,15 @@ impl<R: Read> PgcSplitter<R> {
         };
         let bound = (u64::from(self.limits.max_string) + 16).max(MAX_1994_RECORD);
         loop {
-            if self.start == self.end {
-                if self.eof {
+            if self.buf.is_empty() {
+                if self.buf.at_eof() {
                     self.done = true;
                     break;
                 }
-                self.fill(1)?;
+                self.buf.fill(1)?;
                 continue;
             }
-            match frame(&self.buf[self.start..self.end], &self.limits) {
+            match frame(self.buf.buffered(), &self.limits) {
                 Ok((rec, len)) => {
                     // Records between games belong to the game after them.
                     let was_in_game = self.in_game;
@@ -184,7 +145,7 @@ impl<R: Read> PgcSplitter<R> {
                         break;
                     }
                     if game < self.first {
-                        self.start += len;
+                        self.buf.consume(len);
                         self.offset += len as u64;
                         if batch.data.is_empty() {
                             batch.offset = self.offset;
@@ -192,23 +153,20 @@ impl<R: Read> PgcSplitter<R> {
                         }
                         continue;
                     }
-                    batch
-                        .data
-                        .extend_from_slice(&self.buf[self.start..self.start + len]);
-                    self.start += len;
+                    batch.data.extend_from_slice(self.buf.take(len));
                     self.offset += len as u64;
                     if boundary && batch.data.len() >= BATCH_BYTES {
                         break;
                     }
                 }
                 Err(FrameError::Incomplete { need, .. }) => {
-                    let have = (self.end - self.start) as u64;
-                    if self.eof || need > bound || need <= have {
+                    let have = self.buf.len() as u64;
+                    if self.buf.at_eof() || need > bound || need <= have {
                         self.give_up(&mut batch.data);
                         break;
                     }
                     // need <= bound, which fits in memory by the limits.
-                    self.fill(need as usize)?;
+                    self.buf.fill(need as usize)?;
                 }
                 Err(FrameError::UnknownMarker(_) | FrameError::OverLimit { .. }) => {
                     self.give_up(&mut batch.data);

@@ -37,6 +37,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod buffer;
 pub mod bulk;
 pub mod ext;
 pub mod item;

@@ -1,12 +1,11 @@
 //! The streaming record reader: frames records from any [`Read`] (stdin and
 //! pipes included, no seeking) with one reused buffer.
 
+use crate::buffer::RefillBuffer;
 use crate::item::ItemKind;
 use crate::limits::Limits;
 use crate::record::{FrameError, Marker, RecordRef, frame};
 use std::io::{self, Read};
-
-const CHUNK: usize = 64 * 1024;
 
 /// Errors of the record reader. Every variant carries the byte offset of the
 /// record it is about.
@@ -95,13 +94,9 @@ impl ReadError {
 /// assert_eq!(markers, [5, 3, 6]);
 /// ```
 pub struct PgcReader<R> {
-    inner: R,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    /// Input offset of `buf[start]`.
+    buf: RefillBuffer<R>,
+    /// Input offset of the first buffered byte.
     offset: u64,
-    eof: bool,
     limits: Limits,
 }
 
@@ -114,12 +109,8 @@ impl<R: Read> PgcReader<R> {
     /// A reader with the given limits.
     pub fn with_limits(inner: R, limits: Limits) -> PgcReader<R> {
         PgcReader {
-            inner,
-            buf: vec![0; CHUNK],
-            start: 0,
-            end: 0,
+            buf: RefillBuffer::new(inner),
             offset: 0,
-            eof: false,
             limits,
         }
     }
@@ -136,51 +127,25 @@ impl<R: Read> PgcReader<R> {
 
     /// Reads more input so that at least `need` bytes are buffered, or EOF.
     fn fill(&mut self, need: usize) -> Result<(), ReadError> {
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        // Room to read into now; beyond that the buffer grows only as data
-        // arrives (doubling, capped at `need`), never to a claimed length
-        // at once: a header may claim far more than the input holds.
-        let room = self.end + CHUNK / 2;
-        if self.buf.len() < room {
-            self.buf.resize(room, 0);
-        }
-        while self.end < need && !self.eof {
-            if self.end == self.buf.len() {
-                let grown = self.buf.len().saturating_mul(2).min(need);
-                self.buf.resize(grown.max(self.end + 1), 0);
-            }
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(source) => {
-                    return Err(ReadError::Io {
-                        offset: self.offset + (self.end - self.start) as u64,
-                        source,
-                    });
-                }
-            }
-        }
-        Ok(())
+        self.buf.fill(need).map_err(|source| ReadError::Io {
+            offset: self.offset + self.buf.len() as u64,
+            source,
+        })
     }
 
-    /// Ensures one whole record is buffered at `start`; returns false at a
-    /// clean end of input.
-    fn ensure_record(&mut self) -> Result<bool, ReadError> {
+    /// Ensures one whole record is buffered; returns its length, or `None` at
+    /// a clean end of input.
+    fn ensure_record(&mut self) -> Result<Option<usize>, ReadError> {
         loop {
-            if self.start == self.end {
-                if self.eof {
-                    return Ok(false);
+            if self.buf.is_empty() {
+                if self.buf.at_eof() {
+                    return Ok(None);
                 }
                 self.fill(1)?;
                 continue;
             }
-            match frame(&self.buf[self.start..self.end], &self.limits) {
-                Ok(_) => return Ok(true),
+            match frame(self.buf.buffered(), &self.limits) {
+                Ok((_, len)) => return Ok(Some(len)),
                 Err(FrameError::UnknownMarker(byte)) => {
                     return Err(ReadError::UnknownMarker {
                         offset: self.offset,
@@ -202,12 +167,12 @@ impl<R: Read> PgcReader<R> {
                     });
                 }
                 Err(FrameError::Incomplete { marker, item, need }) => {
-                    let have = (self.end - self.start) as u64;
+                    let have = self.buf.len() as u64;
                     // A string-4 is never framed (no 1994 record holds one);
                     // every other header is at most 64 KiB or was checked
                     // against the limits, so `need` is bounded.
                     let limit = u64::from(self.limits.max_string) + 16;
-                    if self.eof || need > limit {
+                    if self.buf.at_eof() || need > limit {
                         return Err(ReadError::Truncated {
                             offset: self.offset,
                             marker,
@@ -216,11 +181,9 @@ impl<R: Read> PgcReader<R> {
                             have,
                         });
                     }
-                    // `fill` moves the record to the start of the buffer:
-                    // compare buffered lengths, not positions.
                     self.fill(need as usize)?;
-                    let now = (self.end - self.start) as u64;
-                    if now == have && self.eof {
+                    let now = self.buf.len() as u64;
+                    if now == have && self.buf.at_eof() {
                         return Err(ReadError::Truncated {
                             offset: self.offset,
                             marker,
@@ -240,36 +203,36 @@ impl<R: Read> PgcReader<R> {
     /// [`ReadError`]: I/O, truncation, an unknown marker or a length over the
     /// limits. After an error the reader is at the failing record.
     pub fn next_record(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
-        if !self.ensure_record()? {
-            return Ok(None);
-        }
-        let at = self.offset;
-        let Ok((rec, len)) = frame(&self.buf[self.start..self.end], &self.limits) else {
-            // ensure_record framed these very bytes successfully.
+        let Some(len) = self.ensure_record()? else {
             return Ok(None);
         };
-        self.start += len;
+        let at = self.offset;
         self.offset += len as u64;
+        let bytes = self.buf.take(len);
+        // ensure_record framed these very bytes successfully.
+        let Ok((rec, _)) = frame(bytes, &self.limits) else {
+            return Ok(None);
+        };
         Ok(Some((at, rec)))
     }
 
     /// Skips one byte (for resynchronising after an error, as the verifier does).
     pub fn skip_byte(&mut self) -> Result<bool, ReadError> {
-        if self.start == self.end {
+        if self.buf.is_empty() {
             self.fill(1)?;
         }
-        if self.start < self.end {
-            self.start += 1;
+        if self.buf.is_empty() {
+            Ok(false)
+        } else {
+            self.buf.consume(1);
             self.offset += 1;
             Ok(true)
-        } else {
-            Ok(false)
         }
     }
 
     /// The underlying reader.
     pub fn into_inner(self) -> R {
-        self.inner
+        self.buf.into_inner()
     }
 }
 

@@ -237,6 +237,11 @@ impl RecordRef<'_> {
     }
 }
 
+/// The longest record a 1994 marker can make: a 0x01 with seven full
+/// string-1s and a full mvseq-2 (the extension marker and 0x0a strings are
+/// bounded by [`Limits::max_string`] instead).
+pub const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
+
 /// Why a record could not be framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameError {

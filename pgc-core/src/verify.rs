@@ -58,11 +58,12 @@
 //! );
 //! ```
 
+use crate::buffer::RefillBuffer;
 use crate::ext;
 use crate::item::{ItemKind, Items};
 use crate::limits::Limits;
 use crate::ordinal::{OrdinalError, OrdinalTable};
-use crate::record::{FrameError, Marker, RecordRef, frame};
+use crate::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
 use crate::setup::start_position;
 use shakmaty::{Chess, Position};
 use std::collections::BTreeMap;
@@ -277,12 +278,6 @@ pub fn verify<R: Read>(input: R, limits: Limits) -> io::Result<Report> {
     Verifier::new().limits(limits).verify(input)
 }
 
-const CHUNK: usize = 64 * 1024;
-
-/// The largest record that needs no string limit: a 0x01 with seven full
-/// string-1 items and a full mvseq-2.
-const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
-
 /// What is at the scanner's position.
 enum Status {
     /// A whole record is buffered.
@@ -310,15 +305,10 @@ enum Status {
 /// A forward-only record framer with one reused buffer and a one-byte peek
 /// (which [`crate::PgcReader`] does not offer), for resynchronising.
 ///
-/// Invariant: `start <= end <= buf.len()`.
 struct Scanner<R> {
-    inner: R,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    /// Input offset of `buf[start]`.
+    buf: RefillBuffer<R>,
+    /// Input offset of the first buffered byte.
     offset: u64,
-    eof: bool,
     limits: Limits,
     /// Length of the record framed by the last `ensure`.
     framed: usize,
@@ -327,57 +317,28 @@ struct Scanner<R> {
 impl<R: Read> Scanner<R> {
     fn new(inner: R, limits: Limits) -> Scanner<R> {
         Scanner {
-            inner,
-            buf: vec![0; CHUNK],
-            start: 0,
-            end: 0,
+            buf: RefillBuffer::new(inner),
             offset: 0,
-            eof: false,
             limits,
             framed: 0,
         }
     }
 
     fn buffered(&self) -> &[u8] {
-        self.buf.get(self.start..self.end).unwrap_or(&[])
+        self.buf.buffered()
     }
 
-    /// Reads until at least `need` bytes are buffered from `start`, or EOF.
-    /// Callers bound `need` (see `ensure`).
+    /// Reads until at least `need` bytes are buffered, or EOF. Callers bound
+    /// `need` (see `ensure`).
     fn fill(&mut self, need: usize) -> io::Result<()> {
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
-        }
-        // Room to read into now; beyond that the buffer grows only as data
-        // arrives (doubling, capped at `need`), never to a claimed length
-        // at once: a header may claim far more than the input holds.
-        let room = self.end + CHUNK / 2;
-        if self.buf.len() < room {
-            self.buf.resize(room, 0);
-        }
-        while self.end < need && !self.eof {
-            if self.end == self.buf.len() {
-                let grown = self.buf.len().saturating_mul(2).min(need);
-                self.buf.resize(grown.max(self.end + 1), 0);
-            }
-            // end < buf.len() here, so the slice is not empty.
-            match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(0) => self.eof = true,
-                Ok(n) => self.end += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
+        self.buf.fill(need)
     }
 
     /// Frames what is at `start`, reading more as needed.
     fn ensure(&mut self) -> io::Result<Status> {
         loop {
-            if self.start == self.end {
-                if self.eof {
+            if self.buf.is_empty() {
+                if self.buf.at_eof() {
                     return Ok(Status::End);
                 }
                 self.fill(1)?;
@@ -403,13 +364,13 @@ impl<R: Read> Scanner<R> {
                     });
                 }
                 Err(FrameError::Incomplete { marker, item, need }) => {
-                    let have = (self.end - self.start) as u64;
+                    let have = self.buf.len() as u64;
                     // Strings and extension payloads are checked against
                     // max_string by `frame`; every other header is bounded by
                     // MAX_1994_RECORD. So `need` is bounded before we read.
                     let bound = u64::from(self.limits.max_string).saturating_add(16);
                     let bound = bound.max(MAX_1994_RECORD);
-                    if self.eof || need > bound || need <= have {
+                    if self.buf.at_eof() || need > bound || need <= have {
                         return Ok(Status::Truncated {
                             marker,
                             item,
@@ -432,28 +393,28 @@ impl<R: Read> Scanner<R> {
 
     /// Moves past the record framed by the last `ensure`.
     fn consume(&mut self) {
-        let n = self.framed.min(self.end - self.start);
-        self.start += n;
+        let n = self.framed.min(self.buf.len());
+        self.buf.consume(n);
         self.offset += n as u64;
         self.framed = 0;
     }
 
     fn peek(&mut self) -> io::Result<Option<u8>> {
-        if self.start == self.end {
+        if self.buf.is_empty() {
             self.fill(1)?;
         }
         Ok(self.buffered().first().copied())
     }
 
     fn skip(&mut self) {
-        if self.start < self.end {
-            self.start += 1;
+        if !self.buf.is_empty() {
+            self.buf.consume(1);
             self.offset += 1;
         }
     }
 
     fn at_end(&self) -> bool {
-        self.eof && self.start == self.end
+        self.buf.is_done()
     }
 
     /// Skips the byte at `start` (an unknown marker) and every following
@@ -480,9 +441,7 @@ impl<R: Read> Scanner<R> {
 
     /// Reads and counts the rest of the input without keeping it.
     fn drain(&mut self) -> io::Result<()> {
-        self.offset += (self.end - self.start) as u64;
-        self.start = self.end;
-        self.offset += io::copy(&mut self.inner, &mut io::sink())?;
+        self.offset += self.buf.drain()?;
         Ok(())
     }
 }
