@@ -233,13 +233,18 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     }
 }
 
-/// What a worker made of a batch.
-struct Done {
-    pgn: Vec<u8>,
-    games: u64,
-    plies: u64,
-    bytes_in: u64,
-    error: Option<WalkError>,
+/// What a worker made of a batch of PGC games.
+pub struct Done {
+    /// The text written for the batch.
+    pub out: Vec<u8>,
+    /// Games walked.
+    pub games: u64,
+    /// Plies walked.
+    pub plies: u64,
+    /// PGC bytes of the batch.
+    pub bytes_in: u64,
+    /// The error that stopped the batch, with input-relative positions.
+    pub error: Option<WalkError>,
 }
 
 /// A visitor that renders games as text.
@@ -289,7 +294,7 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> Done {
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);
     Done {
-        pgn,
+        out: pgn,
         games,
         plies: v.plies,
         bytes_in: b.data.len() as u64,
@@ -302,58 +307,99 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> Done {
 /// # Errors
 /// Usage, I/O, invalid PGC (positioned).
 pub fn run(a: &DecodeArgs) -> Result<Status> {
-    let inputs = Input::list(&a.inputs);
-    let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
     let opts = DecodeOptions {
         strict_export: a.strict_export,
     };
     let limits = a.limits.pgc_limits();
     let format = a.format;
-    let jobs = jobs(a.jobs);
-    let mut sink = output.sink()?;
-    let mut progress = Progress::new("decode", a.report.quiet);
-    let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
-    for input in &inputs {
-        let mut splitter = crate::index::open_batches(input, limits, a.games, a.report.quiet)?;
-        run_ordered(
-            jobs,
-            || {
-                splitter
-                    .next_batch()
-                    .map_err(|e| Error::io(&input.name, &e))
-            },
-            |b| match format {
-                DecodeFormat::Pgn => decode_batch(b, opts, limits),
-                DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()),
-            },
-            |d: Done| {
-                sink.put(&d.pgn)?;
-                games += d.games;
-                plies += d.plies;
-                bytes_in += d.bytes_in;
-                progress.tick(bytes_in, games);
-                match d.error {
-                    None => Ok(()),
-                    Some(e) => Err(Error::Data(format!(
-                        "{}: {e}; run `pgc verify {}` for every problem",
-                        input.name, input.name
-                    ))),
-                }
-            },
-        )?;
+    let batches = PgcBatches {
+        command: "decode",
+        inputs: &a.inputs,
+        output: &a.output,
+        limits,
+        games: a.games,
+        jobs: a.jobs,
+        quiet: a.report.quiet,
+    };
+    batches.run(|b| match format {
+        DecodeFormat::Pgn => decode_batch(b, opts, limits),
+        DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()),
+    })
+}
+
+/// What every command that turns PGC batches into text shares: inputs in
+/// order, batches at game boundaries (seeking with the index for `--games`),
+/// `-j N` workers with output in input order, an atomic output, progress
+/// and the summary line.
+pub struct PgcBatches<'a> {
+    /// `decode`, `moves`: for progress and messages.
+    pub command: &'static str,
+    /// The input paths (none: stdin).
+    pub inputs: &'a [std::path::PathBuf],
+    /// The output.
+    pub output: &'a crate::args::OutputArgs,
+    /// Record limits.
+    pub limits: Limits,
+    /// `--games`.
+    pub games: Option<crate::index::GameRange>,
+    /// `-j`.
+    pub jobs: Option<usize>,
+    /// `--quiet`.
+    pub quiet: bool,
+}
+
+impl PgcBatches<'_> {
+    /// Runs `work` on every batch and writes its text in input order.
+    ///
+    /// # Errors
+    /// Usage, I/O, invalid PGC (positioned).
+    pub fn run(&self, work: impl Fn(Batch) -> Done + Sync) -> Result<Status> {
+        let inputs = Input::list(self.inputs);
+        let output = Output::create(self.output.output.as_deref(), self.output.force, &inputs)?;
+        let jobs = jobs(self.jobs);
+        let mut sink = output.sink()?;
+        let mut progress = Progress::new(self.command, self.quiet);
+        let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
+        for input in &inputs {
+            let mut splitter =
+                crate::index::open_batches(input, self.limits, self.games, self.quiet)?;
+            run_ordered(
+                jobs,
+                || {
+                    splitter
+                        .next_batch()
+                        .map_err(|e| Error::io(&input.name, &e))
+                },
+                &work,
+                |d: Done| {
+                    sink.put(&d.out)?;
+                    games += d.games;
+                    plies += d.plies;
+                    bytes_in += d.bytes_in;
+                    progress.tick(bytes_in, games);
+                    match d.error {
+                        None => Ok(()),
+                        Some(e) => Err(Error::Data(format!(
+                            "{}: {e}; run `pgc verify {}` for every problem",
+                            input.name, input.name
+                        ))),
+                    }
+                },
+            )?;
+        }
+        let bytes_out = sink.written();
+        sink.finish()?;
+        output.commit()?;
+        progress.summary(&summary_line(
+            games,
+            plies,
+            None,
+            bytes_in,
+            bytes_out,
+            progress.elapsed(),
+        ));
+        Ok(Status::Ok)
     }
-    let bytes_out = sink.written();
-    sink.finish()?;
-    output.commit()?;
-    progress.summary(&summary_line(
-        games,
-        plies,
-        None,
-        bytes_in,
-        bytes_out,
-        progress.elapsed(),
-    ));
-    Ok(Status::Ok)
 }
 
 #[cfg(test)]

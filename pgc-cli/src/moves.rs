@@ -22,14 +22,9 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::decode::Batch;
-use crate::error::{Error, Result, Status};
-use crate::index::open_batches;
-use crate::io::{Input, Output};
-use crate::parallel::{jobs, run_ordered};
-use crate::progress::{Progress, summary_line};
+use crate::decode::{Batch, Done, PgcBatches};
+use crate::error::{Result, Status};
 use pgc_core::bulk::{BulkGame, BulkOptions, BulkReader, Event};
-use pgc_core::visit::WalkError;
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
@@ -126,15 +121,6 @@ struct Job {
     format: MovesFormat,
     opts: BulkOptions,
     filters: Vec<Filter>,
-}
-
-/// What a worker made of a batch.
-struct Done {
-    out: Vec<u8>,
-    games: u64,
-    plies: u64,
-    bytes_in: u64,
-    error: Option<WalkError>,
 }
 
 fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
@@ -293,8 +279,6 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
 /// Usage, I/O, invalid PGC (positioned; the games before the error are
 /// written).
 pub fn run(a: &MovesArgs) -> Result<Status> {
-    let inputs = Input::list(&a.inputs);
-    let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
     let limits = a.limits.pgc_limits();
     let job = Job {
         format: a.format,
@@ -306,48 +290,16 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         },
         filters: a.filters.clone(),
     };
-    let jobs = jobs(a.jobs);
-    let mut sink = output.sink()?;
-    let mut progress = Progress::new("moves", a.report.quiet);
-    let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
-    for input in &inputs {
-        let mut splitter = open_batches(input, limits, a.games, a.report.quiet)?;
-        run_ordered(
-            jobs,
-            || {
-                splitter
-                    .next_batch()
-                    .map_err(|e| Error::io(&input.name, &e))
-            },
-            |b| moves_batch(b, &job),
-            |d: Done| {
-                sink.put(&d.out)?;
-                games += d.games;
-                plies += d.plies;
-                bytes_in += d.bytes_in;
-                progress.tick(bytes_in, games);
-                match d.error {
-                    None => Ok(()),
-                    Some(e) => Err(Error::Data(format!(
-                        "{}: {e}; run `pgc verify {}` for every problem",
-                        input.name, input.name
-                    ))),
-                }
-            },
-        )?;
-    }
-    let bytes_out = sink.written();
-    sink.finish()?;
-    output.commit()?;
-    progress.summary(&summary_line(
-        games,
-        plies,
-        None,
-        bytes_in,
-        bytes_out,
-        progress.elapsed(),
-    ));
-    Ok(Status::Ok)
+    let batches = PgcBatches {
+        command: "moves",
+        inputs: &a.inputs,
+        output: &a.output,
+        limits,
+        games: a.games,
+        jobs: a.jobs,
+        quiet: a.report.quiet,
+    };
+    batches.run(|b| moves_batch(b, &job))
 }
 
 #[cfg(test)]
