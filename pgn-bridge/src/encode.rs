@@ -185,7 +185,6 @@ pub struct Encoder {
     scratch: Vec<u8>,
     line: Line,
     stack: Vec<Line>,
-    in_movetext: bool,
     started: bool,
     error: Option<(u32, String)>,
     /// Only STR tags, no extras: candidate for 0x01.
@@ -276,7 +275,6 @@ impl Encoder {
                 ply: 0,
             },
             stack: Vec::new(),
-            in_movetext: false,
             started: false,
             error: None,
             extras: false,
@@ -371,7 +369,6 @@ impl Encoder {
             return;
         }
         self.started = true;
-        self.in_movetext = true;
         let mut fen = None;
         for (n, v) in &self.tags {
             let name = &self.tag_text[n.clone()];
@@ -385,11 +382,11 @@ impl Encoder {
                 fen = Some(v.clone());
             }
         }
+        let from_fen = fen.is_some();
         match start_position(fen.map(|r| &self.tag_text[r])) {
             Ok(p) => {
-                if fen_present(&self.tags, &self.tag_text) {
-                    self.extras = true;
-                }
+                // A FEN start cannot be a 0x01 game.
+                self.extras |= from_fen;
                 self.line = Line {
                     pos: p,
                     prev: None,
@@ -782,10 +779,6 @@ fn without_marker(line: &[u8]) -> &[u8] {
     line
 }
 
-fn fen_present(tags: &[(Range<usize>, Range<usize>)], text: &[u8]) -> bool {
-    tags.iter().any(|(n, _)| &text[n.clone()] == b"FEN")
-}
-
 /// Finds the legal move a SAN token names: its index in `moves` and whether
 /// the token is the canonical SAN body. Import forms are accepted: `0-0`,
 /// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`).
@@ -843,7 +836,6 @@ impl Visitor for Encoder {
         self.tag_text.clear();
         self.tags.clear();
         self.stack.clear();
-        self.in_movetext = false;
         self.started = false;
         self.error = None;
         self.extras = false;
@@ -1025,7 +1017,7 @@ impl Visitor for Encoder {
         if self.error.is_some() || self.null_cut {
             return;
         }
-        if !self.in_movetext {
+        if !self.started {
             // A `;` comment in the tag section: kept, but not byte-identical.
             self.exact = false;
         }
