@@ -379,53 +379,6 @@ impl OrdinalTable {
         Some(self.rank_of_key(*key))
     }
 
-    /// Finds the legal move whose SAN body (no `+`/`#`) is exactly `san`,
-    /// with its ordinal. Only canonical SAN matches (`O-O`, `e8=Q`, minimal
-    /// disambiguation); callers fall back to a lenient parser for the rest.
-    pub fn find_san(&self, san: &[u8]) -> Option<(u8, Move)> {
-        if san.is_empty() || san.len() > 6 {
-            return None;
-        }
-        let mut k = KeyBuilder::new();
-        for &b in san {
-            k.push(b);
-        }
-        let want = k.key;
-        let hit = self.keys.iter().find(|&&key| key & !INDEX_MASK == want)?;
-        let m = self.moves[(hit & INDEX_MASK) as usize];
-        Some((self.rank_of_key(*hit), m))
-    }
-
-    /// The move with ordinal `ordinal`.
-    ///
-    /// # Errors
-    /// [`OrdinalError::OutOfRange`] if `ordinal` is not below [`Self::len`].
-    pub fn move_at(&mut self, ordinal: u8) -> Result<Move, OrdinalError> {
-        let n = self.keys.len();
-        let i = usize::from(ordinal);
-        if i >= n {
-            return Err(OrdinalError::OutOfRange { ordinal, legal: n });
-        }
-        let key = if self.sorted {
-            self.keys[i]
-        } else {
-            *self.keys.select_nth_unstable(i).1
-        };
-        Ok(self.moves[(key & INDEX_MASK) as usize])
-    }
-
-    /// The move with ordinal `ordinal` and its SAN body (no suffix).
-    ///
-    /// # Errors
-    /// As [`Self::move_at`].
-    pub fn entry_at(&mut self, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
-        let m = self.move_at(ordinal)?;
-        let i = usize::from(ordinal);
-        // move_at left the ordinal's key at position i (select_nth or sorted).
-        let key = self.keys[i];
-        Ok((m, key_text(key)))
-    }
-
     /// Sorts the table; afterwards [`Self::sorted_entries`] lists the moves
     /// in ordinal order.
     pub fn sort(&mut self) {
@@ -442,16 +395,6 @@ impl OrdinalTable {
             .iter()
             .enumerate()
             .map(|(i, &k)| (i as u8, self.moves[(k & INDEX_MASK) as usize], key_text(k)))
-    }
-
-    /// The SAN body of a legal move (`None` if not legal here).
-    pub fn san_of(&self, m: Move) -> Option<MoveText> {
-        let i = self.moves.iter().position(|&x| x == m)?;
-        let key = self
-            .keys
-            .iter()
-            .find(|&&k| (k & INDEX_MASK) as usize == i)?;
-        Some(key_text(*key))
     }
 }
 
@@ -746,10 +689,10 @@ mod tests {
     fn pinned_knight_does_not_disambiguate() {
         // Knights on c3 and g1 both reach e2, but c3 is pinned by the b4 bishop.
         let p = pos("4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1");
-        let t = OrdinalTable::new(&p).unwrap();
-        let (_, m) = t.find_san(b"Ne2").expect("Ne2 without disambiguation");
-        assert_eq!(m.from(), Some(Square::G1));
-        assert!(t.find_san(b"Nge2").is_none());
+        let moves = p.legal_moves();
+        let (i, _) = find_canonical(&p, &moves, b"Ne2").expect("Ne2 without disambiguation");
+        assert_eq!(moves[i].from(), Some(Square::G1));
+        assert!(find_canonical(&p, &moves, b"Nge2").is_none());
     }
 
     #[test]

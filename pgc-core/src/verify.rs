@@ -62,7 +62,7 @@ use crate::buffer::RefillBuffer;
 use crate::ext;
 use crate::item::{ItemKind, Items};
 use crate::limits::Limits;
-use crate::ordinal::{OrdinalError, OrdinalTable};
+use crate::ordinal::{self, OrdinalError};
 use crate::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
 use crate::setup::start_position;
 use shakmaty::{Chess, Position};
@@ -890,7 +890,7 @@ impl Checker {
                 line.prev = None;
                 continue;
             };
-            let found = match OrdinalTable::new(&pos).and_then(|mut t| t.move_at(ord)) {
+            let found = match ordinal::decode(&pos, ord) {
                 Ok(m) => {
                     let mut after = pos.clone();
                     after.play_unchecked(m);
