@@ -620,12 +620,15 @@ impl Encoder {
         }
     }
 
-    /// Renders the recorded events in `layout` into `self.render`.
-    fn render_with(&mut self, layout: Layout) {
+    /// Renders the recorded events in `layout` into `self.render`, stopping
+    /// (false) at the first byte that differs from `raw`: most candidate
+    /// layouts fail on the first line.
+    fn render_with(&mut self, layout: Layout, raw: &[u8]) -> bool {
         self.render.clear();
         let w = &mut self.writer;
         let out = &mut self.render;
         w.begin_game(out, layout);
+        let mut checked = 0;
         for ev in &self.events {
             match ev {
                 Ev::Tag(n, v) => {
@@ -644,17 +647,29 @@ impl Encoder {
                 Ev::Outcome(r) => w.outcome(out, &self.arena[r.clone()]),
                 Ev::Junk(r, m) => w.junk(out, &self.arena[r.clone()], *m),
             }
+            // The writer holds back the word it is building, so what is in
+            // `out` is final.
+            let n = out.len();
+            if n > checked {
+                if raw.get(checked..n) != out.get(checked..n) {
+                    return false;
+                }
+                checked = n;
+            }
         }
         // The trailer is measured, not rendered.
         let mut trailerless = layout;
         trailerless.trailer = 0;
         w.set_layout(out, trailerless);
         w.end_game(out);
+        true
     }
 
     /// Whether `raw` is the rendering in `layout` followed by newlines; returns the count.
     fn trailer_of(&mut self, raw: &[u8], layout: Layout) -> Option<u8> {
-        self.render_with(layout);
+        if !self.render_with(layout, raw) {
+            return None;
+        }
         let rest = raw.strip_prefix(self.render.as_slice())?;
         let nl = layout.newline();
         if rest.len() % nl.len() != 0 || rest.len() / nl.len() > 255 {
@@ -707,14 +722,20 @@ impl Encoder {
         }
         let (widest, widest_body) = widest_movetext_lines(raw);
         // Move pairs as words only go with glued numbers (pgnmentor).
+        // Orders below follow the guess where only a reproduced text is at
+        // stake; for a text without these facts the plain candidates stay
+        // first (the PGC fixed point of unreproducible games).
         let pairs: &[bool] = if guess.glued_numbers {
-            &[false, true]
+            &[true, false]
         } else {
             &[false]
         };
-        for (&pair_words, result_nowrap) in pairs
-            .iter()
-            .flat_map(|p| [false, true].map(move |r| (p, r)))
+        let nowraps = if guess.result_gap {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for (&pair_words, result_nowrap) in pairs.iter().flat_map(|p| nowraps.map(move |r| (p, r)))
         {
             for nac in [guess.number_after_comment, !guess.number_after_comment] {
                 // 80: ChessBase fills lines to 80 characters.
