@@ -123,8 +123,28 @@ struct Job {
     filters: Vec<Filter>,
 }
 
+/// Writes a move in UCI, as shakmaty spells it, without the formatter.
 fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
-    let _ = write!(out, "{}", UciMove::from_move(m, mode));
+    match UciMove::from_move(m, mode) {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            out.extend_from_slice(&[
+                b'a' + from.file() as u8,
+                b'1' + from.rank() as u8,
+                b'a' + to.file() as u8,
+                b'1' + to.rank() as u8,
+            ]);
+            if let Some(p) = promotion {
+                out.push(p.char() as u8);
+            }
+        }
+        other => {
+            let _ = write!(out, "{other}");
+        }
+    }
 }
 
 /// Writes one game in the line formats (uci, san).

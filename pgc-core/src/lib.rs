@@ -39,6 +39,7 @@
 
 pub mod buffer;
 pub mod bulk;
+mod census;
 pub mod ext;
 pub mod item;
 pub mod limits;

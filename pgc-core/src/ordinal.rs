@@ -27,6 +27,8 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Color, Move, MoveList, Piece, Position, Role, Square, attacks};
 
+use crate::census::{CLASSES, Census, Keys, class_of, class_of_first, code_of};
+
 /// Most legal moves a position can have for its moves to fit in one ordinal byte.
 pub const MAX_ORDINALS: usize = 256;
 
@@ -126,24 +128,25 @@ fn push_square(t: &mut MoveText, sq: Square) {
     t.push(b'1' + sq.rank() as u8);
 }
 
-/// Bits of a key that hold the move's index in its move list.
-const INDEX_MASK: u64 = 0xffff;
+/// Bits of a key that hold the move's index in its move list (or, for keys
+/// made by the census, the move's code).
+pub(crate) const INDEX_MASK: u64 = 0xffff;
 
 /// Packs SAN bytes into the top of a `u64`, most significant byte first.
 #[derive(Clone, Copy)]
-struct KeyBuilder {
-    key: u64,
+pub(crate) struct KeyBuilder {
+    pub(crate) key: u64,
     shift: u32,
 }
 
 impl KeyBuilder {
     #[inline(always)]
-    const fn new() -> KeyBuilder {
+    pub(crate) const fn new() -> KeyBuilder {
         KeyBuilder { key: 0, shift: 56 }
     }
 
     #[inline(always)]
-    fn push(&mut self, b: u8) {
+    pub(crate) fn push(&mut self, b: u8) {
         // At most six pushes: 56, 48, 40, 32, 24, 16. The low 16 bits stay
         // free for the move index.
         self.key |= u64::from(b) << self.shift;
@@ -151,14 +154,14 @@ impl KeyBuilder {
     }
 
     #[inline(always)]
-    fn square(&mut self, sq: Square) {
+    pub(crate) fn square(&mut self, sq: Square) {
         self.push(b'a' + sq.file() as u8);
         self.push(b'1' + sq.rank() as u8);
     }
 }
 
 #[inline(always)]
-fn role_char(role: Role) -> u8 {
+pub(crate) fn role_char(role: Role) -> u8 {
     match role {
         Role::Pawn => b'P',
         Role::Knight => b'N',
@@ -291,7 +294,7 @@ fn rivals<P: Position>(pos: &P, moves: &[Move], role: Role, from: Square, to: Sq
 }
 
 /// The SAN bytes of a key (body only, no check suffix).
-fn key_text(key: u64) -> MoveText {
+pub(crate) fn key_text(key: u64) -> MoveText {
     let mut t = MoveText::new();
     let mut shift = 56;
     while shift >= 16 {
@@ -398,44 +401,6 @@ impl OrdinalTable {
     }
 }
 
-/// Number of SAN first-character classes: `B K N O Q R a b c d e f g h`, in
-/// ASCII order.
-const CLASSES: usize = 14;
-
-/// The class of a move's SAN first character, in ASCII order. Moves of
-/// different classes compare by class alone, so only moves of the same class
-/// need their full key (and its disambiguation).
-#[inline(always)]
-fn class(m: Move) -> usize {
-    match m {
-        Move::Normal {
-            role: Role::Pawn,
-            from,
-            capture,
-            to,
-            ..
-        } => {
-            6 + if capture.is_some() {
-                from.file()
-            } else {
-                to.file()
-            } as usize
-        }
-        Move::EnPassant { from, .. } => 6 + from.file() as usize,
-        Move::Castle { .. } => 3,
-        Move::Normal { role, .. } | Move::Put { role, .. } => match role {
-            Role::Bishop => 0,
-            Role::King => 1,
-            Role::Knight => 2,
-            Role::Queen => 4,
-            Role::Rook => 5,
-            // A pawn drop (`@e4`, Crazyhouse only) sorts before letters; it
-            // never occurs in standard chess or Chess960.
-            Role::Pawn => 0,
-        },
-    }
-}
-
 /// Counts the moves of classes before `c` and finds the squares that two or
 /// more moves of class `c` reach: only moves to those squares can need
 /// disambiguation (all moves of one piece type share a class).
@@ -447,7 +412,7 @@ fn scan_class(moves: &[Move], c: usize) -> ClassScan {
         same: ArrayVec::new(),
     };
     for (i, &m) in moves.iter().enumerate() {
-        let d = class(m);
+        let d = class_of(m);
         scan.below += usize::from(d < c);
         if d == c {
             // `moves.len() <= 256` is checked by every caller.
@@ -508,7 +473,7 @@ pub fn rank_of<P: Position>(pos: &P, moves: &[Move], index: usize) -> Result<u8,
     if moves.len() > MAX_ORDINALS {
         return Err(OrdinalError::TooManyMoves { legal: moves.len() });
     }
-    let scan = scan_class(moves, class(m));
+    let scan = scan_class(moves, class_of(m));
     let key = class_key(pos, moves, m, scan.dup);
     let below = scan.below
         + scan
@@ -529,16 +494,7 @@ pub fn find_canonical<P: Position>(pos: &P, moves: &[Move], san: &[u8]) -> Optio
     if san.is_empty() || san.len() > 6 || moves.len() > MAX_ORDINALS {
         return None;
     }
-    let c = match san[0] {
-        b'B' => 0,
-        b'K' => 1,
-        b'N' => 2,
-        b'O' => 3,
-        b'Q' => 4,
-        b'R' => 5,
-        f @ b'a'..=b'h' => 6 + usize::from(f - b'a'),
-        _ => return None,
-    };
+    let c = class_of_first(san[0])?;
     let mut k = KeyBuilder::new();
     for &b in san {
         k.push(b);
@@ -583,7 +539,7 @@ pub fn select<P: Position>(
     let mut counts = [0usize; CLASSES];
     let mut classes = [0u8; MAX_ORDINALS];
     for (slot, &m) in classes.iter_mut().zip(moves) {
-        let c = class(m);
+        let c = class_of(m);
         counts[c] += 1;
         *slot = c as u8;
     }
@@ -617,7 +573,130 @@ pub fn select<P: Position>(
     Ok((moves[(key & INDEX_MASK) as usize], key_text(key)))
 }
 
+/// Legal moves of classes before `class`, counted by `census`.
+#[inline]
+fn count_below<P: Position>(census: &mut Census<'_, P>, class: usize) -> usize {
+    (0..class).map(|c| census.count(c)).sum()
+}
+
+/// The `n`-th smallest of `keys` (`n < keys.len()`): insertion sort for the
+/// few keys of a typical class, quickselect beyond.
+#[inline]
+fn nth_key(keys: &mut [u64], n: usize) -> u64 {
+    if keys.len() <= 16 {
+        for i in 1..keys.len() {
+            let k = keys[i];
+            let mut j = i;
+            while j > 0 && keys[j - 1] > k {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+        }
+        keys[n]
+    } else {
+        *keys.select_nth_unstable(n).1
+    }
+}
+
+/// The move with ordinal `ordinal` in `pos`, and its SAN body (no `+`/`#`).
+///
+/// Generates no move list: the legal moves of each SAN class are counted
+/// from bitboards until the class holding the ordinal is reached, and only
+/// that class is listed and ordered (`census.rs`). Equal to
+/// [`select`] over `pos.legal_moves()`, which it falls back to for positions
+/// with material enough for over 256 moves.
+///
+/// # Errors
+/// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
+/// moves; [`OrdinalError::TooManyMoves`] beyond 256 legal moves.
+pub fn select_in<P: Position>(pos: &P, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
+    select_with(pos, ordinal, true)
+}
+
+/// [`select_in`], leaving the SAN text empty unless `want_san` (a caller
+/// that needs only the move saves the text).
+#[inline]
+pub(crate) fn select_with<P: Position>(
+    pos: &P,
+    ordinal: u8,
+    want_san: bool,
+) -> Result<(Move, MoveText), OrdinalError> {
+    let Some(mut census) = Census::new(pos) else {
+        return select(pos, &pos.legal_moves(), ordinal);
+    };
+    let mut rest = usize::from(ordinal);
+    for class in 0..CLASSES {
+        let n = census.count(class);
+        if rest < n {
+            if let Some(m) = census.nth_plain(class, rest) {
+                let text = if want_san {
+                    key_text(san_key_plain(m))
+                } else {
+                    MoveText::new()
+                };
+                return Ok((m, text));
+            }
+            let mut keys = Keys::new();
+            census.keys(class, &mut keys);
+            // `rest < n == keys.len()`.
+            let key = nth_key(&mut keys, rest);
+            let text = if want_san {
+                key_text(key)
+            } else {
+                MoveText::new()
+            };
+            return Ok((census.to_move(class, key), text));
+        }
+        rest -= n;
+    }
+    Err(OrdinalError::OutOfRange {
+        ordinal,
+        legal: usize::from(ordinal) - rest,
+    })
+}
+
+/// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
+/// exactly `san`, and its ordinal, listing only the moves of `san`'s class.
+/// `None` when no legal move has this canonical SAN (the caller then tries
+/// import-format spellings against all legal moves).
+pub fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
+    if san.is_empty() || san.len() > 6 {
+        return None;
+    }
+    let Some(mut census) = Census::new(pos) else {
+        let moves = pos.legal_moves();
+        return find_canonical(pos, &moves, san).map(|(i, o)| (moves[i], o));
+    };
+    let class = class_of_first(san[0])?;
+    let mut k = KeyBuilder::new();
+    for &b in san {
+        k.push(b);
+    }
+    let want = k.key;
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    let mut below = 0;
+    let mut found = None;
+    for &key in &keys {
+        let body = key & !INDEX_MASK;
+        if body == want {
+            found = Some(key);
+        } else if body < want {
+            below += 1;
+        }
+    }
+    let key = found?;
+    // Under the census bound, at most 255 moves precede one of at most 256.
+    Some((
+        census.to_move(class, key),
+        (count_below(&mut census, class) + below) as u8,
+    ))
+}
+
 /// Encodes `m`, played in `pos`, as its move ordinal.
+///
+/// Lists only the moves of `m`'s SAN class, as [`select_in`] does.
 ///
 /// # Errors
 /// [`OrdinalError::IllegalMove`] if `m` is not legal in `pos`;
@@ -630,14 +709,26 @@ pub fn select<P: Position>(
 /// assert_eq!(pgc_core::ordinal::encode(&pos, nf3).unwrap(), 2);
 /// ```
 pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
-    let moves = pos.legal_moves();
-    let index = moves
+    let illegal = OrdinalError::IllegalMove {
+        uci: MoveText::uci(m),
+    };
+    let Some(mut census) = Census::new(pos) else {
+        let moves = pos.legal_moves();
+        let index = moves.iter().position(|&x| x == m).ok_or(illegal)?;
+        return rank_of(pos, &moves, index);
+    };
+    let class = class_of(m);
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    let code = code_of(m);
+    // The code leaves out the captured piece: compare the whole move.
+    let key = *keys
         .iter()
-        .position(|&x| x == m)
-        .ok_or(OrdinalError::IllegalMove {
-            uci: MoveText::uci(m),
-        })?;
-    rank_of(pos, &moves, index)
+        .find(|&&k| k & INDEX_MASK == code && census.to_move(class, k) == m)
+        .ok_or(illegal)?
+        & !INDEX_MASK;
+    let below = keys.iter().filter(|&&k| k & !INDEX_MASK < key).count();
+    Ok((count_below(&mut census, class) + below) as u8)
 }
 
 /// Decodes a move ordinal in `pos`.
@@ -646,7 +737,7 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
 /// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
 /// moves; [`OrdinalError::TooManyMoves`] as for [`encode`].
 pub fn decode<P: Position>(pos: &P, ordinal: u8) -> Result<Move, OrdinalError> {
-    select(pos, &pos.legal_moves(), ordinal).map(|(m, _)| m)
+    select_in(pos, ordinal).map(|(m, _)| m)
 }
 
 #[cfg(test)]

@@ -476,31 +476,38 @@ fn play_run<V: GameVisitor>(
     _depth: u32,
 ) -> Result<(), (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
+    let Frame { pos, prev, ply } = frame;
     for (i, &ord) in ordinals.iter().enumerate() {
-        let moves = frame.pos.legal_moves();
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
         let (m, body) =
-            ordinal::select(&frame.pos, &moves, ord).map_err(|e| (frame.ply + 1, i as u64, e))?;
-        let mut after = frame.pos.clone();
-        after.play_unchecked(m);
+            ordinal::select_with(pos, ord, want_san).map_err(|e| (*ply + 1, i as u64, e))?;
+        // One copy per ply: the position before the move becomes `prev`
+        // (a RAV starts from it), and `pos` plays the move in place.
+        let before: &Chess = match prev {
+            Some(p) => {
+                p.clone_from(pos);
+                p
+            }
+            None => prev.insert(pos.clone()),
+        };
+        pos.play_unchecked(m);
         let mut san = MoveText::new();
         if want_san {
             san = body;
-            if after.is_check() {
-                san.push(if after.is_checkmate() { b'#' } else { b'+' });
+            if pos.is_check() {
+                san.push(if pos.is_checkmate() { b'#' } else { b'+' });
             }
         }
-        frame.ply += 1;
+        *ply += 1;
         v.play(&Ply {
-            before: &frame.pos,
-            after: &after,
+            before,
+            after: pos,
             mv: m,
             ordinal: ord,
             san,
-            depth: frame.ply,
+            depth: *ply,
         });
-        frame.prev = Some(std::mem::replace(&mut frame.pos, after));
     }
     Ok(())
 }

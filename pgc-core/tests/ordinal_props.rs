@@ -16,7 +16,7 @@
 
 use arrayvec::ArrayString;
 use pgc_core::OrdinalTable;
-use pgc_core::ordinal::{decode, encode};
+use pgc_core::ordinal::{decode, encode, find_canonical_in, select_in};
 use pgc_core::setup::start_position;
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rand::rngs::StdRng;
@@ -61,6 +61,12 @@ fn check_position(pos: &Chess) -> Vec<(String, Move)> {
         let ord = encode(pos, *m).expect("legal move");
         assert_eq!(usize::from(ord), i, "{san} in {}", fen(pos));
         assert_eq!(
+            find_canonical_in(pos, san.as_bytes()),
+            Some((*m, ord)),
+            "{san} in {}",
+            fen(pos)
+        );
+        assert_eq!(
             decode(pos, ord).expect("in range"),
             *m,
             "{san} in {}",
@@ -77,7 +83,16 @@ fn check_position(pos: &Chess) -> Vec<(String, Move)> {
 fn check_position_fast(pos: &Chess, played: Move) {
     let mut table = OrdinalTable::new(pos).expect("at most 256 legal moves");
     let mut prev = ArrayString::<16>::new();
-    for (_, m, text) in table.sorted_entries() {
+    let want = table.ordinal_of(played).expect("the played move is legal");
+    for (ord, m, text) in table.sorted_entries() {
+        // The census-based decoder lists one class only; it must pick the
+        // same move and SAN as the full sorted table, for every ordinal.
+        assert_eq!(
+            select_in(pos, ord).expect("in range"),
+            (m, text),
+            "ordinal {ord} in {}",
+            fen(pos)
+        );
         let mut san = ArrayString::<16>::new();
         write!(san, "{}", San::from_move(pos, m)).expect("SAN fits in 16 bytes");
         assert_eq!(text.as_str(), san.as_str(), "in {}", fen(pos));
@@ -89,6 +104,7 @@ fn check_position_fast(pos: &Chess, played: Move) {
         prev = san;
     }
     let ord = encode(pos, played).expect("legal move");
+    assert_eq!(ord, want, "encode in {}", fen(pos));
     assert_eq!(
         decode(pos, ord).expect("in range"),
         played,

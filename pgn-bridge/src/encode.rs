@@ -18,7 +18,7 @@ use pgc_core::visit::STR_TAGS;
 use pgc_core::writer::write_moves;
 use pgc_core::{RecordRef, item};
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, MoveList, Position};
+use shakmaty::{Chess, Color, Move, MoveList, Position};
 use std::ops::Range;
 
 /// Options of the encoder.
@@ -397,6 +397,26 @@ impl Encoder {
         }
     }
 
+    /// The move a non-canonical SAN token names (import forms: `0-0`, `e8Q`,
+    /// `Nge2`, `g1f3`), its ordinal, and whether the token is canonical after
+    /// all; or the error message when no legal move fits.
+    fn find_spelled(&self, token: &[u8], body: &[u8]) -> Result<(Move, u8, bool), String> {
+        let pos = &self.line.pos;
+        let moves = pos.legal_moves();
+        let Some((index, canonical)) = find_move(body, &moves, pos) else {
+            let why = match San::from_ascii(body) {
+                Ok(_) => "illegal or ambiguous move",
+                Err(_) => "not a move",
+            };
+            return Err(format!(
+                "{why} {:?} (expected a legal SAN move)",
+                String::from_utf8_lossy(token)
+            ));
+        };
+        let ord = ordinal::rank_of(pos, &moves, index).map_err(|e| e.to_string())?;
+        Ok((moves[index], ord, canonical))
+    }
+
     fn play_san(&mut self, token: &[u8]) {
         if self.error.is_some() {
             return;
@@ -411,29 +431,11 @@ impl Encoder {
             .map_or(0, |i| i + 1);
         let body = &token[..body_end];
         let suffix = &token[body_end..];
-        let moves = self.line.pos.legal_moves();
-        let fast = ordinal::find_canonical(&self.line.pos, &moves, body);
-        let found = match fast {
-            Some((index, _)) => Some((index, true)),
-            None => find_move(body, &moves, &self.line.pos),
-        };
-        let Some((index, canonical)) = found else {
-            let why = match San::from_ascii(body) {
-                Ok(_) => "illegal or ambiguous move",
-                Err(_) => "not a move",
-            };
-            let msg = format!(
-                "{why} {:?} (expected a legal SAN move)",
-                String::from_utf8_lossy(token)
-            );
-            return self.fail(msg);
-        };
-        let m = moves[index];
-        let ord = match fast {
-            Some((_, ord)) => ord,
-            None => match ordinal::rank_of(&self.line.pos, &moves, index) {
-                Ok(o) => o,
-                Err(e) => return self.fail(e.to_string()),
+        let (m, ord, canonical) = match ordinal::find_canonical_in(&self.line.pos, body) {
+            Some((m, ord)) => (m, ord, true),
+            None => match self.find_spelled(token, body) {
+                Ok(found) => found,
+                Err(msg) => return self.fail(msg),
             },
         };
         if self.number_glued {

@@ -1,0 +1,738 @@
+//! Legal moves of one position, counted per SAN class without generating
+//! them.
+//!
+//! A move ordinal is the number of legal moves whose SAN sorts before the
+//! played one. SAN strings that start with different characters compare by
+//! that character alone, and every piece type, castling and each pawn file
+//! has its own first character (`B K N O Q R a … h`, the 14 *classes*, in
+//! ASCII order). So an ordinal needs only how many legal moves each earlier
+//! class holds, and the SAN order inside one class.
+//!
+//! [`Census`] counts a class from the legal target squares of each piece
+//! (one attack-table look-up and a popcount per piece), and when asked gives
+//! the SAN sort keys of a single class, built straight from the target
+//! squares: no `Move` list, no `String`. Each key holds the SAN body in its
+//! top six bytes and the move's *code* (origin, target, promotion, a flag
+//! for castling and en passant) in its low 16 bits, so the chosen key turns
+//! back into a shakmaty `Move`. The classes are counted lazily, in order, so
+//! decoding a bishop move counts bishops alone.
+//!
+//! Legality is shakmaty's: the attack tables are `shakmaty::attacks`, and the
+//! masks applied are those of shakmaty's own generator (`legal_moves`): out
+//! of check every square not ours; in single check the checker and the
+//! squares between it and the king; in double check none; a pinned piece
+//! stays on the line through its king; the king goes to no attacked square
+//! (its own square removed from the occupancy, so it cannot hide behind
+//! itself). Castling and en passant come from shakmaty's generators
+//! (`castling_moves`, `en_passant_moves`). Tests compare counts and moves
+//! with `legal_moves` on random games and on every corpus position.
+
+use arrayvec::ArrayVec;
+use shakmaty::{
+    Bitboard, CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square, attacks,
+};
+
+use crate::ordinal::{KeyBuilder, MAX_ORDINALS, role_char};
+
+/// The SAN sort keys of one class (see the module doc).
+pub(crate) type Keys = ArrayVec<u64, MAX_ORDINALS>;
+
+/// Code bit: the move castles (class `O`) or takes en passant (a pawn class).
+const SPECIAL: u64 = 1 << 15;
+
+/// Number of SAN first-character classes: `B K N O Q R a b c d e f g h`, in
+/// ASCII order.
+pub(crate) const CLASSES: usize = 14;
+
+/// The class of castling moves (`O`).
+const CASTLE: usize = 3;
+
+/// The first pawn class (`a`); file `f` is `PAWNS + f`.
+const PAWNS: usize = 6;
+
+/// The piece type of the non-pawn, non-castling classes.
+const ROLE_OF: [Role; 6] = [
+    Role::Bishop,
+    Role::King,
+    Role::Knight,
+    Role::King, // castling: not used
+    Role::Queen,
+    Role::Rook,
+];
+
+/// The class of a SAN string's first character, if it can start a move.
+#[inline]
+pub(crate) const fn class_of_first(b: u8) -> Option<usize> {
+    Some(match b {
+        b'B' => 0,
+        b'K' => 1,
+        b'N' => 2,
+        b'O' => CASTLE,
+        b'Q' => 4,
+        b'R' => 5,
+        b'a'..=b'h' => PAWNS + (b - b'a') as usize,
+        _ => return None,
+    })
+}
+
+/// The class of a move's SAN first character.
+#[inline(always)]
+pub(crate) fn class_of(m: Move) -> usize {
+    match m {
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            ..
+        }
+        | Move::EnPassant { from, .. } => PAWNS + from.file() as usize,
+        Move::Castle { .. } => CASTLE,
+        Move::Normal { role, .. } | Move::Put { role, .. } => match role {
+            Role::Bishop => 0,
+            Role::King => 1,
+            Role::Knight => 2,
+            Role::Queen => 4,
+            Role::Rook => 5,
+            // A pawn drop (`@e4`, Crazyhouse only) sorts before letters; it
+            // never occurs in standard chess or Chess960.
+            Role::Pawn => 0,
+        },
+    }
+}
+
+/// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
+/// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
+const FILES: [Bitboard; 10] = {
+    let mut files = [Bitboard::EMPTY; 10];
+    let mut f = 0;
+    while f < 8 {
+        files[f + 1] = Bitboard(0x0101_0101_0101_0101 << f);
+        f += 1;
+    }
+    files
+};
+
+/// The legal pawn moves of the pawns that are not pinned, as target sets
+/// (en passant aside): one step, two steps, captures towards the a-file
+/// (`west`) and towards the h-file (`east`). Computed once per position,
+/// when the first pawn class is counted.
+#[derive(Clone, Copy)]
+struct PawnSets {
+    single: Bitboard,
+    double: Bitboard,
+    west: Bitboard,
+    east: Bitboard,
+}
+
+/// What decides legality in one position, computed once; classes are then
+/// counted or listed on demand.
+pub(crate) struct Census<'a, P> {
+    pos: &'a P,
+    turn: Color,
+    king: Square,
+    occupied: Bitboard,
+    them: Bitboard,
+    /// Squares a piece other than the king may move to (see the module doc).
+    target: Bitboard,
+    /// Our pieces that alone stand between our king and an enemy slider.
+    pinned: Bitboard,
+    in_check: bool,
+    pawns: Option<PawnSets>,
+}
+
+impl<'a, P: Position> Census<'a, P> {
+    /// The census of `pos`, or `None` when the fast path does not apply: no
+    /// king of the side to move (not standard chess), or so much material
+    /// that the position could have more than 256 legal moves (the caller
+    /// then generates all moves and reports the count).
+    #[inline]
+    pub(crate) fn new(pos: &'a P) -> Option<Census<'a, P>> {
+        let board = pos.board();
+        let turn = pos.turn();
+        let king = board.king_of(turn)?;
+        let us = board.by_color(turn);
+        // At most 16 pieces with at most 2 queens: 2 × 27 (queens) + 13 × 14
+        // (a rook's most) + 10 (king and castling) = 246 moves at most.
+        if us.count() > 16 || (board.queens() & us).count() > 2 {
+            return None;
+        }
+        let them = board.by_color(!turn);
+        let occupied = board.occupied();
+        let checkers = board.attacks_to(king, !turn, occupied);
+        let target = if checkers.is_empty() {
+            !us
+        } else if let Some(checker) = checkers.single_square() {
+            attacks::between(king, checker).with(checker)
+        } else {
+            Bitboard::EMPTY
+        };
+        // Enemy sliders that would see the king on an empty board, with at
+        // most one piece between: that piece, if ours, is pinned.
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let b = attacks::between(king, sniper) & occupied;
+            if !b.more_than_one() {
+                pinned |= b & us;
+            }
+        }
+        Some(Census {
+            pos,
+            turn,
+            king,
+            occupied,
+            them,
+            target,
+            pinned,
+            in_check: checkers.any(),
+            pawns: None,
+        })
+    }
+
+    /// Legal targets of our non-king, non-pawn piece `role` on `from`.
+    #[inline(always)]
+    fn piece_targets(&self, role: Role, from: Square) -> Bitboard {
+        let attacks = match role {
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Bishop => attacks::bishop_attacks(from, self.occupied),
+            Role::Rook => attacks::rook_attacks(from, self.occupied),
+            _ => attacks::queen_attacks(from, self.occupied),
+        };
+        let t = attacks & self.target;
+        if self.pinned.contains(from) {
+            t & attacks::ray(self.king, from)
+        } else {
+            t
+        }
+    }
+
+    /// Legal moves of our pieces of `role` (knight, bishop, rook, queen).
+    #[inline(always)]
+    fn count_role(&self, role: Role) -> usize {
+        let mut n = 0;
+        for from in self.ours(role) {
+            n += self.piece_targets(role, from).count();
+        }
+        n
+    }
+
+    /// The target sets of the pawns that are not pinned.
+    #[inline]
+    fn pawn_sets(&mut self) -> PawnSets {
+        if let Some(sets) = self.pawns {
+            return sets;
+        }
+        let forward = self.turn.fold_wb(8, -8);
+        let empty = !self.occupied;
+        let pawns = self.ours(Role::Pawn).without(self.pinned);
+        let single = pawns.shift(forward) & empty;
+        let double = (single
+            & self.turn.fold_wb(
+                Bitboard::from_rank(Rank::Third),
+                Bitboard::from_rank(Rank::Sixth),
+            ))
+        .shift(forward)
+            & empty;
+        let west = (pawns & !FILES[1]).shift(forward - 1) & self.them;
+        let east = (pawns & !FILES[8]).shift(forward + 1) & self.them;
+        let sets = PawnSets {
+            single: single & self.target,
+            double: double & self.target,
+            west: west & self.target,
+            east: east & self.target,
+        };
+        self.pawns = Some(sets);
+        sets
+    }
+
+    /// Legal moves of our pawns on `file`, en passant included.
+    #[inline]
+    fn count_pawns(&mut self, file: usize) -> usize {
+        let s = self.pawn_sets();
+        let single = s.single & FILES[file + 1];
+        let west = s.west & FILES[file];
+        let east = s.east & FILES[file + 2];
+        let mut n =
+            single.count() + (s.double & FILES[file + 1]).count() + west.count() + east.count();
+        if ((single | west | east) & Bitboard::BACKRANKS).any() {
+            // A promotion is four moves.
+            n += 3
+                * ((single & Bitboard::BACKRANKS).count()
+                    + (west & Bitboard::BACKRANKS).count()
+                    + (east & Bitboard::BACKRANKS).count());
+        }
+        for from in self.pawns_on(file) & self.pinned {
+            let t = self.pawn_targets(from);
+            n += t.count() << (2 * usize::from(t.intersects(Bitboard::BACKRANKS)));
+        }
+        n + usize::from(self.en_passant(file).is_some())
+    }
+
+    /// Legal targets of our pawn on `from`, en passant aside.
+    #[inline(always)]
+    fn pawn_targets(&self, from: Square) -> Bitboard {
+        let forward = self.turn.fold_wb(8, -8);
+        let empty = !self.occupied;
+        let single = Bitboard::from_square(from).shift(forward) & empty;
+        let double = if from.rank() == self.turn.fold_wb(Rank::Second, Rank::Seventh) {
+            single.shift(forward) & empty
+        } else {
+            Bitboard::EMPTY
+        };
+        let captures = attacks::pawn_attacks(self.turn, from) & self.pos.them();
+        let t = (single | double | captures) & self.target;
+        if self.pinned.contains(from) {
+            t & attacks::ray(self.king, from)
+        } else {
+            t
+        }
+    }
+
+    /// Legal targets of the king (castling aside).
+    #[inline]
+    fn king_targets(&self) -> Bitboard {
+        let board = self.pos.board();
+        let without_king = self.occupied.without(self.king);
+        let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn);
+        for to in t {
+            if board.attacks_to(to, !self.turn, without_king).any() {
+                t.discard(to);
+            }
+        }
+        t
+    }
+
+    /// Our pieces of `role`.
+    #[inline(always)]
+    fn ours(&self, role: Role) -> Bitboard {
+        self.pos.board().by_piece(Piece {
+            color: self.turn,
+            role,
+        })
+    }
+
+    /// Our pawns on `file`.
+    #[inline(always)]
+    fn pawns_on(&self, file: usize) -> Bitboard {
+        self.ours(Role::Pawn) & Bitboard::from_file(File::new(file as u32))
+    }
+
+    /// The legal en passant captures by our pawns on `file` (at most one),
+    /// decided by shakmaty.
+    #[inline]
+    fn en_passant(&self, file: usize) -> Option<Move> {
+        let to = self.pos.maybe_ep_square()?;
+        let from = (self.pawns_on(file) & attacks::pawn_attacks(!self.turn, to)).first()?;
+        let m = Move::EnPassant { from, to };
+        self.pos.is_legal(m).then_some(m)
+    }
+
+    /// The legal castling move to `side`, decided by shakmaty.
+    #[inline]
+    fn castle(&self, side: CastlingSide) -> Option<Move> {
+        if self.in_check {
+            return None;
+        }
+        let castles = self.pos.castles();
+        let rook = castles.rook(self.turn, side)?;
+        if castles.path(self.turn, side).intersects(self.occupied) {
+            // Shakmaty's first test, done here to spare the call.
+            return None;
+        }
+        let m = Move::Castle {
+            king: self.king,
+            rook,
+        };
+        self.pos.is_legal(m).then_some(m)
+    }
+
+    /// How many legal moves class `class` holds.
+    #[inline]
+    pub(crate) fn count(&mut self, class: usize) -> usize {
+        match class {
+            0 => self.count_role(Role::Bishop),
+            1 => self.king_targets().count(),
+            2 => self.count_role(Role::Knight),
+            CASTLE => {
+                usize::from(self.castle(CastlingSide::KingSide).is_some())
+                    + usize::from(self.castle(CastlingSide::QueenSide).is_some())
+            }
+            4 => self.count_role(Role::Queen),
+            5 => self.count_role(Role::Rook),
+            _ => self.count_pawns(class - PAWNS),
+        }
+    }
+
+    /// The `n`-th move of class `class` in SAN order, found from bitboards
+    /// alone, when the class needs no SAN disambiguation and holds no
+    /// promotion, castling or en passant; `None` otherwise (the caller then
+    /// sorts the class's keys).
+    ///
+    /// Without disambiguation the SAN of a piece move is its letter, an `x`
+    /// for a capture and the target square: quiet moves sort before
+    /// captures (`x` is above every file letter), each by target file, then
+    /// rank. A pawn's pushes (`e4`) sort before its captures (`exd5`), each
+    /// by target square. Ordering squares by file, then rank, is ordering
+    /// the bits of the bitboard mirrored at the a1–h8 diagonal.
+    #[inline]
+    pub(crate) fn nth_plain(&mut self, class: usize, n: usize) -> Option<Move> {
+        match class {
+            1 => {
+                let t = self.king_targets();
+                let to = nth_by_file(t & !self.them, t & self.them, n)?;
+                Some(self.normal(Role::King, self.king, to))
+            }
+            CASTLE => None,
+            0..=5 => {
+                let role = ROLE_OF[class];
+                let mut seen = Bitboard::EMPTY;
+                for from in self.ours(role) {
+                    let t = self.piece_targets(role, from);
+                    if seen.intersects(t) {
+                        return None;
+                    }
+                    seen |= t;
+                }
+                let to = nth_by_file(seen & !self.them, seen & self.them, n)?;
+                let from = self
+                    .ours(role)
+                    .into_iter()
+                    .find(|&f| self.piece_targets(role, f).contains(to))?;
+                Some(self.normal(role, from, to))
+            }
+            _ => {
+                let file = class - PAWNS;
+                let s = self.pawn_sets();
+                let single = s.single & FILES[file + 1];
+                let double = s.double & FILES[file + 1];
+                let west = s.west & FILES[file];
+                let east = s.east & FILES[file + 2];
+                if (single | west | east).intersects(Bitboard::BACKRANKS)
+                    || self.pawns_on(file).intersects(self.pinned)
+                    || self.en_passant(file).is_some()
+                {
+                    return None;
+                }
+                let forward = self.turn.fold_wb(8i32, -8);
+                let pushes = single | double;
+                let (to, back) = if n < pushes.count() {
+                    let to = nth(pushes, n)?;
+                    (
+                        to,
+                        if single.contains(to) {
+                            forward
+                        } else {
+                            2 * forward
+                        },
+                    )
+                } else if n < pushes.count() + west.count() {
+                    (nth(west, n - pushes.count())?, forward - 1)
+                } else {
+                    (nth(east, n - pushes.count() - west.count())?, forward + 1)
+                };
+                let from = to.offset(-back)?;
+                Some(self.normal(Role::Pawn, from, to))
+            }
+        }
+    }
+
+    /// A normal move of ours, not a promotion.
+    #[inline(always)]
+    fn normal(&self, role: Role, from: Square, to: Square) -> Move {
+        Move::Normal {
+            role,
+            from,
+            capture: self.pos.board().role_at(to),
+            to,
+            promotion: None,
+        }
+    }
+
+    /// The SAN sort keys of the legal moves of class `class`, appended to
+    /// `out`, in no particular order.
+    pub(crate) fn keys(&self, class: usize, out: &mut Keys) {
+        match class {
+            1 => {
+                let them = self.pos.them();
+                for to in self.king_targets() {
+                    let mut k = KeyBuilder::new();
+                    k.push(b'K');
+                    if them.contains(to) {
+                        k.push(b'x');
+                    }
+                    k.square(to);
+                    push(out, k.key | code(self.king, to));
+                }
+            }
+            CASTLE => {
+                for (side, san) in [
+                    (CastlingSide::KingSide, &b"O-O"[..]),
+                    (CastlingSide::QueenSide, &b"O-O-O"[..]),
+                ] {
+                    if let Some(Move::Castle { king, rook }) = self.castle(side) {
+                        let mut k = KeyBuilder::new();
+                        for &b in san {
+                            k.push(b);
+                        }
+                        push(out, k.key | code(king, rook) | SPECIAL);
+                    }
+                }
+            }
+            0..=5 => self.piece_keys(ROLE_OF[class], out),
+            _ => self.pawn_keys(class - PAWNS, out),
+        }
+    }
+
+    /// Keys of the moves of `role` (knight, bishop, rook, queen), with SAN
+    /// disambiguation among the *legal* moves to the same square.
+    #[inline]
+    fn piece_keys(&self, role: Role, out: &mut Keys) {
+        // Each piece's targets; squares two or more of them reach.
+        let mut pieces: ArrayVec<(Square, Bitboard), 64> = ArrayVec::new();
+        let mut seen = Bitboard::EMPTY;
+        let mut shared = Bitboard::EMPTY;
+        for from in self.ours(role) {
+            let t = self.piece_targets(role, from);
+            shared |= seen & t;
+            seen |= t;
+            // At most 64 pieces on a board.
+            let _ = pieces.try_push((from, t));
+        }
+        let them = self.pos.them();
+        let letter = role_char(role);
+        for &(from, t) in &pieces {
+            for to in t {
+                let mut k = KeyBuilder::new();
+                k.push(letter);
+                if shared.contains(to) {
+                    let mut others = Bitboard::EMPTY;
+                    for &(o, ot) in &pieces {
+                        if o != from && ot.contains(to) {
+                            others.add(o);
+                        }
+                    }
+                    if others.any() {
+                        if !others.intersects(Bitboard::from_file(from.file())) {
+                            k.push(b'a' + from.file() as u8);
+                        } else if !others.intersects(Bitboard::from_rank(from.rank())) {
+                            k.push(b'1' + from.rank() as u8);
+                        } else {
+                            k.square(from);
+                        }
+                    }
+                }
+                if them.contains(to) {
+                    k.push(b'x');
+                }
+                k.square(to);
+                push(out, k.key | code(from, to));
+            }
+        }
+    }
+
+    /// Keys of the pawn moves from `file`: pushes, captures, promotions (one
+    /// key per promotion piece) and en passant.
+    #[inline]
+    fn pawn_keys(&self, file: usize, out: &mut Keys) {
+        let letter = b'a' + file as u8;
+        for from in self.pawns_on(file) {
+            for to in self.pawn_targets(from) {
+                let mut k = KeyBuilder::new();
+                if to.file() != from.file() {
+                    k.push(letter);
+                    k.push(b'x');
+                }
+                k.square(to);
+                let c = code(from, to);
+                if Bitboard::BACKRANKS.contains(to) {
+                    for p in [Role::Bishop, Role::Knight, Role::Queen, Role::Rook] {
+                        let mut kp = k;
+                        kp.push(b'=');
+                        kp.push(role_char(p));
+                        push(out, kp.key | c | (p as u64) << 12);
+                    }
+                } else {
+                    push(out, k.key | c);
+                }
+            }
+        }
+        if let Some(Move::EnPassant { from, to }) = self.en_passant(file) {
+            let mut k = KeyBuilder::new();
+            k.push(letter);
+            k.push(b'x');
+            k.square(to);
+            push(out, k.key | code(from, to) | SPECIAL);
+        }
+    }
+
+    /// The move a key of class `class` stands for.
+    #[inline]
+    pub(crate) fn to_move(&self, class: usize, key: u64) -> Move {
+        let from = Square::new((key & 63) as u32);
+        let to = Square::new(((key >> 6) & 63) as u32);
+        if class == CASTLE {
+            return Move::Castle {
+                king: from,
+                rook: to,
+            };
+        }
+        if key & SPECIAL != 0 {
+            return Move::EnPassant { from, to };
+        }
+        let role = if class >= PAWNS {
+            Role::Pawn
+        } else {
+            ROLE_OF[class]
+        };
+        Move::Normal {
+            role,
+            from,
+            capture: self.pos.board().role_at(to),
+            to,
+            promotion: Role::try_from(((key >> 12) & 7) as u8).ok(),
+        }
+    }
+}
+
+/// The `n`-th square of `quiet` then `captures`, each in file-then-rank
+/// order.
+#[inline(always)]
+fn nth_by_file(quiet: Bitboard, captures: Bitboard, n: usize) -> Option<Square> {
+    let q = quiet.count();
+    let sq = if n < q {
+        nth(quiet.flip_diagonal(), n)?
+    } else {
+        nth(captures.flip_diagonal(), n - q)?
+    };
+    Some(sq.flip_diagonal())
+}
+
+/// The `n`-th set square of `b` in square order.
+#[inline(always)]
+fn nth(mut b: Bitboard, n: usize) -> Option<Square> {
+    for _ in 0..n {
+        b.discard_first();
+    }
+    b.first()
+}
+
+/// The code of a move in the low bits of its key: origin, target, and (set
+/// by the caller) promotion piece and the special flag.
+#[inline(always)]
+const fn code(from: Square, to: Square) -> u64 {
+    from as u64 | (to as u64) << 6
+}
+
+/// The code of a shakmaty move, as [`Census::keys`] makes it.
+#[inline]
+pub(crate) fn code_of(m: Move) -> u64 {
+    match m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => code(from, to) | promotion.map_or(0, |p| (p as u64) << 12),
+        Move::EnPassant { from, to } => code(from, to) | SPECIAL,
+        Move::Castle { king, rook } => code(king, rook) | SPECIAL,
+        Move::Put { to, .. } => code(to, to),
+    }
+}
+
+/// Appends a key; a census never makes more than [`MAX_ORDINALS`].
+#[inline(always)]
+fn push(out: &mut Keys, key: u64) {
+    let _ = out.try_push(key);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ordinal::INDEX_MASK;
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
+    }
+
+    /// Counts and moves per class equal shakmaty's legal moves, grouped.
+    pub(crate) fn assert_agrees(p: &Chess) {
+        let Some(mut c) = Census::new(p) else { return };
+        let legal = p.legal_moves();
+        for class in 0..CLASSES {
+            let mut want: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| class_of(m) == class)
+                .collect();
+            let mut keys = Keys::new();
+            c.keys(class, &mut keys);
+            let mut got: Vec<Move> = keys.iter().map(|&k| c.to_move(class, k)).collect();
+            for (&k, &m) in keys.iter().zip(&got) {
+                assert_eq!(k & INDEX_MASK, code_of(m), "code of {m:?}");
+            }
+            // The bitboard selection picks what sorting the keys picks.
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            for (n, &k) in sorted.iter().enumerate() {
+                if let Some(m) = c.nth_plain(class, n) {
+                    assert_eq!(m, c.to_move(class, k), "move {n} of class {class}");
+                }
+            }
+            let key = |m: &Move| format!("{m:?}");
+            want.sort_by_key(key);
+            got.sort_by_key(key);
+            assert_eq!(
+                got,
+                want,
+                "class {class} in {}",
+                Fen::from_position(p, shakmaty::EnPassantMode::Always)
+            );
+            assert_eq!(c.count(class), want.len(), "count of class {class}");
+        }
+    }
+
+    #[test]
+    fn classes_agree_with_shakmaty_on_hand_picked_positions() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // pinned knight, pinned pawn, check by a knight, double check
+            "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/5n2/8/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1",
+            // castling both ways, through attacked squares, Chess960
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/5b2/R3K2R w KQkq - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+            // en passant: plain, pinned along the rank, evading a pawn check
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
+            "8/8/8/3pP3/4K3/8/8/4k3 w - d6 0 1",
+            // promotions with captures, and a king walking along a check ray
+            "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+        ] {
+            assert_agrees(&pos(fen));
+        }
+    }
+
+    #[test]
+    fn material_beyond_the_bound_takes_the_slow_path() {
+        // Nine queens, two rooks, two bishops: reachable, and beyond the bound.
+        let p = pos("6rk/6pp/8/8/8/8/QQQQQQ2/QQQRRBBK w - - 0 1");
+        assert!(Census::new(&p).is_none());
+        let legal = p.legal_moves();
+        for ord in 0..legal.len() as u8 {
+            assert_eq!(
+                crate::ordinal::select_in(&p, ord).unwrap(),
+                crate::ordinal::select(&p, &legal, ord).unwrap()
+            );
+        }
+    }
+}
