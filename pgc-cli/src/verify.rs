@@ -1,5 +1,5 @@
 //! `pgc verify`: checks PGC files written by any tool with
-//! [`pgc_core::verify`] and prints every problem with its file, byte offset,
+//! [`pgc_core::verify()`] and prints every problem with its file, byte offset,
 //! game, ply, marker and what was expected against what was found; `--json`
 //! prints one JSON document instead.
 

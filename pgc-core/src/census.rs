@@ -249,6 +249,9 @@ impl<'a, P: Position> Census<'a, P> {
     /// Legal moves of our pawns on `file`, en passant included.
     #[inline]
     fn count_pawns(&mut self, file: usize) -> usize {
+        if self.pawns_on(file).is_empty() {
+            return 0;
+        }
         let s = self.pawn_sets();
         let single = s.single & FILES[file + 1];
         let west = s.west & FILES[file];
@@ -295,6 +298,9 @@ impl<'a, P: Position> Census<'a, P> {
         let board = self.pos.board();
         let without_king = self.occupied.without(self.king);
         let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn);
+        if t.is_empty() {
+            return t;
+        }
         for to in t {
             if board.attacks_to(to, !self.turn, without_king).any() {
                 t.discard(to);
@@ -345,6 +351,34 @@ impl<'a, P: Position> Census<'a, P> {
             rook,
         };
         self.pos.is_legal(m).then_some(m)
+    }
+
+    /// The class holding the move with ordinal `ordinal` and the move's
+    /// index inside the class; `Err` with the number of legal moves when the
+    /// ordinal is out of range. Classes are counted in ASCII order and no
+    /// further than needed.
+    #[inline]
+    pub(crate) fn locate(&mut self, ordinal: usize) -> Result<(usize, usize), usize> {
+        let mut rest = ordinal;
+        macro_rules! step {
+            ($class:expr, $count:expr) => {
+                let n = $count;
+                if rest < n {
+                    return Ok(($class, rest));
+                }
+                rest -= n;
+            };
+        }
+        step!(0, self.count_role(Role::Bishop));
+        step!(1, self.king_targets().count());
+        step!(2, self.count_role(Role::Knight));
+        step!(CASTLE, self.count(CASTLE));
+        step!(4, self.count_role(Role::Queen));
+        step!(5, self.count_role(Role::Rook));
+        for file in 0..8 {
+            step!(PAWNS + file, self.count_pawns(file));
+        }
+        Err(ordinal - rest)
     }
 
     /// How many legal moves class `class` holds.

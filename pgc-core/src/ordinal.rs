@@ -9,12 +9,20 @@
 //!
 //! Each legal move gets a *sort key*: its SAN body (without check suffix)
 //! packed big-endian into the top six bytes of a `u64`, zero padded, with the
-//! move's index in the move list in the low 16 bits. Comparing two keys as
-//! integers compares the SAN strings in ASCII order (a zero pad byte sorts
-//! before every SAN character, so a prefix sorts first, as in `strcmp`).
-//! Keys are built on the stack from shakmaty's [`MoveList`]; no `String` is
-//! ever made. Encoding counts the keys below the played move's key (no sort);
-//! decoding selects the n-th key (`select_nth_unstable`, linear on average).
+//! move's index or code in the low 16 bits. Comparing two keys as integers
+//! compares the SAN strings in ASCII order (a zero pad byte sorts before
+//! every SAN character, so a prefix sorts first, as in `strcmp`). No
+//! `String` is ever made.
+//!
+//! [`encode`], [`decode`], [`select_in`] and [`find_canonical_in`] do not
+//! generate the legal moves: SAN strings with different first characters
+//! compare by that character alone, so they count the legal moves of each
+//! earlier first-character class from bitboards (the *census*, in
+//! `census.rs`) and order one class only, often straight from its target
+//! bitboard. The move-list functions ([`select`], [`rank_of`],
+//! [`find_canonical`], [`OrdinalTable`]) take shakmaty's `MoveList`; they
+//! serve listings, the import-spelling path of the encoder, and positions
+//! beyond the census bound.
 //!
 //! The longest SAN body is six bytes (`Qa1xb2`, `exd8=Q`), so six bytes of
 //! key are enough. Why the check suffix cannot change the order is proven in
@@ -625,35 +633,27 @@ pub(crate) fn select_with<P: Position>(
     let Some(mut census) = Census::new(pos) else {
         return select(pos, &pos.legal_moves(), ordinal);
     };
-    let mut rest = usize::from(ordinal);
-    for class in 0..CLASSES {
-        let n = census.count(class);
-        if rest < n {
-            if let Some(m) = census.nth_plain(class, rest) {
-                let text = if want_san {
-                    key_text(san_key_plain(m))
-                } else {
-                    MoveText::new()
-                };
-                return Ok((m, text));
-            }
-            let mut keys = Keys::new();
-            census.keys(class, &mut keys);
-            // `rest < n == keys.len()`.
-            let key = nth_key(&mut keys, rest);
-            let text = if want_san {
-                key_text(key)
-            } else {
-                MoveText::new()
-            };
-            return Ok((census.to_move(class, key), text));
-        }
-        rest -= n;
+    let (class, rest) = census
+        .locate(usize::from(ordinal))
+        .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
+    if let Some(m) = census.nth_plain(class, rest) {
+        let text = if want_san {
+            key_text(san_key_plain(m))
+        } else {
+            MoveText::new()
+        };
+        return Ok((m, text));
     }
-    Err(OrdinalError::OutOfRange {
-        ordinal,
-        legal: usize::from(ordinal) - rest,
-    })
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    // `rest` is below the class's count, which is `keys.len()`.
+    let key = nth_key(&mut keys, rest);
+    let text = if want_san {
+        key_text(key)
+    } else {
+        MoveText::new()
+    };
+    Ok((census.to_move(class, key), text))
 }
 
 /// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is

@@ -32,8 +32,8 @@
 //! Known kinds whose payload has a fixed shape are checked:
 //! [`ext::TERMINATION`] (one byte, a valid [`ext::Outcome`] code),
 //! [`ext::LONG_TAG`] (a LEB128 name length within the payload),
-//! [`ext::LONG_NAG`] (exactly one LEB128 value), [`ext::VERBATIM_GAP`]
-//! (a leading LEB128 token index) and [`ext::MOVE_SPELLING`] (not empty).
+//! [`ext::LONG_NAG`] (exactly one LEB128 value) and [`ext::MOVE_SPELLING`]
+//! (not empty).
 //! Null moves, long tags and long NAGs are movetext or tags, so they must be
 //! inside a game.
 //!
