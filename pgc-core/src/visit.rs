@@ -1,7 +1,7 @@
 //! Walking games: records → moves, with a push visitor.
 //!
 //! [`GameWalker`] reads records, keeps the position (and a stack of positions
-//! for RAVs, bounded by [`Limits::max_rav_depth`]), decodes each ordinal to a
+//! for RAVs, bounded by [`crate::Limits::max_rav_depth`]), decodes each ordinal to a
 //! shakmaty [`Move`] and calls the visitor. No string is built per move: the
 //! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
 
@@ -120,7 +120,7 @@ pub struct WalkError {
     /// 0-based game number.
     pub game: u64,
     /// Plies played in the current line when the error occurred; for a bad
-    /// ordinal, the 1-based ply of that move (as [`crate::verify`] reports).
+    /// ordinal, the 1-based ply of that move (as [`crate::verify()`] reports).
     pub ply: u32,
     /// The record's marker, when known.
     pub marker: Option<Marker>,
