@@ -27,7 +27,7 @@ use crate::error::{Result, Status};
 use pgc_core::bulk::{BulkGame, BulkOptions, BulkReader, Event};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
 use std::cmp::Ordering;
 use std::io::Write;
 
@@ -123,27 +123,42 @@ struct Job {
     filters: Vec<Filter>,
 }
 
-/// Writes a move in UCI, as shakmaty spells it, without the formatter.
+/// Writes a move in UCI, as shakmaty's `UciMove::from_move` spells it,
+/// without the formatter: castling is the king's move to its target square
+/// in standard chess and to the rook's square in Chess960.
 fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
-    match UciMove::from_move(m, mode) {
-        UciMove::Normal {
+    let (from, to, promotion) = match m {
+        Move::Normal {
             from,
             to,
             promotion,
-        } => {
-            out.extend_from_slice(&[
-                b'a' + from.file() as u8,
-                b'1' + from.rank() as u8,
-                b'a' + to.file() as u8,
-                b'1' + to.rank() as u8,
-            ]);
-            if let Some(p) = promotion {
-                out.push(p.char() as u8);
+            ..
+        } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { king, rook } => match mode {
+            CastlingMode::Chess960 => (king, rook, None),
+            CastlingMode::Standard => {
+                let side = CastlingSide::from_king_side(king < rook);
+                (
+                    king,
+                    Square::from_coords(side.king_to_file(), king.rank()),
+                    None,
+                )
             }
+        },
+        Move::Put { .. } => {
+            let _ = write!(out, "{}", UciMove::from_move(m, mode));
+            return;
         }
-        other => {
-            let _ = write!(out, "{other}");
-        }
+    };
+    out.extend_from_slice(&[
+        b'a' + from.file() as u8,
+        b'1' + from.rank() as u8,
+        b'a' + to.file() as u8,
+        b'1' + to.rank() as u8,
+    ]);
+    if let Some(p) = promotion {
+        out.push(p.char() as u8);
     }
 }
 

@@ -181,6 +181,10 @@ impl BulkGame {
                 return CastlingMode::Chess960;
             }
         }
+        if self.tag(b"FEN").is_none() {
+            // The standard start position.
+            return CastlingMode::Standard;
+        }
         CastlingMode::detect(&self.start.to_setup(EnPassantMode::Legal))
     }
 

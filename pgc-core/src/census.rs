@@ -137,6 +137,10 @@ pub(crate) struct Census<'a, P> {
     pinned: Bitboard,
     in_check: bool,
     pawns: Option<PawnSets>,
+    /// Per piece class (0–5), once counted: the union of the pieces'
+    /// target sets, and (bit `class`) whether two pieces share a target.
+    union: [Bitboard; 6],
+    shared: u8,
 }
 
 impl<'a, P: Position> Census<'a, P> {
@@ -187,6 +191,8 @@ impl<'a, P: Position> Census<'a, P> {
             pinned,
             in_check: checkers.any(),
             pawns: None,
+            union: [Bitboard::EMPTY; 6],
+            shared: 0,
         })
     }
 
@@ -207,13 +213,22 @@ impl<'a, P: Position> Census<'a, P> {
         }
     }
 
-    /// Legal moves of our pieces of `role` (knight, bishop, rook, queen).
+    /// Legal moves of our pieces of class `class` (bishop, knight, queen,
+    /// rook), noting the union of their targets and whether two share one.
     #[inline(always)]
-    fn count_role(&self, role: Role) -> usize {
+    fn count_role(&mut self, class: usize) -> usize {
+        let role = ROLE_OF[class];
         let mut n = 0;
+        let mut seen = Bitboard::EMPTY;
+        let mut shared = false;
         for from in self.ours(role) {
-            n += self.piece_targets(role, from).count();
+            let t = self.piece_targets(role, from);
+            n += t.count();
+            shared |= seen.intersects(t);
+            seen |= t;
         }
+        self.union[class] = seen;
+        self.shared |= u8::from(shared) << class;
         n
     }
 
@@ -298,15 +313,34 @@ impl<'a, P: Position> Census<'a, P> {
         let board = self.pos.board();
         let without_king = self.occupied.without(self.king);
         let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn);
-        if t.is_empty() {
-            return t;
-        }
+        let them = self.them;
+        let knights = board.knights() & them;
+        let pawns = board.pawns() & them;
+        let kings = board.kings() & them;
+        let diagonal = board.bishops_and_queens() & them;
+        let straight = board.rooks_and_queens() & them;
         for to in t {
-            if board.attacks_to(to, !self.turn, without_king).any() {
+            // Whether `to` is attacked with our king off the board (the
+            // king cannot shelter behind itself): shakmaty's attack tables,
+            // cheapest first.
+            if attacks::knight_attacks(to).intersects(knights)
+                || attacks::pawn_attacks(self.turn, to).intersects(pawns)
+                || attacks::king_attacks(to).intersects(kings)
+                || attacks::bishop_attacks(to, without_king).intersects(diagonal)
+                || attacks::rook_attacks(to, without_king).intersects(straight)
+            {
                 t.discard(to);
             }
         }
         t
+    }
+
+    /// Legal king moves (castling aside), noting their targets.
+    #[inline(always)]
+    fn count_king(&mut self) -> usize {
+        let t = self.king_targets();
+        self.union[1] = t;
+        t.count()
     }
 
     /// Our pieces of `role`.
@@ -369,12 +403,12 @@ impl<'a, P: Position> Census<'a, P> {
                 rest -= n;
             };
         }
-        step!(0, self.count_role(Role::Bishop));
-        step!(1, self.king_targets().count());
-        step!(2, self.count_role(Role::Knight));
+        step!(0, self.count_role(0));
+        step!(1, self.count_king());
+        step!(2, self.count_role(2));
         step!(CASTLE, self.count(CASTLE));
-        step!(4, self.count_role(Role::Queen));
-        step!(5, self.count_role(Role::Rook));
+        step!(4, self.count_role(4));
+        step!(5, self.count_role(5));
         for file in 0..8 {
             step!(PAWNS + file, self.count_pawns(file));
         }
@@ -385,15 +419,12 @@ impl<'a, P: Position> Census<'a, P> {
     #[inline]
     pub(crate) fn count(&mut self, class: usize) -> usize {
         match class {
-            0 => self.count_role(Role::Bishop),
-            1 => self.king_targets().count(),
-            2 => self.count_role(Role::Knight),
+            0 | 2 | 4 | 5 => self.count_role(class),
+            1 => self.count_king(),
             CASTLE => {
                 usize::from(self.castle(CastlingSide::KingSide).is_some())
                     + usize::from(self.castle(CastlingSide::QueenSide).is_some())
             }
-            4 => self.count_role(Role::Queen),
-            5 => self.count_role(Role::Rook),
             _ => self.count_pawns(class - PAWNS),
         }
     }
@@ -401,7 +432,8 @@ impl<'a, P: Position> Census<'a, P> {
     /// The `n`-th move of class `class` in SAN order, found from bitboards
     /// alone, when the class needs no SAN disambiguation and holds no
     /// promotion, castling or en passant; `None` otherwise (the caller then
-    /// sorts the class's keys).
+    /// sorts the class's keys). The class must have been counted first
+    /// ([`Census::count`] or [`Census::locate`]).
     ///
     /// Without disambiguation the SAN of a piece move is its letter, an `x`
     /// for a capture and the target square: quiet moves sort before
@@ -413,21 +445,18 @@ impl<'a, P: Position> Census<'a, P> {
     pub(crate) fn nth_plain(&mut self, class: usize, n: usize) -> Option<Move> {
         match class {
             1 => {
-                let t = self.king_targets();
+                let t = self.union[1];
                 let to = nth_by_file(t & !self.them, t & self.them, n)?;
                 Some(self.normal(Role::King, self.king, to))
             }
             CASTLE => None,
             0..=5 => {
-                let role = ROLE_OF[class];
-                let mut seen = Bitboard::EMPTY;
-                for from in self.ours(role) {
-                    let t = self.piece_targets(role, from);
-                    if seen.intersects(t) {
-                        return None;
-                    }
-                    seen |= t;
+                // `locate` counted this class: its union is known.
+                if self.shared & (1 << class) != 0 {
+                    return None;
                 }
+                let role = ROLE_OF[class];
+                let seen = self.union[class];
                 let to = nth_by_file(seen & !self.them, seen & self.them, n)?;
                 let from = self
                     .ours(role)
@@ -703,6 +732,7 @@ mod tests {
                 .copied()
                 .filter(|&m| class_of(m) == class)
                 .collect();
+            let count = c.count(class);
             let mut keys = Keys::new();
             c.keys(class, &mut keys);
             let mut got: Vec<Move> = keys.iter().map(|&k| c.to_move(class, k)).collect();
@@ -726,7 +756,7 @@ mod tests {
                 "class {class} in {}",
                 Fen::from_position(p, shakmaty::EnPassantMode::Always)
             );
-            assert_eq!(c.count(class), want.len(), "count of class {class}");
+            assert_eq!(count, want.len(), "count of class {class}");
         }
     }
 
