@@ -120,10 +120,9 @@ pub fn check_pgc(data: &[u8]) {
 }
 
 /// Whether the fixed-point checks on arbitrary input are on
-/// (`PGC_FUZZ_STRICT=1`). They are off by default because of two known,
-/// unfixed findings (fuzz/README.md): a PGC tag value holding a newline
-/// decodes to PGN that splits the game, and some junk-only PGN games decode
-/// to blank lines that no longer encode to a game.
+/// (`PGC_FUZZ_STRICT=1`). They are off by default because of a known,
+/// unfixed finding (fuzz/README.md): some junk-only PGN games decode to blank
+/// lines that no longer encode to a game.
 fn strict() -> bool {
     std::env::var_os("PGC_FUZZ_STRICT").is_some_and(|v| v == "1")
 }

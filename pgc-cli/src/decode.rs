@@ -11,7 +11,7 @@ use crate::args::{DecodeArgs, DecodeFormat};
 use crate::error::{Error, Result, Status};
 use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
-use crate::progress::{Progress, summary_line};
+use crate::progress::{Progress, say, summary_line};
 use pgc_core::buffer::RefillBuffer;
 use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
@@ -20,6 +20,7 @@ use pgn_bridge::decode::{DecodeOptions, Decoder};
 use pgn_bridge::jsonl::JsonlWriter;
 use shakmaty::Chess;
 use std::io::{self, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A batch is cut after the game that brings it to this many bytes.
 const BATCH_BYTES: usize = 128 << 10;
@@ -264,11 +265,20 @@ impl Render for JsonlWriter {
     }
 }
 
-fn decode_batch(b: Batch, opts: DecodeOptions, limits: Limits) -> Done {
-    decode_batch_with(b, limits, Decoder::new(opts))
+/// Decodes a batch to PGN, adding to `tags_with_newlines` the tag values
+/// written with spaces for newlines.
+fn decode_batch(
+    b: Batch,
+    opts: DecodeOptions,
+    limits: Limits,
+    tags_with_newlines: &AtomicU64,
+) -> Done {
+    let (done, dec) = decode_batch_with(b, limits, Decoder::new(opts));
+    tags_with_newlines.fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
+    done
 }
 
-fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> Done {
+fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V) {
     let mut walker = GameWalker::from_reader(PgcReader::with_limits(&b.data[..], limits));
     let mut v = PlyCount { inner, plies: 0 };
     let mut games = 0;
@@ -293,13 +303,14 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> Done {
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);
-    Done {
+    let done = Done {
         out: pgn,
         games,
         plies: v.plies,
         bytes_in: b.data.len() as u64,
         error,
-    }
+    };
+    (done, v.inner)
 }
 
 /// Runs `pgc decode`.
@@ -321,9 +332,24 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
         jobs: a.jobs,
         quiet: a.report.quiet,
     };
-    batches.run(|b| match format {
-        DecodeFormat::Pgn => decode_batch(b, opts, limits),
-        DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()),
+    let tags_with_newlines = AtomicU64::new(0);
+    batches.run_noting(
+        |b| match format {
+            DecodeFormat::Pgn => decode_batch(b, opts, limits, &tags_with_newlines),
+            DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()).0,
+        },
+        || newlines_note(tags_with_newlines.load(Ordering::Relaxed)),
+    )
+}
+
+/// The line `pgc decode` prints before its summary when `n` tag values held
+/// a newline, which a PGN tag line cannot hold.
+fn newlines_note(n: u64) -> Option<String> {
+    (n > 0).then(|| {
+        format!(
+            "{n} tag value(s) held a newline, which a PGN tag line cannot hold; each \
+             newline was written as a space (`pgc verify` lists them)"
+        )
     })
 }
 
@@ -354,6 +380,19 @@ impl PgcBatches<'_> {
     /// # Errors
     /// Usage, I/O, invalid PGC (positioned).
     pub fn run(&self, work: impl Fn(Batch) -> Done + Sync) -> Result<Status> {
+        self.run_noting(work, || None)
+    }
+
+    /// [`PgcBatches::run`], then prints the line `note` gives (if any, and
+    /// unless `--quiet`) before the summary, once every batch is done.
+    ///
+    /// # Errors
+    /// Usage, I/O, invalid PGC (positioned).
+    pub fn run_noting(
+        &self,
+        work: impl Fn(Batch) -> Done + Sync,
+        note: impl FnOnce() -> Option<String>,
+    ) -> Result<Status> {
         let inputs = Input::list(self.inputs);
         let output = Output::create(self.output.output.as_deref(), self.output.force, &inputs)?;
         let jobs = jobs(self.jobs);
@@ -390,6 +429,12 @@ impl PgcBatches<'_> {
         let bytes_out = sink.written();
         sink.finish()?;
         output.commit()?;
+        if let Some(line) = note() {
+            progress.clear();
+            if progress.verbose() {
+                say(&line);
+            }
+        }
         progress.summary(&summary_line(
             games,
             plies,
@@ -436,7 +481,12 @@ mod tests {
         input.extend([0x05, 0x0b, 0x06]);
         let mut s = PgcSplitter::new(&input[..], Limits::default());
         let b = s.next_batch().unwrap().unwrap();
-        let d = decode_batch(b, DecodeOptions::default(), Limits::default());
+        let d = decode_batch(
+            b,
+            DecodeOptions::default(),
+            Limits::default(),
+            &AtomicU64::new(0),
+        );
         let e = d.error.unwrap();
         assert_eq!((e.offset, e.game), (6, 1));
         assert_eq!(d.games, 1);

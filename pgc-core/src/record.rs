@@ -242,6 +242,24 @@ impl RecordRef<'_> {
 /// bounded by [`Limits::max_string`] instead).
 pub const MAX_1994_RECORD: u64 = 1 + 7 * 256 + 2 + 65_535;
 
+/// Whether byte `b` cannot stand inside a tag value written as PGN: a line
+/// feed (0x0A). A PGN tag pair is one line (section 8.1.1), so no PGN reader
+/// reads a newline inside a tag string. Every other byte a PGN reader lets
+/// through (a tab, a lone carriage return) is kept as it is, so that the PGN
+/// comes back byte for byte (`spec/pgc.md`, section 3.3).
+pub const fn is_tag_line_break(b: u8) -> bool {
+    b == b'\n'
+}
+
+/// The first byte of a tag value that a PGN tag line cannot hold (see
+/// [`is_tag_line_break`]): its offset in `value` and the byte.
+pub fn first_tag_line_break(value: &[u8]) -> Option<(usize, u8)> {
+    value
+        .iter()
+        .position(|&b| is_tag_line_break(b))
+        .and_then(|i| value.get(i).map(|&b| (i, b)))
+}
+
 /// Why a record could not be framed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrameError {

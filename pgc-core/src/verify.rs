@@ -1,7 +1,7 @@
 //! The verifier: checks a PGC file written by any tool and reports **every**
 //! problem it can find, each with its byte offset, game, ply and marker.
 //!
-//! Three layers of checks, in one forward pass with bounded memory and no
+//! Four layers of checks, in one forward pass with bounded memory and no
 //! recursion:
 //!
 //! 1. **Framing** (section 20.4): every record starts with a known marker
@@ -23,6 +23,13 @@
 //!    records switch sides. After a bad ordinal the rest of that line (main
 //!    line or variation) is not replayed, but its structure is still checked;
 //!    a RAV right after the bad move is replayed from the position before it.
+//! 4. **Tag values** (section 8.1.1): a tag value (of a 0x01 record, a 0x02
+//!    tag pair or a [`ext::LONG_TAG`] extension) holds no newline (0x0A):
+//!    a PGN tag pair is one line, so such a value frames as PGC but has no
+//!    PGN form ([`crate::record::is_tag_line_break`]). It is reported once
+//!    per tag, at the first newline. Other control bytes (a tab, a carriage
+//!    return) are not reported: a PGN reader lets them through and the
+//!    encoder keeps them, so that the PGN comes back byte for byte.
 //!
 //! # Extension records
 //!
@@ -63,7 +70,9 @@ use crate::ext;
 use crate::item::{ItemKind, Items};
 use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
-use crate::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
+use crate::record::{
+    FrameError, MAX_1994_RECORD, Marker, RecordRef, first_tag_line_break, frame, is_tag_line_break,
+};
 use crate::setup::start_position;
 use shakmaty::{Chess, Position};
 use std::collections::BTreeMap;
@@ -564,6 +573,9 @@ impl Checker {
                 // The 0x01 is a whole game of its own; an enclosing general
                 // game stays open around it.
                 let index = self.next_game();
+                for (name, value) in crate::visit::STR_TAGS.iter().zip(roster) {
+                    self.tag_value(offset, index, marker, name, value);
+                }
                 self.report.plies += moves.len() as u64;
                 let header: u64 = roster.iter().map(|s| 1 + s.len() as u64).sum();
                 let run = Run {
@@ -715,9 +727,39 @@ impl Checker {
                     String::from_utf8_lossy(name)
                 ),
             );
-        } else if name == b"FEN" {
-            g.fen = Some((value.to_vec(), offset, marker));
+        } else {
+            if name == b"FEN" {
+                g.fen = Some((value.to_vec(), offset, marker));
+            }
+            let index = g.index;
+            self.tag_value(offset, index, marker, name, value);
         }
+    }
+
+    /// Reports a tag value holding a newline, which a PGN tag line cannot
+    /// hold ([`is_tag_line_break`]): valid PGC, but no PGN export of it
+    /// keeps the value as it is.
+    fn tag_value(&mut self, offset: u64, game: u64, marker: Marker, name: &[u8], value: &[u8]) {
+        let Some((at, byte)) = first_tag_line_break(value) else {
+            return;
+        };
+        let count = value.iter().filter(|&&b| is_tag_line_break(b)).count();
+        let more = if count > 1 {
+            format!(" ({count} newlines)")
+        } else {
+            String::new()
+        };
+        self.problem(
+            offset,
+            Some(game),
+            None,
+            Some(marker),
+            "a tag value without a newline, as a PGN tag line holds (section 8.1.1; a decoder writes a space for each newline)",
+            format!(
+                "tag {:?} value holds byte 0x{byte:02x} at value offset {at}{more}",
+                String::from_utf8_lossy(name)
+            ),
+        );
     }
 
     fn rav_begin(&mut self, offset: u64) {
@@ -1311,6 +1353,79 @@ mod tests {
             r.problems[1]
         );
         assert_eq!(r.plies, 3);
+    }
+
+    #[test]
+    fn tag_values_with_newlines_are_reported() {
+        // Game 1 at 0: [Event "a<LF>b"] at 1, then 1. e4 e5.
+        let mut bytes = vec![
+            0x05, 0x02, 5, b'E', b'v', b'e', b'n', b't', 3, b'a', 0x0a, b'b',
+        ];
+        bytes.extend([0x03, 2, 13, 12, 0x06]);
+        // Game 2 at 17: a long-tag [Round "1<LF>"] at 18.
+        bytes.extend([
+            0x05,
+            0x80,
+            ext::LONG_TAG,
+            8,
+            5,
+            b'R',
+            b'o',
+            b'u',
+            b'n',
+            b'd',
+        ]);
+        bytes.extend([b'1', 0x0a, 0x06]);
+        // Game 3 at 30: a reduced game whose Site is "a<LF>b<LF>c".
+        bytes.push(0x01);
+        bytes.extend([1, b'?', 5, b'a', 0x0a, b'b', 0x0a, b'c']);
+        for _ in 0..5 {
+            bytes.extend([1, b'?']);
+        }
+        bytes.extend([0, 0]);
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (1, Some(0), None, Some(Marker::TagPair)),
+                (18, Some(1), None, Some(Marker::Extension)),
+                (30, Some(2), None, Some(Marker::ReducedGame)),
+            ]
+        );
+        assert_eq!(
+            r.problems[0].to_string(),
+            "byte 1, game 1, 0x02 tag-pair: expected a tag value without a newline, as a PGN \
+             tag line holds (section 8.1.1; a decoder writes a space for each newline), found \
+             tag \"Event\" value holds byte 0x0a at value offset 1"
+        );
+        assert_eq!(
+            r.problems[1].found,
+            "tag \"Round\" value holds byte 0x0a at value offset 1"
+        );
+        assert_eq!(
+            r.problems[2].found,
+            "tag \"Site\" value holds byte 0x0a at value offset 1 (2 newlines)"
+        );
+        // The games are still checked to the end.
+        assert_eq!((r.games, r.plies), (3, 2));
+    }
+
+    #[test]
+    fn other_tag_value_bytes_are_not_reported() {
+        // [Event "a b"], [Site "Zürich"] in UTF-8 (c3 bc), [Black "\x80"]:
+        // printing and non-ASCII bytes. Then [X "a<TAB><CR><NUL><DEL>"]:
+        // control bytes a PGN reader lets through, kept by the encoder.
+        let mut bytes = vec![
+            0x05, 0x02, 5, b'E', b'v', b'e', b'n', b't', 3, b'a', b' ', b'b',
+        ];
+        bytes.extend([
+            0x02, 4, b'S', b'i', b't', b'e', 7, b'Z', 0xc3, 0xbc, b'r', b'i',
+        ]);
+        bytes.extend([b'c', b'h', 0x02, 5, b'B', b'l', b'a', b'c', b'k', 1, 0x80]);
+        bytes.extend([0x02, 1, b'X', 5, b'a', 0x09, 0x0d, 0x00, 0x7f]);
+        bytes.extend([0x03, 2, 13, 12, 0x06]);
+        let r = check(&bytes);
+        assert!(r.is_ok(), "{:?}", r.problems);
     }
 
     #[test]

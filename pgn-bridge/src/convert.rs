@@ -177,6 +177,9 @@ pub struct DecodeStats {
     pub bytes_in: u64,
     /// PGN bytes written.
     pub bytes_out: u64,
+    /// Tag values that held a newline, which a PGN tag line cannot hold,
+    /// written with a space in its place.
+    pub tags_with_newlines: u64,
 }
 
 /// Converts PGC from `input` to PGN export format on `output`.
@@ -206,5 +209,6 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     text.clear();
     output.flush()?;
     stats.bytes_in = walker.offset();
+    stats.tags_with_newlines = dec.tags_with_newlines;
     Ok(stats)
 }

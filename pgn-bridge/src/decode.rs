@@ -40,6 +40,9 @@ pub struct Decoder {
     pub count_commands: bool,
     /// Comments and embedded commands seen, when counting.
     pub comment_stats: CommentStats,
+    /// Tag values that held a newline, which a PGN tag line cannot hold,
+    /// written with a space in its place.
+    pub tags_with_newlines: u64,
 }
 
 impl Default for Decoder {
@@ -66,6 +69,7 @@ impl Decoder {
             typed_comments: 0,
             count_commands: false,
             comment_stats: CommentStats::default(),
+            tags_with_newlines: 0,
         }
     }
 
@@ -89,11 +93,15 @@ impl Decoder {
                     6 => b"*".to_vec(),
                     _ => b"?".to_vec(),
                 });
-            self.writer.tag(&mut self.out, name, &value);
+            if self.writer.tag(&mut self.out, name, &value) {
+                self.tags_with_newlines += 1;
+            }
         }
         tags.sort();
         for (n, v) in &tags {
-            self.writer.tag(&mut self.out, n, v);
+            if self.writer.tag(&mut self.out, n, v) {
+                self.tags_with_newlines += 1;
+            }
         }
     }
 
@@ -104,8 +112,8 @@ impl Decoder {
         }
         if self.opts.strict_export {
             self.tags.push((name.to_vec(), value.to_vec()));
-        } else {
-            self.writer.tag(&mut self.out, name, value);
+        } else if self.writer.tag(&mut self.out, name, value) {
+            self.tags_with_newlines += 1;
         }
     }
 }

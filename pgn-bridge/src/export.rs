@@ -8,8 +8,9 @@
 //! layout is all that must be stored for a byte-identical round trip).
 //!
 //! Rules, with the layout's defaults:
-//! - tags `[Name "value"]`, one per line, `\` and `"` escaped (8.1.1), then
-//!   an empty line;
+//! - tags `[Name "value"]`, one per line, `\` and `"` escaped (8.1.1), a
+//!   newline in a value (only a PGC from elsewhere holds one) written as a
+//!   space, then an empty line;
 //! - movetext tokens separated by one space, a new line before a token that
 //!   would make the line longer than `width` (79: "less than 80", 8.2.1);
 //! - `N.` before every white move, `N...` before a black move that starts the
@@ -21,6 +22,7 @@
 //! - after the last token, `trailer` newlines (2: end of line, empty line).
 
 use crate::layout::Layout;
+use pgc_core::record::is_tag_line_break;
 
 /// Formats PGN export text into a buffer.
 ///
@@ -98,15 +100,18 @@ impl ExportWriter {
         self.layout = layout;
     }
 
-    /// A tag pair; `value` is unescaped (as stored in PGC).
-    pub fn tag(&mut self, out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    /// A tag pair; `value` is unescaped (as stored in PGC). A newline in
+    /// `value` (see [`escape_into`]) is written as a space; returns whether
+    /// there was one.
+    pub fn tag(&mut self, out: &mut Vec<u8>, name: &[u8], value: &[u8]) -> bool {
         out.push(b'[');
         out.extend_from_slice(name);
         out.extend_from_slice(b" \"");
-        escape_into(out, value);
+        let replaced = escape_into(out, value);
         out.extend_from_slice(b"\"]");
         out.extend_from_slice(self.layout.newline());
         self.tags = true;
+        replaced > 0
     }
 
     /// Ends the tag section (writes the empty line if there were tags).
@@ -345,14 +350,24 @@ fn write_u32(buf: &mut [u8], mut n: u32) -> usize {
     len
 }
 
-/// Appends `value` with `\` and `"` escaped (section 8.1.1).
-pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) {
+/// Appends `value` as the inside of a PGN string: `\` and `"` escaped
+/// (section 8.1.1), and a space in place of each newline, which a tag line
+/// cannot hold ([`is_tag_line_break`]). Returns how many bytes were
+/// replaced.
+pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) -> usize {
+    let mut replaced = 0;
     for &b in value {
         if b == b'\\' || b == b'"' {
             out.push(b'\\');
         }
-        out.push(b);
+        if is_tag_line_break(b) {
+            out.push(b' ');
+            replaced += 1;
+        } else {
+            out.push(b);
+        }
     }
+    replaced
 }
 
 /// Undoes [`escape_into`]: `\"` → `"`, `\\` → `\`; other backslashes stay.
