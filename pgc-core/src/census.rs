@@ -713,13 +713,10 @@ fn push(out: &mut Keys, key: u64) {
 mod tests {
     use super::*;
     use crate::ordinal::INDEX_MASK;
-    use shakmaty::{CastlingMode, Chess, fen::Fen};
+    use shakmaty::{Chess, fen::Fen};
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Chess960)
-            .unwrap()
+        crate::setup::start_position(Some(fen.as_bytes())).expect("a valid FEN")
     }
 
     /// Counts and moves per class equal shakmaty's legal moves, grouped.
