@@ -121,8 +121,8 @@ pub fn check_pgc(data: &[u8]) {
 
 /// Whether the fixed-point checks on arbitrary input are on
 /// (`PGC_FUZZ_STRICT=1`). They are off by default because of a known,
-/// unfixed finding (fuzz/README.md): some junk-only PGN games decode to blank
-/// lines that no longer encode to a game.
+/// unfixed finding (fuzz/README.md): a game that is not byte-reproducible
+/// loses its NAG spelling (`$4` comes back as `??`).
 fn strict() -> bool {
     std::env::var_os("PGC_FUZZ_STRICT").is_some_and(|v| v == "1")
 }

@@ -229,6 +229,10 @@ pub struct Encoder {
     movetext_token: bool,
     /// Anything but junk and whitespace was seen.
     content: bool,
+    /// The text of a move number not yet followed by a move. The export
+    /// writer makes numbers from the moves, so one that no move follows
+    /// (`24. 1-0`, a lone `1`) is kept as junk where it stood.
+    pending_number: Vec<u8>,
 }
 
 impl Default for Encoder {
@@ -304,6 +308,7 @@ impl Encoder {
             number_glued: false,
             movetext_token: false,
             content: false,
+            pending_number: Vec::new(),
         }
     }
 
@@ -501,7 +506,19 @@ impl Encoder {
         self.line.ply += 1;
     }
 
+    /// Keeps a move number that no move followed as junk, at its place.
+    fn flush_number(&mut self) {
+        if self.pending_number.is_empty() {
+            return;
+        }
+        let number = std::mem::take(&mut self.pending_number);
+        <Self as Visitor>::junk(self, &number);
+        self.pending_number = number;
+        self.pending_number.clear();
+    }
+
     fn finish_game(&mut self, raw: &[u8]) -> GameOutput {
+        self.flush_number();
         if self.error.is_none() && self.junk && !self.content {
             self.fail("no PGN game here, only text that is not PGN".into());
         }
@@ -885,6 +902,7 @@ impl Visitor for Encoder {
         self.number_glued = false;
         self.movetext_token = false;
         self.content = false;
+        self.pending_number.clear();
         self.line = Line {
             pos: Chess::default(),
             prev: None,
@@ -935,6 +953,7 @@ impl Visitor for Encoder {
     }
 
     fn san(&mut self, token: &[u8]) {
+        self.pending_number.clear();
         self.not_outcome();
         self.content = true;
         self.start_movetext();
@@ -944,7 +963,9 @@ impl Visitor for Encoder {
         }
     }
 
-    fn move_number(&mut self, _number: u32, _dots: u8, _raw: &[u8]) {
+    fn move_number(&mut self, _number: u32, _dots: u8, raw: &[u8]) {
+        self.flush_number();
+        self.pending_number.extend_from_slice(raw);
         self.not_outcome();
         self.after_comment = false;
         self.number_glued = true;
@@ -1113,6 +1134,7 @@ impl Visitor for Encoder {
     }
 
     fn end_variation(&mut self) {
+        self.flush_number();
         self.not_outcome();
         self.movetext_token = true;
         if self.error.is_some() || self.null_cut {
@@ -1132,6 +1154,7 @@ impl Visitor for Encoder {
     }
 
     fn outcome(&mut self, raw: &[u8]) {
+        self.flush_number();
         self.result_gap = std::mem::take(&mut self.gap2);
         self.content = true;
         if !self.stack.is_empty() {

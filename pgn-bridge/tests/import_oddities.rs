@@ -496,3 +496,42 @@ fn illegal_move_is_rejected_with_reason_line_and_ply() {
     assert!(r.reason.contains("Ke3"), "{r}");
     assert_eq!(tokens(&pgc), [["d2d4"]]);
 }
+
+#[test]
+fn a_move_number_no_move_follows_is_kept() {
+    // `2.` before the result: the export writer makes numbers from moves,
+    // so this one is kept as junk where it stood, and the game still comes
+    // back byte for byte.
+    let pgn = format!("{}\n1. e4 e5 2. 1-0\n\n", str_tags("Dangling", "1-0"));
+    let (pgc, stats) = encode(pgn.as_bytes());
+    assert_eq!((stats.encoded, stats.identical), (1, 1));
+    assert_eq!(String::from_utf8_lossy(&decode(&pgc)), pgn);
+    // Inside a variation and not byte-identical (a comment without spaces
+    // makes the layout unreproducible): the number is still there.
+    let pgn = format!(
+        "{}\n1. e4 (1. d4 2.) 1... e5{{x}} 2. Nf3 3. *\n\n",
+        str_tags("Var", "*")
+    );
+    let (_, back) = round_trip(pgn.as_bytes());
+    assert!(back.contains("2.)"), "{back}");
+    assert!(back.contains("3. *"), "{back}");
+    assert_eq!(
+        tokens(&encode(back.as_bytes()).0),
+        tokens(&encode(pgn.as_bytes()).0)
+    );
+}
+
+#[test]
+fn a_lone_move_number_is_no_game_and_is_rejected_verbatim() {
+    // `1` and then a new game's tags: nothing but a number, which is not a
+    // game; it goes to the rejects, not into an empty PGC game.
+    let good = format!("{}\n1. d4 *\n\n", str_tags("Good", "*"));
+    let (pgc, stats) = encode(format!("1\n{good}").as_bytes());
+    assert_eq!((stats.games, stats.encoded, stats.rejected), (2, 1, 1));
+    assert!(
+        stats.rejects[0].reason.contains("not PGN"),
+        "{}",
+        stats.rejects[0]
+    );
+    assert_eq!(tokens(&pgc), [["d2d4"]]);
+}
