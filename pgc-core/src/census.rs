@@ -565,33 +565,28 @@ impl<'a, P: Position> Census<'a, P> {
             let _ = pieces.try_push((from, t));
         }
         let them = self.pos.them();
-        let letter = role_char(role);
+        let letter = u64::from(role_char(role)) << 56;
         for &(from, t) in &pieces {
             for to in t {
-                let mut k = KeyBuilder::new();
-                k.push(letter);
-                if shared.contains(to) {
+                let capture = them.contains(to);
+                let key = if shared.contains(to) {
                     let mut others = Bitboard::EMPTY;
                     for &(o, ot) in &pieces {
                         if o != from && ot.contains(to) {
                             others.add(o);
                         }
                     }
-                    if others.any() {
-                        if !others.intersects(Bitboard::from_file(from.file())) {
-                            k.push(b'a' + from.file() as u8);
-                        } else if !others.intersects(Bitboard::from_rank(from.rank())) {
-                            k.push(b'1' + from.rank() as u8);
-                        } else {
-                            k.square(from);
-                        }
+                    if !others.intersects(Bitboard::from_file(from.file())) {
+                        letter | u64::from(b'a' + from.file() as u8) << 48 | tail(capture, to, 40)
+                    } else if !others.intersects(Bitboard::from_rank(from.rank())) {
+                        letter | u64::from(b'1' + from.rank() as u8) << 48 | tail(capture, to, 40)
+                    } else {
+                        letter | square_bytes(from) << 40 | tail(capture, to, 32)
                     }
-                }
-                if them.contains(to) {
-                    k.push(b'x');
-                }
-                k.square(to);
-                push(out, k.key | code(from, to));
+                } else {
+                    letter | tail(capture, to, 48)
+                };
+                push(out, key | code(from, to));
             }
         }
     }
@@ -680,6 +675,23 @@ fn nth(mut b: Bitboard, n: usize) -> Option<Square> {
         b.discard_first();
     }
     b.first()
+}
+
+/// A square's SAN bytes (file letter, rank digit) as a 16-bit number.
+#[inline(always)]
+fn square_bytes(sq: Square) -> u64 {
+    u64::from(b'a' + sq.file() as u8) << 8 | u64::from(b'1' + sq.rank() as u8)
+}
+
+/// The end of a piece move's SAN key: `x` for a capture, then the target
+/// square, its first byte at bit `shift` (big-endian, as `KeyBuilder`).
+#[inline(always)]
+fn tail(capture: bool, to: Square, shift: u32) -> u64 {
+    if capture {
+        u64::from(b'x') << shift | square_bytes(to) << (shift - 16)
+    } else {
+        square_bytes(to) << (shift - 8)
+    }
 }
 
 /// The code of a move in the low bits of its key: origin, target, and (set
