@@ -33,6 +33,7 @@
 //! ```
 
 use crate::ext::{self, Outcome};
+use crate::item::put_varint;
 use crate::limits::Limits;
 use crate::ordinal::MoveText;
 use crate::reader::{PgcReader, ReadError};
@@ -663,18 +664,6 @@ pub fn fingerprint<F: Read + Seek>(f: &mut F) -> io::Result<(u64, u64)> {
     Ok((size, h))
 }
 
-fn put_leb(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
 fn get_leb(data: &mut &[u8]) -> Result<u64, IndexError> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
@@ -731,10 +720,10 @@ impl GameIndex {
         out.extend_from_slice(INDEX_MAGIC);
         out.extend_from_slice(&self.file_size.to_le_bytes());
         out.extend_from_slice(&self.fingerprint.to_le_bytes());
-        put_leb(&mut out, self.offsets.len() as u64);
+        put_varint(&mut out, self.offsets.len() as u64);
         let mut prev = 0;
         for &o in &self.offsets {
-            put_leb(&mut out, o - prev);
+            put_varint(&mut out, o - prev);
             prev = o;
         }
         out
@@ -891,7 +880,7 @@ mod tests {
         ));
         assert!(GameIndex::from_bytes(b"PGCIDX1\n").is_err());
         let mut huge = idx.to_bytes()[..24].to_vec();
-        put_leb(&mut huge, u64::MAX);
+        put_varint(&mut huge, u64::MAX);
         assert!(GameIndex::from_bytes(&huge).is_err());
     }
 }

@@ -293,8 +293,10 @@ pub fn put_mvset1(out: &mut Vec<u8>, ordinals: &[u8]) -> Result<(), TooLong> {
     put_counted(out, ordinals, ItemKind::MvSet1, 1)
 }
 
-/// Appends an unsigned LEB128 integer.
-pub fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+/// Appends an unsigned LEB128 integer (a `u32` for the format's lengths and
+/// NAGs, a `u64` for the game index's offsets).
+pub fn put_varint(out: &mut Vec<u8>, v: impl Into<u64>) {
+    let mut v: u64 = v.into();
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
