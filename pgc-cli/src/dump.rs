@@ -14,7 +14,7 @@
 
 use crate::args::DumpArgs;
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input};
+use crate::io::Input;
 use pgc_core::PgcReader;
 use pgc_core::ext;
 use pgc_core::record::RecordRef;
@@ -149,15 +149,10 @@ pub fn run(a: &DumpArgs) -> Result<Status> {
         Some(p) => Input::new(p),
         None => Input::list(&[]).remove(0),
     };
-    let opened = input.open()?;
-    if opened.format == Format::Pgn {
-        return Err(Error::Usage(format!(
-            "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
-            input.name
-        )));
-    }
-    let mut walker =
-        GameWalker::from_reader(PgcReader::with_limits(opened.reader, a.limits.pgc_limits()));
+    let mut walker = GameWalker::from_reader(PgcReader::with_limits(
+        input.open_pgc()?,
+        a.limits.pgc_limits(),
+    ));
     let mut d = Dump {
         w: std::io::BufWriter::new(std::io::stdout().lock()),
         line: String::new(),

@@ -5,7 +5,7 @@
 use crate::args::IndexArgs;
 use crate::decode::PgcSplitter;
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input, Output};
+use crate::io::{Input, Output};
 use crate::progress::{Progress, say};
 use pgc_core::Limits;
 use pgc_core::bulk::{GameIndex, IndexError};
@@ -126,14 +126,7 @@ pub fn open_batches(
             return Ok(PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last));
         }
     }
-    let opened = input.open()?;
-    if opened.format == Format::Pgn {
-        return Err(Error::Usage(format!(
-            "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
-            input.name
-        )));
-    }
-    let splitter = PgcSplitter::new(opened.reader, limits);
+    let splitter = PgcSplitter::new(input.open_pgc()?, limits);
     Ok(match range {
         Some(r) => splitter.select(r.first, r.last),
         None => splitter,
@@ -166,12 +159,7 @@ pub fn run(a: &IndexArgs) -> Result<Status> {
                 input.name
             )));
         }
-        if input.open()?.format == Format::Pgn {
-            return Err(Error::Usage(format!(
-                "{} is PGN text, not PGC; use `pgc encode` first",
-                input.name
-            )));
-        }
+        input.open_pgc()?;
         let idx = GameIndex::build(&mut file, limits).map_err(|e| {
             if e.kind() == std::io::ErrorKind::InvalidData {
                 Error::Data(format!(

@@ -4,7 +4,7 @@
 
 use crate::args::InfoArgs;
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input};
+use crate::io::Input;
 use crate::progress::say;
 use pgc_core::PgcReader;
 use pgc_core::ext;
@@ -180,15 +180,10 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
     let mut total = Counts::default();
     let mut status = Status::Ok;
     for input in &inputs {
-        let opened = input.open()?;
-        if opened.format == Format::Pgn {
-            return Err(Error::Usage(format!(
-                "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
-                input.name
-            )));
-        }
-        let mut walker =
-            GameWalker::from_reader(PgcReader::with_limits(opened.reader, a.limits.pgc_limits()));
+        let mut walker = GameWalker::from_reader(PgcReader::with_limits(
+            input.open_pgc()?,
+            a.limits.pgc_limits(),
+        ));
         let mut dec = Decoder::new(DecodeOptions::default());
         dec.count_commands = true;
         let mut v = Count {

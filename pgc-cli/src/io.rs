@@ -104,6 +104,26 @@ impl Input {
         self.path.as_ref().and_then(|p| p.canonicalize().ok())
     }
 
+    /// What to tell a user who gave PGN text where PGC is read.
+    pub fn not_pgc(&self) -> String {
+        format!(
+            "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
+            self.name
+        )
+    }
+
+    /// Opens an input that must be PGC (decompressed if needed).
+    ///
+    /// # Errors
+    /// As [`Input::open`], and a usage error ([`Input::not_pgc`]) for PGN.
+    pub fn open_pgc(&self) -> Result<Box<dyn Read>> {
+        let opened = self.open()?;
+        if opened.format == Format::Pgn {
+            return Err(Error::Usage(self.not_pgc()));
+        }
+        Ok(opened.reader)
+    }
+
     /// Opens the input, decompresses it if needed and sniffs its format.
     ///
     /// # Errors

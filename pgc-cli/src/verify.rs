@@ -39,10 +39,7 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
         let checked = if opened.format == Format::Pgn {
             Checked {
                 name: input.name.clone(),
-                not_pgc: Some(format!(
-                    "{} is PGN text, not PGC; use `pgc encode` to turn it into PGC",
-                    input.name
-                )),
+                not_pgc: Some(input.not_pgc()),
                 report: Report::default(),
             }
         } else {
