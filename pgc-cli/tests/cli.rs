@@ -5,51 +5,18 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::Duration;
 
-fn pgc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgc"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{pgc, root, run, stderr, stdout};
 
 fn sample(name: &str) -> PathBuf {
     root().join("samples").join(name)
 }
 
-/// Runs `pgc args…` with `stdin` and returns its output.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = pgc()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgc");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        // The command may not read stdin at all.
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    let _ = feeder.join();
-    out
-}
-
 fn code(o: &Output) -> i32 {
     o.status.code().unwrap_or(-1)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn p(path: &Path) -> &str {

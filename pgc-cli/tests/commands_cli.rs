@@ -2,26 +2,13 @@
 //! command, and `pgc decode --format jsonl` gives clocks and evaluations as
 //! numbers. Expected values are read off the PGN written here.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+/// Exit code, stdout and stderr of `pgc args…` fed `stdin`.
 fn pgc(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgc");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin).expect("write stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("wait");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = common::run(args, stdin);
+    let err = common::stderr(&out);
+    (out.status.code().unwrap_or(-1), out.stdout, err)
 }
 
 const GAME: &[u8] = b"[Event \"Rated Blitz game\"]\n[Result \"0-1\"]\n\n\

@@ -8,28 +8,13 @@
 //! The tests run as root here, so `chmod 000` does not make a file
 //! unreadable: a directory and a nonexistent path stand in for it.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn pgc(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn pgc");
-    let mut input = child.stdin.take().expect("stdin");
-    // The child may stop reading early (an error); a broken pipe is fine.
-    let _ = input.write_all(stdin);
-    drop(input);
-    child.wait_with_output().expect("wait")
-}
+mod common;
+use common::run as pgc;
 
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::stderr as err;
 
 /// Exit code, or a panic naming the signal that killed the process.
 fn code(o: &Output) -> i32 {

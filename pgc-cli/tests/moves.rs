@@ -11,15 +11,10 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn pgc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgc"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{pgc, root};
 
 fn corpus_file(rel: &str) -> Option<PathBuf> {
     let base = std::env::var_os("PGC_CORPUS")

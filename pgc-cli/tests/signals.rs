@@ -4,6 +4,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+mod common;
+use common::pgc;
 use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
@@ -60,7 +63,7 @@ fn interrupt(signal: &str) -> (Option<i32>, String, PathBuf, Vec<u8>) {
     let input = big_input(&dir);
     let before = std::fs::read(&input).expect("input");
     let target = dir.join("out.pgc");
-    let child = Command::new(env!("CARGO_BIN_EXE_pgc"))
+    let child = pgc()
         .args(["encode", "-q", "-j", "1"])
         .arg(&input)
         .arg("-o")

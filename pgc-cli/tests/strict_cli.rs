@@ -1,7 +1,8 @@
 //! `pgc encode --strict`: 1994 records only, and a report per game and in
 //! total of what was not kept. Expected counts are read off the PGN below.
 
-use std::process::Command;
+mod common;
+use common::pgc;
 
 #[test]
 fn strict_reports_per_game_and_in_total() {
@@ -19,7 +20,7 @@ fn strict_reports_per_game_and_in_total() {
     .expect("write");
     let out = dir.join("out.pgc");
     let report = dir.join("report.txt");
-    let run = Command::new(env!("CARGO_BIN_EXE_pgc"))
+    let run = pgc()
         .args(["encode", "--strict", "--strict-report"])
         .arg(&report)
         .arg(&pgn)
@@ -40,11 +41,7 @@ fn strict_reports_per_game_and_in_total() {
         "{rep}"
     );
     // A pure 1994 file: no extension marker 0x80 among its records.
-    let info = Command::new(env!("CARGO_BIN_EXE_pgc"))
-        .arg("info")
-        .arg(&out)
-        .output()
-        .expect("info");
+    let info = pgc().arg("info").arg(&out).output().expect("info");
     let info = String::from_utf8_lossy(&info.stdout);
     assert!(!info.contains("0x80"), "{info}");
     let _ = std::fs::remove_dir_all(&dir);
