@@ -26,7 +26,7 @@
 //! itself). Castling and en passant legality is asked of shakmaty
 //! (`Position::is_legal`, which runs its castling and en passant
 //! generators). Tests compare counts and moves with `legal_moves` class by
-//! class here, and `tests/ordinal_props.rs` compares every ordinal's move
+//! class here, and `tests/tests/ordinal_props.rs` (crate pgc-tests) compares every ordinal's move
 //! with the naive sort on random games and on every corpus position.
 
 use arrayvec::ArrayVec;

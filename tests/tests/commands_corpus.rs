@@ -15,64 +15,21 @@
 //!    [`GameCommandsReader`] and must render every removed comment exactly.
 //!    Sizes, with and without `zstd -19`, are printed.
 //!
-//! Run with `cargo test -p pgn-bridge --test commands_corpus -- --nocapture`
+//! Run with `cargo test -p pgc-tests --test commands_corpus -- --nocapture`
 //! to see the numbers.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pgc_core::record::{RecordRef, frame};
 use pgc_core::writer::write_moves;
 use pgc_core::{Limits, ext};
+use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
 use pgn_bridge::commands::{
     GameCommands, GameCommandsReader, Part, TypedComment, encode_comment_into, parse_comment,
     render,
 };
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::Visitor;
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("PGC_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: no corpus at {} (set PGC_CORPUS)", dir.display());
-        None
-    }
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.file_name().is_some_and(|n| n != "MANIFEST.md") {
-            out.push(path);
-        }
-    }
-}
-
-fn load(path: &Path) -> Option<Vec<u8>> {
-    if path.extension().is_some_and(|e| e == "zst") {
-        match Command::new("zstd").arg("-dc").arg(path).output() {
-            Ok(out) if out.status.success() => Some(out.stdout),
-            Ok(out) => panic!("zstd -dc {}: {:?}", path.display(), out.status),
-            Err(e) => {
-                eprintln!("skipping {}: cannot run zstd: {e}", path.display());
-                None
-            }
-        }
-    } else {
-        Some(std::fs::read(path).unwrap())
-    }
-}
 
 /// `zstd -19` size of `data`, if the command runs.
 fn zstd19(data: &[u8], name: &str) -> Option<usize> {
@@ -153,11 +110,10 @@ fn pct(a: u64, b: u64) -> f64 {
 #[test]
 fn every_corpus_comment_round_trips() {
     let Some(dir) = corpus_dir() else { return };
-    let mut paths = Vec::new();
-    files(&dir, &mut paths);
+    let paths = corpus_files(&dir);
     let mut all = Comments::default();
     for path in &paths {
-        let Some(data) = load(path) else { continue };
+        let data = read_corpus_file(path);
         let mut c = Comments::default();
         let mut reader = PgnReader::new(&data[..]);
         while reader.read_game(&mut c).unwrap().is_some() {}
@@ -350,7 +306,7 @@ fn sizes_with_typed_comments() {
             eprintln!("skipping {name}: not in the corpus");
             continue;
         }
-        let Some(pgn) = load(&path) else { continue };
+        let pgn = read_corpus_file(&path);
         let mut pgc = Vec::new();
         let stats = pgn_bridge::pgn_to_pgc(&pgn[..], &mut pgc, None, &Default::default()).unwrap();
         let w = rewrite(&pgc);

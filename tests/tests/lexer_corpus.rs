@@ -10,48 +10,10 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::{GameStart, Visitor};
-
-fn corpus_dir() -> PathBuf {
-    match std::env::var_os("PGC_CORPUS") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-    }
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.file_name().is_some_and(|n| n != "MANIFEST.md") {
-            out.push(path);
-        }
-    }
-}
-
-fn load(path: &Path) -> Option<Vec<u8>> {
-    if path.extension().is_some_and(|e| e == "zst") {
-        match Command::new("zstd").arg("-dc").arg(path).output() {
-            Ok(out) if out.status.success() => Some(out.stdout),
-            Ok(out) => panic!("zstd -dc {}: {:?}", path.display(), out.status),
-            Err(e) => {
-                eprintln!("skipping {}: cannot run zstd: {e}", path.display());
-                None
-            }
-        }
-    } else {
-        Some(std::fs::read(path).unwrap())
-    }
-}
 
 /// Hashes every event (kind and bytes) of a game; returns (hash, raw).
 #[derive(Default)]
@@ -178,19 +140,11 @@ const EVENT_COUNT_AGREES: &[&str] = &[
 
 #[test]
 fn corpus() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!(
-            "skipping corpus test: {} is not a directory (set PGC_CORPUS)",
-            dir.display()
-        );
-        return;
-    }
-    let mut paths = Vec::new();
-    files(&dir, &mut paths);
+    let Some(dir) = corpus_dir() else { return };
+    let paths = corpus_files(&dir);
     let (mut total_games, mut total_bytes, mut compared) = (0usize, 0usize, 0usize);
     for path in &paths {
-        let Some(data) = load(path) else { continue };
+        let data = read_corpus_file(path);
         let name = path
             .strip_prefix(&dir)
             .unwrap()
@@ -233,7 +187,7 @@ fn corpus() {
 }
 
 /// Rough lexing throughput on the bulk master games (ignored by default; run
-/// with `cargo test --release -p pgn-bridge --test lexer_corpus -- --ignored
+/// with `cargo test --release -p pgc-tests --test lexer_corpus -- --ignored
 /// --nocapture`).
 #[test]
 #[ignore]
@@ -247,12 +201,10 @@ fn throughput() {
         }
         fn end_game(&mut self, _raw: &[u8]) {}
     }
-    let dir = corpus_dir().join("louis-yay__AIchess/data");
-    let mut paths = Vec::new();
-    files(&dir, &mut paths);
-    let data: Vec<u8> = paths
+    let Some(root) = corpus_dir() else { return };
+    let data: Vec<u8> = corpus_files(&root.join("louis-yay__AIchess/data"))
         .iter()
-        .filter_map(|p| load(p))
+        .map(|p| read_corpus_file(p))
         .collect::<Vec<_>>()
         .concat();
     // The boundary scanner alone.

@@ -18,6 +18,7 @@ use arrayvec::ArrayString;
 use pgc_core::OrdinalTable;
 use pgc_core::ordinal::{decode, encode, find_canonical_in, select_in};
 use pgc_core::setup::start_position;
+use pgc_tests::{corpus_dir, corpus_files};
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -250,33 +251,6 @@ fn random_games_match_the_naive_sort() {
     }
 }
 
-/// The corpus directory: `$PGC_CORPUS`, else `../shared/corpus` beside the
-/// workspace root.
-fn corpus_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("PGC_CORPUS") {
-        return PathBuf::from(dir);
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-}
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            pgn_files(&p, out);
-        } else {
-            let name = p.to_string_lossy();
-            if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
-                out.push(p);
-            }
-        }
-    }
-}
-
 /// Plays the main line of each standard or Chess960 game, checking every
 /// position before a move.
 #[derive(Default)]
@@ -385,13 +359,14 @@ fn check_files(files: &[PathBuf]) -> CorpusCheck {
 
 #[test]
 fn corpus_positions_match_the_naive_sort() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        println!("skipping: corpus not found at {}", dir.display());
-        return;
-    }
-    let mut files = Vec::new();
-    pgn_files(&dir, &mut files);
+    let Some(dir) = corpus_dir() else { return };
+    let files: Vec<PathBuf> = corpus_files(&dir)
+        .into_iter()
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".pgn") || name.ends_with(".pgn.zst")
+        })
+        .collect();
     // Two halves on two threads: the corpus holds millions of positions.
     let (a, b) = files.split_at(files.len() / 2);
     let (x, y) = std::thread::scope(|s| {
