@@ -33,7 +33,7 @@
 //! ```
 
 use crate::ext::{self, Outcome};
-use crate::item::put_varint;
+use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
 use crate::ordinal::MoveText;
 use crate::reader::{PgcReader, ReadError};
@@ -665,18 +665,12 @@ pub fn fingerprint<F: Read + Seek>(f: &mut F) -> io::Result<(u64, u64)> {
 }
 
 fn get_leb(data: &mut &[u8]) -> Result<u64, IndexError> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let (&b, rest) = data.split_first().ok_or(IndexError::Invalid("truncated"))?;
-        *data = rest;
-        v |= u64::from(b & 0x7f)
-            .checked_shl(shift)
-            .ok_or(IndexError::Invalid("LEB128 overflow"))?;
-        if b & 0x80 == 0 {
-            return Ok(v);
-        }
-    }
-    Err(IndexError::Invalid("LEB128 longer than 10 bytes"))
+    let (v, n) = read_varint64(data).map_err(|e| match e {
+        Varint64Error::Truncated => IndexError::Invalid("truncated"),
+        Varint64Error::Overflow => IndexError::Invalid("LEB128 value above 64 bits"),
+    })?;
+    *data = &data[n..];
+    Ok(v)
 }
 
 impl GameIndex {

@@ -308,9 +308,57 @@ pub fn put_varint(out: &mut Vec<u8>, v: impl Into<u64>) {
     }
 }
 
+/// Why [`read_varint64`] found no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Varint64Error {
+    /// The bytes end inside the number.
+    Truncated,
+    /// The number does not fit in 64 bits (or runs past ten bytes).
+    Overflow,
+}
+
+/// Reads an unsigned LEB128 `u64` at the start of `data`: the value and how
+/// many bytes it took (at most ten).
+///
+/// # Errors
+/// [`Varint64Error`].
+pub fn read_varint64(data: &[u8]) -> Result<(u64, usize), Varint64Error> {
+    let mut v = 0u64;
+    for i in 0..10 {
+        let b = *data.get(i).ok_or(Varint64Error::Truncated)?;
+        let bits = u64::from(b & 0x7f);
+        if i == 9 && bits > 1 {
+            return Err(Varint64Error::Overflow);
+        }
+        v |= bits << (7 * i);
+        if b & 0x80 == 0 {
+            return Ok((v, i + 1));
+        }
+    }
+    Err(Varint64Error::Overflow)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn varint64_reads_what_put_varint_writes_and_refuses_the_rest() {
+        // LEB128 of 300 is ac 02 (ISO/IEC DWARF example values).
+        assert_eq!(read_varint64(&[0xac, 0x02, 0xff]), Ok((300, 2)));
+        for v in [0u64, 127, 128, u64::from(u32::MAX) + 1, u64::MAX] {
+            let mut out = Vec::new();
+            put_varint(&mut out, v);
+            assert_eq!(read_varint64(&out), Ok((v, out.len())));
+        }
+        assert_eq!(read_varint64(&[0x80, 0x80]), Err(Varint64Error::Truncated));
+        assert_eq!(read_varint64(&[]), Err(Varint64Error::Truncated));
+        // Ten bytes whose last holds more than the 64th bit.
+        let mut over = [0xffu8; 10];
+        over[9] = 0x02;
+        assert_eq!(read_varint64(&over), Err(Varint64Error::Overflow));
+        assert_eq!(read_varint64(&[0x80; 11]), Err(Varint64Error::Overflow));
+    }
 
     #[test]
     fn little_endian_integers() {

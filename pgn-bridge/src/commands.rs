@@ -44,6 +44,7 @@
 //! assert!(!reader.render_at(2, &mut out));
 //! ```
 
+use pgc_core::item::{Varint64Error, put_varint, read_varint64};
 use shakmaty::Square;
 
 // ---------------------------------------------------------------------------
@@ -956,7 +957,7 @@ impl TypedComment {
 
     /// Appends the template bytes (`spec/extensions-commands.md`).
     fn template(&self, out: &mut Vec<u8>) {
-        put_u64(out, self.pieces.len() as u64);
+        put_varint(out, self.pieces.len() as u64);
         for p in &self.pieces {
             match *p {
                 Piece::Space(s, e) => {
@@ -965,7 +966,7 @@ impl TypedComment {
                         out.push(T_SPACE);
                     } else {
                         out.push(T_WHITESPACE);
-                        put_u64(out, sp.len() as u64);
+                        put_varint(out, sp.len() as u64);
                         out.extend_from_slice(sp);
                     }
                 }
@@ -1201,7 +1202,7 @@ impl ClockColumn {
 
     /// Appends the column's bytes.
     pub fn to_payload(&self, out: &mut Vec<u8>) {
-        put_u64(out, self.values.len() as u64);
+        put_varint(out, self.values.len() as u64);
         let digits = (0..=3u32)
             .find(|&d| {
                 let step = 10u64.pow(3 - d);
@@ -1218,14 +1219,14 @@ impl ClockColumn {
             let mid = deltas.len() / 2;
             *deltas.select_nth_unstable(mid).1
         };
-        put_u64(out, zigzag(bias));
+        put_varint(out, zigzag(bias));
         for i in 0..self.values.len() {
             let r = match i {
                 0 => v(0),
                 1 => v(1) - v(0),
                 _ => v(i) - v(i - 2) - bias,
             };
-            put_u64(out, zigzag(r));
+            put_varint(out, zigzag(r));
         }
     }
 
@@ -1317,15 +1318,15 @@ impl EvalColumn {
 
     /// Appends the column's bytes.
     pub fn to_payload(&self, out: &mut Vec<u8>) {
-        put_u64(out, self.values.len() as u64);
+        put_varint(out, self.values.len() as u64);
         let mut prev = 0i64;
         for e in &self.values {
             match *e {
                 Eval::Centipawns(cp) => {
-                    put_u64(out, zigzag(i64::from(cp) - prev) << 1);
+                    put_varint(out, zigzag(i64::from(cp) - prev) << 1);
                     prev = i64::from(cp);
                 }
-                Eval::Mate(n) => put_u64(out, zigzag(i64::from(n)) << 1 | 1),
+                Eval::Mate(n) => put_varint(out, zigzag(i64::from(n)) << 1 | 1),
             }
         }
     }
@@ -1484,7 +1485,7 @@ impl GameCommands {
                 }
                 TypedPart::Command(_, TypedCommand::Eval(e, _)) => self.evals.push(e),
                 TypedPart::Command(_, TypedCommand::Arrows(a)) => {
-                    put_u64(&mut self.marks, (a.len() as u64) << 1 | 1);
+                    put_varint(&mut self.marks, (a.len() as u64) << 1 | 1);
                     for x in a {
                         self.marks.push((x.colour as u8) << 6 | x.from as u8);
                         self.marks.push(x.to as u8);
@@ -1492,7 +1493,7 @@ impl GameCommands {
                     self.marks_count += 1;
                 }
                 TypedPart::Command(_, TypedCommand::Squares(a)) => {
-                    put_u64(&mut self.marks, (a.len() as u64) << 1);
+                    put_varint(&mut self.marks, (a.len() as u64) << 1);
                     for x in a {
                         self.marks.push((x.colour as u8) << 6 | x.square as u8);
                     }
@@ -1506,20 +1507,20 @@ impl GameCommands {
 
     /// Appends the record payload (`spec/extensions-commands.md`).
     pub fn to_payload(&self, out: &mut Vec<u8>) {
-        put_u64(out, self.template_ends.len() as u64);
+        put_varint(out, self.template_ends.len() as u64);
         out.extend_from_slice(&self.templates);
-        put_u64(out, self.placement.len() as u64);
+        put_varint(out, self.placement.len() as u64);
         let mut next = 0;
         for &(s, n) in &self.placement {
-            put_u64(out, s - next);
-            put_u64(out, n);
+            put_varint(out, s - next);
+            put_varint(out, n);
             next = s + n;
         }
         if self.template_ends.len() > 1 {
-            put_u64(out, self.template_runs.len() as u64);
+            put_varint(out, self.template_runs.len() as u64);
             for &(t, n) in &self.template_runs {
-                put_u64(out, u64::from(t));
-                put_u64(out, n);
+                put_varint(out, u64::from(t));
+                put_varint(out, n);
             }
         }
         let mut mask = 0;
@@ -1542,7 +1543,7 @@ impl GameCommands {
             self.evals.to_payload(out);
         }
         if self.marks_count > 0 {
-            put_u64(out, self.marks_count);
+            put_varint(out, self.marks_count);
             out.extend_from_slice(&self.marks);
         }
     }
@@ -1923,14 +1924,6 @@ impl GameCommandsReader {
 // ---------------------------------------------------------------------------
 
 /// Appends `v` as unsigned LEB128.
-fn put_u64(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
 const fn zigzag(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
@@ -1963,19 +1956,18 @@ impl<'a> Bytes<'a> {
     }
 
     fn u64(&mut self) -> Result<u64, CommandsError> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = self.byte()?;
-            let bits = u64::from(b & 0x7f);
-            if i == 9 && bits > 1 {
-                return Err(self.err("LEB128 value above 64 bits"));
+        match read_varint64(self.buf.get(self.pos..).unwrap_or_default()) {
+            Ok((v, n)) => {
+                self.pos += n;
+                Ok(v)
             }
-            v |= bits << (7 * i);
-            if b & 0x80 == 0 {
-                return Ok(v);
+            Err(Varint64Error::Overflow) => Err(self.err("LEB128 value above 64 bits")),
+            Err(Varint64Error::Truncated) => {
+                // Reported where the bytes ran out, as `byte` does.
+                self.pos = self.buf.len();
+                Err(self.err("payload ends early"))
             }
         }
-        Err(self.err("LEB128 value above 64 bits"))
     }
 
     /// A count of items that take at least `min_bytes` each: never more than
@@ -2431,7 +2423,7 @@ mod tests {
         let huge = [0x01, 0x01, 0x01, 0x01, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01];
         assert!(GameCommandsReader::from_payload(&huge).is_err());
         let mut col = Vec::new();
-        put_u64(&mut col, u64::MAX);
+        put_varint(&mut col, u64::MAX);
         assert!(ClockColumn::from_payload(&col).is_err());
         assert!(EvalColumn::from_payload(&col).is_err());
     }
