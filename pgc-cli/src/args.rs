@@ -133,24 +133,16 @@ pub struct EncodeArgs {
     pub report: ReportArgs,
 }
 
-/// `pgc decode`.
+/// What the commands that read PGC in batches (`pgc decode`, `pgc moves`)
+/// share: inputs, output, a game range, workers, limits and reporting.
 #[derive(Debug, Args)]
-pub struct DecodeArgs {
+pub struct PgcBatchArgs {
     /// PGC input files, processed in order (`-` or none: stdin).
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// Output.
     #[command(flatten)]
     pub output: OutputArgs,
-    /// The standard's strict export tag order (Seven Tag Roster first, then
-    /// the other tags in ASCII order); layout records are ignored.
-    #[arg(long)]
-    pub strict_export: bool,
-    /// Output format: `pgn` (export format) or `jsonl` (one JSON object per
-    /// game: tags, result, main-line moves with UCI, SAN, and `[%clk]`,
-    /// `[%emt]`, `[%eval]` values as numbers).
-    #[arg(long, value_enum, default_value_t = DecodeFormat::Pgn)]
-    pub format: DecodeFormat,
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
     /// it is present and up to date, else scans.
@@ -165,6 +157,23 @@ pub struct DecodeArgs {
     /// Reporting.
     #[command(flatten)]
     pub report: ReportArgs,
+}
+
+/// `pgc decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// Inputs, output, games, workers, limits, reporting.
+    #[command(flatten)]
+    pub batch: PgcBatchArgs,
+    /// The standard's strict export tag order (Seven Tag Roster first, then
+    /// the other tags in ASCII order); layout records are ignored.
+    #[arg(long)]
+    pub strict_export: bool,
+    /// Output format: `pgn` (export format) or `jsonl` (one JSON object per
+    /// game: tags, result, main-line moves with UCI, SAN, and `[%clk]`,
+    /// `[%emt]`, `[%eval]` values as numbers).
+    #[arg(long, value_enum, default_value_t = DecodeFormat::Pgn)]
+    pub format: DecodeFormat,
 }
 
 /// `pgc verify`.
@@ -224,12 +233,9 @@ pub enum MovesFormat {
 /// `pgc moves`.
 #[derive(Debug, Args)]
 pub struct MovesArgs {
-    /// PGC input files, processed in order (`-` or none: stdin).
-    #[arg(value_name = "INPUT")]
-    pub inputs: Vec<PathBuf>,
-    /// Output.
+    /// Inputs, output, games, workers, limits, reporting.
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub batch: PgcBatchArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = MovesFormat::Uci)]
     pub format: MovesFormat,
@@ -246,18 +252,6 @@ pub struct MovesArgs {
     /// is the empty string. Several --where must all hold.
     #[arg(long = "where", value_name = "FILTER", value_parser = crate::moves::parse_filter)]
     pub filters: Vec<crate::moves::Filter>,
-    /// Only these games, as for `pgc decode --games`.
-    #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
-    pub games: Option<crate::index::GameRange>,
-    /// Worker threads (default: all cores). Output is identical for every N.
-    #[arg(short, long, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Limits.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-    /// Reporting.
-    #[command(flatten)]
-    pub report: ReportArgs,
 }
 
 /// `pgc index`.

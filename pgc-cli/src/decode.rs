@@ -321,16 +321,11 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     let opts = DecodeOptions {
         strict_export: a.strict_export,
     };
-    let limits = a.limits.pgc_limits();
+    let limits = a.batch.limits.pgc_limits();
     let format = a.format;
     let batches = PgcBatches {
         command: "decode",
-        inputs: &a.inputs,
-        output: &a.output,
-        limits,
-        games: a.games,
-        jobs: a.jobs,
-        quiet: a.report.quiet,
+        args: &a.batch,
     };
     let tags_with_newlines = AtomicU64::new(0);
     batches.run_noting(
@@ -360,18 +355,8 @@ fn newlines_note(n: u64) -> Option<String> {
 pub struct PgcBatches<'a> {
     /// `decode`, `moves`: for progress and messages.
     pub command: &'static str,
-    /// The input paths (none: stdin).
-    pub inputs: &'a [std::path::PathBuf],
-    /// The output.
-    pub output: &'a crate::args::OutputArgs,
-    /// Record limits.
-    pub limits: Limits,
-    /// `--games`.
-    pub games: Option<crate::index::GameRange>,
-    /// `-j`.
-    pub jobs: Option<usize>,
-    /// `--quiet`.
-    pub quiet: bool,
+    /// Inputs, output, `--games`, `-j`, limits, `--quiet`.
+    pub args: &'a crate::args::PgcBatchArgs,
 }
 
 impl PgcBatches<'_> {
@@ -393,15 +378,16 @@ impl PgcBatches<'_> {
         work: impl Fn(Batch) -> Done + Sync,
         note: impl FnOnce() -> Option<String>,
     ) -> Result<Status> {
-        let inputs = Input::list(self.inputs);
-        let output = Output::create(self.output.output.as_deref(), self.output.force, &inputs)?;
-        let jobs = jobs(self.jobs);
+        let a = self.args;
+        let inputs = Input::list(&a.inputs);
+        let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
+        let jobs = jobs(a.jobs);
+        let limits = a.limits.pgc_limits();
         let mut sink = output.sink()?;
-        let mut progress = Progress::new(self.command, self.quiet);
+        let mut progress = Progress::new(self.command, a.report.quiet);
         let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
         for input in &inputs {
-            let mut splitter =
-                crate::index::open_batches(input, self.limits, self.games, self.quiet)?;
+            let mut splitter = crate::index::open_batches(input, limits, a.games, a.report.quiet)?;
             run_ordered(
                 jobs,
                 || {

@@ -314,7 +314,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
 /// Usage, I/O, invalid PGC (positioned; the games before the error are
 /// written).
 pub fn run(a: &MovesArgs) -> Result<Status> {
-    let limits = a.limits.pgc_limits();
+    let limits = a.batch.limits.pgc_limits();
     let job = Job {
         format: a.format,
         opts: BulkOptions {
@@ -327,12 +327,7 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
     };
     let batches = PgcBatches {
         command: "moves",
-        inputs: &a.inputs,
-        output: &a.output,
-        limits,
-        games: a.games,
-        jobs: a.jobs,
-        quiet: a.report.quiet,
+        args: &a.batch,
     };
     batches.run(|b| moves_batch(b, &job))
 }
