@@ -183,8 +183,27 @@ pub struct Encoder {
     tag_text: Vec<u8>,
     tags: Vec<(Range<usize>, Range<usize>)>,
     scratch: Vec<u8>,
-    line: Line,
     stack: Vec<Line>,
+    events: Vec<Ev>,
+    arena: Vec<u8>,
+    render: Vec<u8>,
+    writer: ExportWriter,
+    /// Typed embedded commands of the game (one CLOCKS record).
+    commands: GameCommands,
+    /// Scratch for parsing one comment's commands.
+    typed: TypedComment,
+    /// The text of a move number not yet followed by a move. The export
+    /// writer makes numbers from the moves, so one that no move follows
+    /// (`24. 1-0`, a lone `1`) is kept as junk where it stood.
+    pending_number: Vec<u8>,
+    /// What one game has shown so far; [`GameState::new`] at each game.
+    g: GameState,
+}
+
+/// The encoder's facts about the game being read, reset at each game (the
+/// buffers it reuses live in [`Encoder`] and are cleared instead).
+struct GameState {
+    line: Line,
     started: bool,
     error: Option<(u32, String)>,
     /// Only STR tags, no extras: candidate for 0x01.
@@ -194,16 +213,13 @@ pub struct Encoder {
     outcome_at: Option<usize>,
     plies: u64,
     losses: Losses,
-    // Layout check.
+    /// The text so far is what the export writer renders under some layout
+    /// (the byte-identical check).
     exact: bool,
-    events: Vec<Ev>,
-    arena: Vec<u8>,
     bom: bool,
     glyphs: bool,
     number_after_comment: bool,
     after_comment: bool,
-    render: Vec<u8>,
-    writer: ExportWriter,
     null_cut: bool,
     /// Junk was seen.
     junk: bool,
@@ -215,10 +231,6 @@ pub struct Encoder {
     result_gap: bool,
     /// A move number was glued to its move (`1.e4`).
     glued_numbers: bool,
-    /// Typed embedded commands of the game (one CLOCKS record).
-    commands: GameCommands,
-    /// Scratch for parsing one comment's commands.
-    typed: TypedComment,
     /// Anchors (moves, null moves, NAGs, text comments) written so far.
     anchors: u64,
     /// The last record written was an anchor.
@@ -229,10 +241,41 @@ pub struct Encoder {
     movetext_token: bool,
     /// Anything but junk and whitespace was seen.
     content: bool,
-    /// The text of a move number not yet followed by a move. The export
-    /// writer makes numbers from the moves, so one that no move follows
-    /// (`24. 1-0`, a lone `1`) is kept as junk where it stood.
-    pending_number: Vec<u8>,
+}
+
+impl GameState {
+    fn new() -> GameState {
+        GameState {
+            line: Line {
+                pos: Chess::default(),
+                prev: None,
+                ply: 0,
+            },
+            started: false,
+            error: None,
+            extras: false,
+            outcome: None,
+            outcome_at: None,
+            plies: 0,
+            losses: Losses::default(),
+            exact: true,
+            bom: false,
+            glyphs: false,
+            number_after_comment: true,
+            after_comment: false,
+            null_cut: false,
+            junk: false,
+            movetext_rendered: false,
+            gap2: false,
+            result_gap: false,
+            glued_numbers: false,
+            anchors: 0,
+            at_anchor: false,
+            number_glued: false,
+            movetext_token: false,
+            content: false,
+        }
+    }
 }
 
 impl Default for Encoder {
@@ -273,42 +316,15 @@ impl Encoder {
             tag_text: Vec::with_capacity(1024),
             tags: Vec::with_capacity(32),
             scratch: Vec::with_capacity(256),
-            line: Line {
-                pos: Chess::default(),
-                prev: None,
-                ply: 0,
-            },
             stack: Vec::new(),
-            started: false,
-            error: None,
-            extras: false,
-            outcome: None,
-            outcome_at: None,
-            plies: 0,
-            losses: Losses::default(),
-            exact: true,
             events: Vec::with_capacity(256),
             arena: Vec::with_capacity(4096),
-            bom: false,
-            glyphs: false,
-            number_after_comment: true,
-            after_comment: false,
             render: Vec::with_capacity(4096),
             writer: ExportWriter::new(),
-            null_cut: false,
-            junk: false,
-            movetext_rendered: false,
-            gap2: false,
-            result_gap: false,
-            glued_numbers: false,
             commands: GameCommands::new(),
             typed: TypedComment::new(),
-            anchors: 0,
-            at_anchor: false,
-            number_glued: false,
-            movetext_token: false,
-            content: false,
             pending_number: Vec::new(),
+            g: GameState::new(),
         }
     }
 
@@ -319,8 +335,8 @@ impl Encoder {
     }
 
     fn fail(&mut self, reason: String) {
-        if self.error.is_none() {
-            self.error = Some((self.line.ply, reason));
+        if self.g.error.is_none() {
+            self.g.error = Some((self.g.line.ply, reason));
         }
     }
 
@@ -334,8 +350,8 @@ impl Encoder {
     /// first record that belongs to the movetext (or the game's end); the
     /// layout check renders it at the same place.
     fn movetext_event(&mut self) {
-        if !self.movetext_rendered {
-            self.movetext_rendered = true;
+        if !self.g.movetext_rendered {
+            self.g.movetext_rendered = true;
             self.events.push(Ev::Movetext);
         }
     }
@@ -343,16 +359,16 @@ impl Encoder {
     /// A token other than the termination marker: two spaces before it are
     /// not reproducible.
     fn not_outcome(&mut self) {
-        if std::mem::take(&mut self.gap2) {
-            self.exact = false;
+        if std::mem::take(&mut self.g.gap2) {
+            self.g.exact = false;
         }
     }
 
     /// A move, null move, NAG or text comment was written: a typed comment
     /// right after it attaches to it (`spec/extensions-commands.md`).
     fn anchor(&mut self) {
-        self.anchors += 1;
-        self.at_anchor = true;
+        self.g.anchors += 1;
+        self.g.at_anchor = true;
     }
 
     fn flush_run(&mut self) {
@@ -362,18 +378,18 @@ impl Encoder {
 
     fn ext(&mut self, kind: u8, payload: &[u8]) {
         self.flush_run();
-        self.at_anchor = false;
+        self.g.at_anchor = false;
         // Payloads are bounded by the PGN reader's game size limit (< 4 GiB).
         let _ = RecordRef::Extension { kind, payload }.write_to(&mut self.body);
-        self.extras = true;
+        self.g.extras = true;
     }
 
     /// Sets up the start position when the movetext begins.
     fn start_movetext(&mut self) {
-        if self.started {
+        if self.g.started {
             return;
         }
-        self.started = true;
+        self.g.started = true;
         let mut fen = None;
         for (n, v) in &self.tags {
             let name = &self.tag_text[n.clone()];
@@ -391,8 +407,8 @@ impl Encoder {
         match start_position(fen.map(|r| &self.tag_text[r])) {
             Ok(p) => {
                 // A FEN start cannot be a 0x01 game.
-                self.extras |= from_fen;
-                self.line = Line {
+                self.g.extras |= from_fen;
+                self.g.line = Line {
                     pos: p,
                     prev: None,
                     ply: 0,
@@ -406,7 +422,7 @@ impl Encoder {
     /// `Nge2`, `g1f3`), its ordinal, and whether the token is canonical after
     /// all; or the error message when no legal move fits.
     fn find_spelled(&self, token: &[u8], body: &[u8]) -> Result<(Move, u8, bool), String> {
-        let pos = &self.line.pos;
+        let pos = &self.g.line.pos;
         let moves = pos.legal_moves();
         let Some((index, canonical)) = find_move(body, &moves, pos) else {
             let why = match San::from_ascii(body) {
@@ -423,11 +439,11 @@ impl Encoder {
     }
 
     fn play_san(&mut self, token: &[u8]) {
-        if self.error.is_some() {
+        if self.g.error.is_some() {
             return;
         }
-        if self.null_cut {
-            self.losses.moves_after_null += 1;
+        if self.g.null_cut {
+            self.g.losses.moves_after_null += 1;
             return;
         }
         let body_end = token
@@ -436,61 +452,61 @@ impl Encoder {
             .map_or(0, |i| i + 1);
         let body = &token[..body_end];
         let suffix = &token[body_end..];
-        let (m, ord, canonical) = match ordinal::find_canonical_in(&self.line.pos, body) {
+        let (m, ord, canonical) = match ordinal::find_canonical_in(&self.g.line.pos, body) {
             Some((m, ord)) => (m, ord, true),
             None => match self.find_spelled(token, body) {
                 Ok(found) => found,
                 Err(msg) => return self.fail(msg),
             },
         };
-        if self.number_glued {
+        if self.g.number_glued {
             // `1.e4`: a layout fact; mixed with `1. e4` no layout reproduces it.
-            self.glued_numbers = true;
+            self.g.glued_numbers = true;
         }
-        self.movetext_token = true;
-        let number = self.line.pos.fullmoves().get();
-        let white = self.line.pos.turn() == Color::White;
-        let mut after = self.line.pos.clone();
+        self.g.movetext_token = true;
+        let number = self.g.line.pos.fullmoves().get();
+        let white = self.g.line.pos.turn() == Color::White;
+        let mut after = self.g.line.pos.clone();
         after.play_unchecked(m);
-        if self.exact {
+        if self.g.exact {
             let want: &[u8] = if after.is_check() {
                 if after.is_checkmate() { b"#" } else { b"+" }
             } else {
                 b""
             };
             if !canonical || suffix != want {
-                self.exact = false;
+                self.g.exact = false;
             } else {
                 let r = self.keep(token);
                 self.movetext_event();
                 self.events.push(Ev::San(number, white, r));
             }
         }
-        if !white && self.after_comment {
+        if !white && self.g.after_comment {
             // A black move right after a comment with no move number: old Lichess style.
-            self.number_after_comment = false;
+            self.g.number_after_comment = false;
         }
-        self.after_comment = false;
+        self.g.after_comment = false;
         self.run.push(ord);
         self.anchor();
         if self.stack.is_empty() {
             self.mainline.push(ord);
         }
-        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
-        self.line.ply += 1;
-        self.plies += 1;
+        self.g.line.prev = Some(std::mem::replace(&mut self.g.line.pos, after));
+        self.g.line.ply += 1;
+        self.g.plies += 1;
     }
 
     fn null_move(&mut self, token: &[u8]) {
-        if self.error.is_some() || self.null_cut {
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
         if self.opts.strict {
-            self.losses.null_moves += 1;
-            self.null_cut = true;
+            self.g.losses.null_moves += 1;
+            self.g.null_cut = true;
             return;
         }
-        let Ok(after) = pgc_core::setup::null_move(&self.line.pos) else {
+        let Ok(after) = pgc_core::setup::null_move(&self.g.line.pos) else {
             return self.fail(format!(
                 "null move {:?} while in check",
                 String::from_utf8_lossy(token)
@@ -501,9 +517,9 @@ impl Encoder {
         self.ext(ext::NULL_MOVE, &payload);
         self.anchor();
         // Null moves are written `--` on export; other spellings are not byte-identical.
-        self.exact = false;
-        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
-        self.line.ply += 1;
+        self.g.exact = false;
+        self.g.line.prev = Some(std::mem::replace(&mut self.g.line.pos, after));
+        self.g.line.ply += 1;
     }
 
     /// Keeps a move number that no move followed as junk, at its place.
@@ -519,13 +535,13 @@ impl Encoder {
 
     fn finish_game(&mut self, raw: &[u8]) -> GameOutput {
         self.flush_number();
-        if self.error.is_none() && self.junk && !self.content {
+        if self.g.error.is_none() && self.g.junk && !self.g.content {
             self.fail("no PGN game here, only text that is not PGN".into());
         }
-        if self.error.is_none() {
+        if self.g.error.is_none() {
             self.start_movetext();
         }
-        if let Some((ply, reason)) = self.error.take() {
+        if let Some((ply, reason)) = self.g.error.take() {
             self.done.clear();
             self.done.extend_from_slice(raw);
             return GameOutput::Rejected(Reject {
@@ -540,7 +556,7 @@ impl Encoder {
         while self.stack.pop().is_some() {
             self.flush_run();
             self.body.push(0x09);
-            self.exact = false;
+            self.g.exact = false;
         }
         self.flush_run();
         let result_tag = self
@@ -548,16 +564,16 @@ impl Encoder {
             .iter()
             .find(|(n, _)| &self.tag_text[n.clone()] == b"Result")
             .map(|(_, v)| v.clone());
-        let outcome = self.outcome.unwrap_or(Outcome::Missing);
+        let outcome = self.g.outcome.unwrap_or(Outcome::Missing);
         let agrees = result_tag
             .as_ref()
             .is_some_and(|v| &self.tag_text[v.clone()] == outcome.as_bytes());
         // Something after the marker (a `;` comment, an escape line) keeps the
         // marker in its place: then the record is written even if it agrees.
-        let trailing = self.outcome_at.is_some_and(|at| at < self.body.len());
+        let trailing = self.g.outcome_at.is_some_and(|at| at < self.body.len());
         if !agrees || trailing {
             if self.opts.strict {
-                self.losses.terminations += u64::from(!agrees);
+                self.g.losses.terminations += u64::from(!agrees);
             } else {
                 let mut rec = Vec::with_capacity(4);
                 let _ = RecordRef::Extension {
@@ -565,16 +581,16 @@ impl Encoder {
                     payload: &[outcome as u8],
                 }
                 .write_to(&mut rec);
-                let at = self.outcome_at.unwrap_or(self.body.len());
+                let at = self.g.outcome_at.unwrap_or(self.body.len());
                 self.body.splice(at..at, rec);
-                self.extras = true;
+                self.g.extras = true;
             }
         }
         // A game with no movetext record: the decoder writes the empty line
         // after the tags at the game's end.
         self.movetext_event();
         let guess = self.guess_layout(raw);
-        let found = if self.exact {
+        let found = if self.g.exact {
             self.find_layout(raw, guess)
         } else {
             None
@@ -589,11 +605,11 @@ impl Encoder {
             ..Layout::EXPORT
         });
         if self.opts.strict && layout != Layout::EXPORT {
-            self.losses.layouts += 1;
+            self.g.losses.layouts += 1;
             layout = Layout::EXPORT;
             identical = false;
         }
-        let reduced = !self.extras
+        let reduced = !self.g.extras
             && layout == Layout::EXPORT
             && self.tags.len() == 7
             && self.mainline.len() < 65_536
@@ -633,9 +649,9 @@ impl Encoder {
             self.done.push(0x06);
         }
         GameOutput::Encoded {
-            plies: self.plies,
+            plies: self.g.plies,
             identical,
-            losses: self.losses,
+            losses: self.g.losses,
         }
     }
 
@@ -708,15 +724,15 @@ impl Encoder {
         let blank: &[u8] = if crlf { b"\r\n\r\n " } else { b"\n\n " };
         Layout {
             crlf,
-            bom: self.bom,
+            bom: self.g.bom,
             width: 79,
-            number_after_comment: self.number_after_comment,
-            glyphs: self.glyphs,
+            number_after_comment: self.g.number_after_comment,
+            glyphs: self.g.glyphs,
             lead_space: !self.tags.is_empty() && memchr::memmem::find(raw, blank).is_some(),
             move_per_line: false,
             result_nowrap: false,
-            result_gap: self.result_gap,
-            glued_numbers: self.glued_numbers,
+            result_gap: self.g.result_gap,
+            glued_numbers: self.g.glued_numbers,
             pair_words: false,
             trailer: 2,
         }
@@ -870,54 +886,27 @@ impl Visitor for Encoder {
 
     fn begin_game(&mut self, start: GameStart) {
         self.start = start;
+        self.g = GameState::new();
         self.body.clear();
         self.run.clear();
         self.mainline.clear();
         self.tag_text.clear();
         self.tags.clear();
         self.stack.clear();
-        self.started = false;
-        self.error = None;
-        self.extras = false;
-        self.outcome = None;
-        self.outcome_at = None;
-        self.plies = 0;
-        self.losses = Losses::default();
-        self.exact = true;
         self.events.clear();
         self.arena.clear();
-        self.bom = false;
-        self.glyphs = false;
-        self.number_after_comment = true;
-        self.after_comment = false;
-        self.null_cut = false;
-        self.junk = false;
-        self.movetext_rendered = false;
-        self.gap2 = false;
-        self.result_gap = false;
-        self.glued_numbers = false;
         self.commands.clear();
-        self.anchors = 0;
-        self.at_anchor = false;
-        self.number_glued = false;
-        self.movetext_token = false;
-        self.content = false;
         self.pending_number.clear();
-        self.line = Line {
-            pos: Chess::default(),
-            prev: None,
-            ply: 0,
-        };
     }
 
     fn bom(&mut self) {
-        self.bom = true;
+        self.g.bom = true;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
-        self.content = true;
-        if self.started {
-            self.exact = false;
+        self.g.content = true;
+        if self.g.started {
+            self.g.exact = false;
             return;
         }
         let n0 = self.tag_text.len();
@@ -926,13 +915,13 @@ impl Visitor for Encoder {
         unescape_into(&mut self.tag_text, value);
         let (n, v) = (n0..v0, v0..self.tag_text.len());
         self.tags.push((n.clone(), v.clone()));
-        if self.exact {
+        if self.g.exact {
             let (rn, rv) = (self.keep(name), self.keep(value));
             self.events.push(Ev::Tag(rn, rv));
         }
         if n.len() > 255 || v.len() > 255 {
             if self.opts.strict {
-                self.losses.long_tags += 1;
+                self.g.losses.long_tags += 1;
                 return;
             }
             let mut p = Vec::with_capacity(5 + n.len() + v.len());
@@ -955,7 +944,7 @@ impl Visitor for Encoder {
     fn san(&mut self, token: &[u8]) {
         self.pending_number.clear();
         self.not_outcome();
-        self.content = true;
+        self.g.content = true;
         self.start_movetext();
         match token {
             b"--" | b"Z0" | b"0000" | b"@@@@" => self.null_move(token),
@@ -967,57 +956,57 @@ impl Visitor for Encoder {
         self.flush_number();
         self.pending_number.extend_from_slice(raw);
         self.not_outcome();
-        self.after_comment = false;
-        self.number_glued = true;
-        self.movetext_token = true;
+        self.g.after_comment = false;
+        self.g.number_glued = true;
+        self.g.movetext_token = true;
     }
 
     fn whitespace(&mut self, ws: &[u8]) {
-        self.number_glued = false;
-        if self.exact && self.movetext_token && self.outcome.is_none() && ws == b"  " {
+        self.g.number_glued = false;
+        if self.g.exact && self.g.movetext_token && self.g.outcome.is_none() && ws == b"  " {
             // Two spaces: reproducible only before the termination marker.
-            self.gap2 = true;
+            self.g.gap2 = true;
             return;
         }
         // Between movetext tokens the export format has one space or one
         // line end; anything else cannot be reproduced.
-        if self.exact
-            && self.movetext_token
-            && self.outcome.is_none()
+        if self.g.exact
+            && self.g.movetext_token
+            && self.g.outcome.is_none()
             && !matches!(ws, b" " | b"\n" | b"\r\n")
         {
-            self.exact = false;
+            self.g.exact = false;
         }
     }
 
     fn en_passant_marker(&mut self, _raw: &[u8]) {
-        self.exact = false;
+        self.g.exact = false;
     }
 
     fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
         self.not_outcome();
-        self.movetext_token = true;
-        self.content = true;
+        self.g.movetext_token = true;
+        self.g.content = true;
         self.start_movetext();
-        if self.error.is_some() || self.null_cut {
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
         if is_suffix {
-            self.glyphs = true;
+            self.g.glyphs = true;
         } else if raw.len() > 1 && raw[1] == b'0' && raw.len() > 2 {
             // `$01`: leading zeros are not reproduced.
-            self.exact = false;
+            self.g.exact = false;
         }
         self.movetext_event();
         self.events.push(Ev::Nag(nag));
-        self.after_comment = false;
+        self.g.after_comment = false;
         if let Ok(n) = u8::try_from(nag) {
             self.flush_run();
             self.body.extend_from_slice(&[0x07, n]);
-            self.extras = true;
+            self.g.extras = true;
             self.anchor();
         } else if self.opts.strict {
-            self.losses.long_nags += 1;
+            self.g.losses.long_nags += 1;
         } else {
             let mut p = Vec::with_capacity(5);
             item::put_varint(&mut p, nag);
@@ -1028,27 +1017,27 @@ impl Visitor for Encoder {
 
     fn comment(&mut self, text: &[u8]) {
         self.not_outcome();
-        self.movetext_token = true;
-        self.content = true;
+        self.g.movetext_token = true;
+        self.g.content = true;
         self.start_movetext();
-        if self.error.is_some() || self.null_cut {
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
-        if self.exact {
+        if self.g.exact {
             let r = self.keep(text);
             self.movetext_event();
             self.events.push(Ev::Comment(r));
         }
-        self.after_comment = true;
+        self.g.after_comment = true;
         if self.opts.strict {
-            self.losses.comments += 1;
-        } else if self.at_anchor
-            && self.anchors > 0
+            self.g.losses.comments += 1;
+        } else if self.g.at_anchor
+            && self.g.anchors > 0
             && encode_comment_into(text, &mut self.typed)
-            && self.commands.push(self.anchors - 1, &self.typed)
+            && self.commands.push(self.g.anchors - 1, &self.typed)
         {
             // Typed embedded commands: kept in the game's CLOCKS record.
-            self.extras = true;
+            self.g.extras = true;
         } else {
             self.ext(ext::COMMENT, text);
             self.anchor();
@@ -1057,20 +1046,20 @@ impl Visitor for Encoder {
 
     fn line_comment(&mut self, text: &[u8]) {
         self.not_outcome();
-        self.content = true;
-        if self.error.is_some() || self.null_cut {
+        self.g.content = true;
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
-        if !self.started {
+        if !self.g.started {
             // A `;` comment in the tag section: kept, but not byte-identical.
-            self.exact = false;
+            self.g.exact = false;
         }
-        if self.exact {
+        if self.g.exact {
             let r = self.keep(text);
             self.events.push(Ev::LineComment(r));
         }
         if self.opts.strict {
-            self.losses.line_comments += 1;
+            self.g.losses.line_comments += 1;
         } else {
             self.ext(ext::LINE_COMMENT, text);
         }
@@ -1078,28 +1067,28 @@ impl Visitor for Encoder {
 
     fn escape_line(&mut self, text: &[u8]) {
         self.not_outcome();
-        self.content = true;
-        if self.error.is_some() {
+        self.g.content = true;
+        if self.g.error.is_some() {
             return;
         }
-        if self.exact {
+        if self.g.exact {
             let r = self.keep(text);
             self.events.push(Ev::Escape(r));
         }
         self.flush_run();
         if item::put_string2(&mut Vec::new(), text).is_ok() {
             let _ = RecordRef::Escape(text).write_to(&mut self.body);
-            self.at_anchor = false;
+            self.g.at_anchor = false;
         }
-        self.extras = true;
+        self.g.extras = true;
     }
 
     fn begin_variation(&mut self) {
         self.not_outcome();
-        self.movetext_token = true;
-        self.content = true;
+        self.g.movetext_token = true;
+        self.g.content = true;
         self.start_movetext();
-        if self.error.is_some() || self.null_cut {
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
         let limit = if self.opts.max_rav_depth == 0 {
@@ -1112,18 +1101,18 @@ impl Visitor for Encoder {
                 "variations nested deeper than the limit of {limit} (raise it with --max-rav-depth)"
             ));
         }
-        let Some(prev) = self.line.prev.clone() else {
+        let Some(prev) = self.g.line.prev.clone() else {
             return self.fail("a variation before any move (expected a move first)".into());
         };
         self.flush_run();
         self.body.push(0x08);
-        self.at_anchor = false;
-        self.extras = true;
+        self.g.at_anchor = false;
+        self.g.extras = true;
         self.movetext_event();
         self.events.push(Ev::Begin);
-        let ply = self.line.ply.saturating_sub(1);
+        let ply = self.g.line.ply.saturating_sub(1);
         let saved = std::mem::replace(
-            &mut self.line,
+            &mut self.g.line,
             Line {
                 pos: prev,
                 prev: None,
@@ -1136,36 +1125,36 @@ impl Visitor for Encoder {
     fn end_variation(&mut self) {
         self.flush_number();
         self.not_outcome();
-        self.movetext_token = true;
-        if self.error.is_some() || self.null_cut {
+        self.g.movetext_token = true;
+        if self.g.error.is_some() || self.g.null_cut {
             return;
         }
         match self.stack.pop() {
             Some(saved) => {
                 self.flush_run();
                 self.body.push(0x09);
-                self.at_anchor = false;
+                self.g.at_anchor = false;
                 self.events.push(Ev::End);
-                self.line = saved;
-                self.after_comment = false;
+                self.g.line = saved;
+                self.g.after_comment = false;
             }
-            None => self.exact = false,
+            None => self.g.exact = false,
         }
     }
 
     fn outcome(&mut self, raw: &[u8]) {
         self.flush_number();
-        self.result_gap = std::mem::take(&mut self.gap2);
-        self.content = true;
+        self.g.result_gap = std::mem::take(&mut self.g.gap2);
+        self.g.content = true;
         if !self.stack.is_empty() {
             // `(*`: a continuation marker inside a variation; not kept exactly.
-            self.exact = false;
+            self.g.exact = false;
             return;
         }
         self.start_movetext();
         self.flush_run();
-        self.outcome = Outcome::from_bytes(raw);
-        self.outcome_at = Some(self.body.len());
+        self.g.outcome = Outcome::from_bytes(raw);
+        self.g.outcome_at = Some(self.body.len());
         let r = self.keep(raw);
         self.movetext_event();
         self.events.push(Ev::Outcome(r));
@@ -1173,13 +1162,13 @@ impl Visitor for Encoder {
 
     fn junk(&mut self, raw: &[u8]) {
         self.not_outcome();
-        if self.error.is_some() {
+        if self.g.error.is_some() {
             return;
         }
-        self.junk = true;
-        if self.exact {
+        self.g.junk = true;
+        if self.g.exact {
             let r = self.keep(raw);
-            self.events.push(Ev::Junk(r, self.movetext_rendered));
+            self.events.push(Ev::Junk(r, self.g.movetext_rendered));
         }
         if !self.opts.strict {
             self.ext(ext::JUNK, raw);
