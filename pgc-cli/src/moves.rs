@@ -123,9 +123,12 @@ struct Job {
     filters: Vec<Filter>,
 }
 
-/// Writes a move in UCI, as shakmaty's `UciMove::from_move` spells it,
-/// without the formatter: castling is the king's move to its target square
-/// in standard chess and to the rook's square in Chess960.
+/// Writes a move in UCI, as shakmaty's `UciMove::from_move` spells it:
+/// castling is the king's move to its target square in standard chess and
+/// to the rook's square in Chess960. Written here as four bytes at once:
+/// shakmaty's `UciMove::append_ascii_to` pushes byte by byte and costs
+/// `pgc moves` 2.6 % more instructions (callgrind, clean-1m). The tests
+/// compare every move with `UciMove`'s text.
 fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
     let (from, to, promotion) = match m {
         Move::Normal {

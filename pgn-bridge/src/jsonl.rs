@@ -65,6 +65,22 @@ impl JsonlWriter {
         &mut self.out
     }
 
+    /// Closes the previous move object and starts the separator of a new
+    /// one, marking it open; `false` (counting the anchor) inside a
+    /// variation, which this format leaves out.
+    fn open_new_move(&mut self) -> bool {
+        if self.depth > 0 {
+            self.anchor += 1;
+            return false;
+        }
+        self.close_move();
+        if !self.moves.is_empty() {
+            self.moves.push(b',');
+        }
+        self.open_move = true;
+        true
+    }
+
     fn close_move(&mut self) {
         if !self.open_move {
             return;
@@ -220,13 +236,8 @@ impl GameVisitor for JsonlWriter {
     }
 
     fn play(&mut self, ply: &Ply<'_>) {
-        if self.depth > 0 {
-            self.anchor += 1;
+        if !self.open_new_move() {
             return;
-        }
-        self.close_move();
-        if !self.moves.is_empty() {
-            self.moves.push(b',');
         }
         let mode = if self.chess960 {
             CastlingMode::Chess960
@@ -234,28 +245,20 @@ impl GameVisitor for JsonlWriter {
             CastlingMode::Standard
         };
         self.moves.extend_from_slice(b"{\"uci\":\"");
-        self.moves
-            .extend_from_slice(UciMove::from_move(ply.mv, mode).to_string().as_bytes());
+        UciMove::from_move(ply.mv, mode).append_ascii_to(&mut self.moves);
         self.moves.extend_from_slice(b"\",\"san\":\"");
         self.moves.extend_from_slice(ply.san.as_bytes());
         self.moves.push(b'"');
-        self.open_move = true;
         self.plies += 1;
         self.typed_values();
     }
 
     fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
-        if self.depth > 0 {
-            self.anchor += 1;
+        if !self.open_new_move() {
             return;
-        }
-        self.close_move();
-        if !self.moves.is_empty() {
-            self.moves.push(b',');
         }
         self.moves
             .extend_from_slice(b"{\"uci\":\"0000\",\"san\":\"--\"");
-        self.open_move = true;
         self.typed_values();
     }
 
