@@ -208,7 +208,7 @@ impl<R: Read> GameWalker<R> {
                     // The ordinals follow the marker, the seven string-1s
                     // and the mvseq-2 count.
                     let head = 1 + roster.iter().map(|s| 1 + s.len() as u64).sum::<u64>() + 2;
-                    play_run(v, &mut frame, moves, 0).map_err(|(ply, i, e)| {
+                    play_run(v, &mut frame, moves).map_err(|(ply, i, e)| {
                         err(offset + head + i, ply, Some(Marker::ReducedGame), e.into())
                     })?;
                     v.end_game();
@@ -335,7 +335,7 @@ impl<R: Read> GameWalker<R> {
                 RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
                     // Marker and a one- or two-byte count before the ordinals.
                     let head = if marker == Marker::ShortMoves { 2 } else { 3 };
-                    play_run(v, frame, m, stack.len() as u32).map_err(|(ply, i, e)| {
+                    play_run(v, frame, m).map_err(|(ply, i, e)| {
                         err(offset + head + i, ply, Some(marker), e.into())
                     })?
                 }
@@ -473,7 +473,6 @@ fn play_run<V: GameVisitor>(
     v: &mut V,
     frame: &mut Frame,
     ordinals: &[u8],
-    _depth: u32,
 ) -> Result<(), (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
     let Frame { pos, prev, ply } = frame;
