@@ -522,6 +522,18 @@ impl Encoder {
         self.g.line.ply += 1;
     }
 
+    /// What every movetext item (NAG, comment, RAV) does first: it ends any
+    /// result-like token before it, starts the movetext, and counts as
+    /// content. `false` when the game is already failing or cut at a null
+    /// move, so the item is not recorded.
+    fn movetext_item(&mut self) -> bool {
+        self.not_outcome();
+        self.g.movetext_token = true;
+        self.g.content = true;
+        self.start_movetext();
+        self.g.error.is_none() && !self.g.null_cut
+    }
+
     /// Keeps a move number that no move followed as junk, at its place.
     fn flush_number(&mut self) {
         if self.pending_number.is_empty() {
@@ -984,11 +996,7 @@ impl Visitor for Encoder {
     }
 
     fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
-        self.not_outcome();
-        self.g.movetext_token = true;
-        self.g.content = true;
-        self.start_movetext();
-        if self.g.error.is_some() || self.g.null_cut {
+        if !self.movetext_item() {
             return;
         }
         if is_suffix {
@@ -1016,11 +1024,7 @@ impl Visitor for Encoder {
     }
 
     fn comment(&mut self, text: &[u8]) {
-        self.not_outcome();
-        self.g.movetext_token = true;
-        self.g.content = true;
-        self.start_movetext();
-        if self.g.error.is_some() || self.g.null_cut {
+        if !self.movetext_item() {
             return;
         }
         if self.g.exact {
@@ -1084,11 +1088,7 @@ impl Visitor for Encoder {
     }
 
     fn begin_variation(&mut self) {
-        self.not_outcome();
-        self.g.movetext_token = true;
-        self.g.content = true;
-        self.start_movetext();
-        if self.g.error.is_some() || self.g.null_cut {
+        if !self.movetext_item() {
             return;
         }
         let limit = if self.opts.max_rav_depth == 0 {
