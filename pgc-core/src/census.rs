@@ -123,6 +123,10 @@ struct PawnSets {
     double: Bitboard,
     west: Bitboard,
     east: Bitboard,
+    /// Our pawns that can take en passant legally (at most two), and the
+    /// en passant square.
+    ep_from: Bitboard,
+    ep_to: Square,
 }
 
 /// What decides legality in one position, computed once; classes are then
@@ -139,10 +143,8 @@ pub(crate) struct Census<'a, P> {
     pinned: Bitboard,
     in_check: bool,
     pawns: Option<PawnSets>,
-    /// Per piece class (0–5), once counted: the union of the pieces'
-    /// target sets, and (bit `class`) whether two pieces share a target.
-    union: [Bitboard; 6],
-    shared: u8,
+    /// The king's legal targets, once counted.
+    king_targets: Bitboard,
 }
 
 impl<'a, P: Position> Census<'a, P> {
@@ -193,21 +195,25 @@ impl<'a, P: Position> Census<'a, P> {
             pinned,
             in_check: checkers.any(),
             pawns: None,
-            union: [Bitboard::EMPTY; 6],
-            shared: 0,
+            king_targets: Bitboard::EMPTY,
         })
+    }
+
+    /// Squares our non-king, non-pawn piece `role` on `from` attacks.
+    #[inline(always)]
+    fn piece_attacks(&self, role: Role, from: Square) -> Bitboard {
+        match role {
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Bishop => attacks::bishop_attacks(from, self.occupied),
+            Role::Rook => attacks::rook_attacks(from, self.occupied),
+            _ => attacks::queen_attacks(from, self.occupied),
+        }
     }
 
     /// Legal targets of our non-king, non-pawn piece `role` on `from`.
     #[inline(always)]
     fn piece_targets(&self, role: Role, from: Square) -> Bitboard {
-        let attacks = match role {
-            Role::Knight => attacks::knight_attacks(from),
-            Role::Bishop => attacks::bishop_attacks(from, self.occupied),
-            Role::Rook => attacks::rook_attacks(from, self.occupied),
-            _ => attacks::queen_attacks(from, self.occupied),
-        };
-        let t = attacks & self.target;
+        let t = self.piece_attacks(role, from) & self.target;
         if self.pinned.contains(from) {
             t & attacks::ray(self.king, from)
         } else {
@@ -216,30 +222,37 @@ impl<'a, P: Position> Census<'a, P> {
     }
 
     /// Legal moves of our pieces of class `class` (bishop, knight, queen,
-    /// rook), noting the union of their targets and whether two share one.
+    /// rook).
     #[inline(always)]
-    fn count_role(&mut self, class: usize) -> usize {
+    fn count_role(&self, class: usize) -> usize {
         let role = ROLE_OF[class];
+        let pieces = self.ours(role);
         let mut n = 0;
-        let mut seen = Bitboard::EMPTY;
-        let mut shared = false;
-        for from in self.ours(role) {
-            let t = self.piece_targets(role, from);
-            n += t.count();
-            shared |= seen.intersects(t);
-            seen |= t;
+        if pieces.intersects(self.pinned) {
+            for from in pieces {
+                n += self.piece_targets(role, from).count();
+            }
+        } else {
+            for from in pieces {
+                n += (self.piece_attacks(role, from) & self.target).count();
+            }
         }
-        self.union[class] = seen;
-        self.shared |= u8::from(shared) << class;
         n
     }
 
-    /// The target sets of the pawns that are not pinned.
-    #[inline]
+    /// The target sets of the pawns that are not pinned, computed on first
+    /// use.
+    #[inline(always)]
     fn pawn_sets(&mut self) -> PawnSets {
-        if let Some(sets) = self.pawns {
-            return sets;
+        match self.pawns {
+            Some(sets) => sets,
+            None => self.compute_pawn_sets(),
         }
+    }
+
+    /// Computes and keeps the pawn target sets.
+    #[inline(never)]
+    fn compute_pawn_sets(&mut self) -> PawnSets {
         let forward = self.turn.fold_wb(8, -8);
         let empty = !self.occupied;
         let pawns = self.ours(Role::Pawn).without(self.pinned);
@@ -253,11 +266,14 @@ impl<'a, P: Position> Census<'a, P> {
             & empty;
         let west = (pawns & !FILES[1]).shift(forward - 1) & self.them;
         let east = (pawns & !FILES[8]).shift(forward + 1) & self.them;
+        let (ep_from, ep_to) = self.en_passant_origins();
         let sets = PawnSets {
             single: single & self.target,
             double: double & self.target,
             west: west & self.target,
             east: east & self.target,
+            ep_from,
+            ep_to,
         };
         self.pawns = Some(sets);
         sets
@@ -286,7 +302,7 @@ impl<'a, P: Position> Census<'a, P> {
             let t = self.pawn_targets(from);
             n += t.count() << (2 * usize::from(t.intersects(Bitboard::BACKRANKS)));
         }
-        n + usize::from(self.en_passant(file).is_some())
+        n + (s.ep_from & FILES[file + 1]).count()
     }
 
     /// Legal targets of our pawn on `from`, en passant aside.
@@ -313,22 +329,24 @@ impl<'a, P: Position> Census<'a, P> {
     #[inline]
     fn king_targets(&self) -> Bitboard {
         let board = self.pos.board();
-        let without_king = self.occupied.without(self.king);
-        let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn);
         let them = self.them;
-        let knights = board.knights() & them;
+        // Squares the enemy knights, pawns and king attack, whole sets at
+        // once (shakmaty's attack tables; pawns by shifting their set).
+        let mut danger = attacks::king_attacks(board.king_of(!self.turn).unwrap_or(self.king));
+        for knight in board.knights() & them {
+            danger |= attacks::knight_attacks(knight);
+        }
         let pawns = board.pawns() & them;
-        let kings = board.kings() & them;
+        let back = self.turn.fold_wb(-8, 8);
+        danger |= (pawns & !FILES[1]).shift(back - 1) | (pawns & !FILES[8]).shift(back + 1);
+        let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
+        // Sliders, per remaining square, with our king off the board (it
+        // cannot shelter behind itself).
+        let without_king = self.occupied.without(self.king);
         let diagonal = board.bishops_and_queens() & them;
         let straight = board.rooks_and_queens() & them;
         for to in t {
-            // Whether `to` is attacked with our king off the board (the
-            // king cannot shelter behind itself): shakmaty's attack tables,
-            // cheapest first.
-            if attacks::knight_attacks(to).intersects(knights)
-                || attacks::pawn_attacks(self.turn, to).intersects(pawns)
-                || attacks::king_attacks(to).intersects(kings)
-                || attacks::bishop_attacks(to, without_king).intersects(diagonal)
+            if attacks::bishop_attacks(to, without_king).intersects(diagonal)
                 || attacks::rook_attacks(to, without_king).intersects(straight)
             {
                 t.discard(to);
@@ -341,7 +359,7 @@ impl<'a, P: Position> Census<'a, P> {
     #[inline(always)]
     fn count_king(&mut self) -> usize {
         let t = self.king_targets();
-        self.union[1] = t;
+        self.king_targets = t;
         t.count()
     }
 
@@ -360,17 +378,39 @@ impl<'a, P: Position> Census<'a, P> {
         self.ours(Role::Pawn) & Bitboard::from_file(File::new(file as u32))
     }
 
-    /// The legal en passant captures by our pawns on `file` (at most one),
-    /// decided by shakmaty.
+    /// Our pawns that can take en passant legally, decided by shakmaty
+    /// (`Position::is_legal`), and the en passant square (A1 when there is
+    /// none).
     #[inline]
-    fn en_passant(&self, file: usize) -> Option<Move> {
-        let to = self.pos.maybe_ep_square()?;
-        let from = (self.pawns_on(file) & attacks::pawn_attacks(!self.turn, to)).first()?;
-        let m = Move::EnPassant { from, to };
-        self.pos.is_legal(m).then_some(m)
+    fn en_passant_origins(&self) -> (Bitboard, Square) {
+        let Some(to) = self.pos.maybe_ep_square() else {
+            return (Bitboard::EMPTY, Square::A1);
+        };
+        let mut from = Bitboard::EMPTY;
+        for f in self.ours(Role::Pawn) & attacks::pawn_attacks(!self.turn, to) {
+            if self.pos.is_legal(Move::EnPassant { from: f, to }) {
+                from.add(f);
+            }
+        }
+        (from, to)
     }
 
-    /// The legal castling move to `side`, decided by shakmaty.
+    /// The legal en passant capture by our pawn on `file`, if any.
+    #[inline]
+    fn en_passant(&mut self, file: usize) -> Option<Move> {
+        let s = self.pawn_sets();
+        let from = (s.ep_from & FILES[file + 1]).first()?;
+        Some(Move::EnPassant { from, to: s.ep_to })
+    }
+
+    /// The legal castling move to `side`, decided as shakmaty's castling
+    /// generator decides it (`gen_castling_moves`, which `is_legal` runs
+    /// after generating every castling move): the squares between king and
+    /// rook and their targets are empty (`Castles::path`), the king is not
+    /// in check, it crosses no attacked square, and its target is not
+    /// attacked once king and rook have moved (in Chess960 a rook can
+    /// shield the king's target until it moves). The attacks are the
+    /// position's own (`Position::king_attackers`).
     #[inline]
     fn castle(&self, side: CastlingSide) -> Option<Move> {
         if self.in_check {
@@ -379,14 +419,23 @@ impl<'a, P: Position> Census<'a, P> {
         let castles = self.pos.castles();
         let rook = castles.rook(self.turn, side)?;
         if castles.path(self.turn, side).intersects(self.occupied) {
-            // Shakmaty's first test, done here to spare the call.
             return None;
         }
-        let m = Move::Castle {
+        let king_to = side.king_to(self.turn);
+        let after = self.occupied ^ self.king ^ rook ^ side.rook_to(self.turn);
+        if self.pos.king_attackers(king_to, !self.turn, after).any() {
+            return None;
+        }
+        let without_king = self.occupied ^ self.king;
+        for sq in attacks::between(self.king, king_to) {
+            if self.pos.king_attackers(sq, !self.turn, without_king).any() {
+                return None;
+            }
+        }
+        Some(Move::Castle {
             king: self.king,
             rook,
-        };
-        self.pos.is_legal(m).then_some(m)
+        })
     }
 
     /// The class holding the move with ordinal `ordinal` and the move's
@@ -411,8 +460,28 @@ impl<'a, P: Position> Census<'a, P> {
         step!(CASTLE, self.count(CASTLE));
         step!(4, self.count_role(4));
         step!(5, self.count_role(5));
-        for file in 0..8 {
-            step!(PAWNS + file, self.count_pawns(file));
+        // Files without a pawn of ours hold no moves. Without promotions,
+        // pinned pawns or en passant, a file's moves are its pawns' targets.
+        let pawns = self.ours(Role::Pawn);
+        let mut files = file_set(pawns);
+        if files != 0 {
+            let s = self.pawn_sets();
+            let plain = !pawns.intersects(self.pinned)
+                && s.ep_from.is_empty()
+                && !(s.single | s.west | s.east).intersects(Bitboard::BACKRANKS);
+            while files != 0 {
+                let file = files.trailing_zeros() as usize;
+                files &= files - 1;
+                let n = if plain {
+                    (s.single & FILES[file + 1]).count()
+                        + (s.double & FILES[file + 1]).count()
+                        + (s.west & FILES[file]).count()
+                        + (s.east & FILES[file + 2]).count()
+                } else {
+                    self.count_pawns(file)
+                };
+                step!(PAWNS + file, n);
+            }
         }
         Err(ordinal - rest)
     }
@@ -424,6 +493,9 @@ impl<'a, P: Position> Census<'a, P> {
             0 | 2 | 4 | 5 => self.count_role(class),
             1 => self.count_king(),
             CASTLE => {
+                if self.in_check || !self.pos.castles().has_color(self.turn) {
+                    return 0;
+                }
                 usize::from(self.castle(CastlingSide::KingSide).is_some())
                     + usize::from(self.castle(CastlingSide::QueenSide).is_some())
             }
@@ -447,23 +519,27 @@ impl<'a, P: Position> Census<'a, P> {
     pub(crate) fn nth_plain(&mut self, class: usize, n: usize) -> Option<Move> {
         match class {
             1 => {
-                let t = self.union[1];
+                let t = self.king_targets;
                 let to = nth_by_file(t & !self.them, t & self.them, n)?;
                 Some(self.normal(Role::King, self.king, to))
             }
             CASTLE => None,
             0..=5 => {
-                // `locate` counted this class: its union is known.
-                if self.shared & (1 << class) != 0 {
-                    return None;
-                }
                 let role = ROLE_OF[class];
-                let seen = self.union[class];
+                let mut pieces: ArrayVec<(Square, Bitboard), 16> = ArrayVec::new();
+                let mut seen = Bitboard::EMPTY;
+                for from in self.ours(role) {
+                    let t = self.piece_targets(role, from);
+                    if seen.intersects(t) {
+                        // Two pieces reach one square: SAN may disambiguate.
+                        return None;
+                    }
+                    seen |= t;
+                    // Under the census bound a side has at most 16 pieces.
+                    let _ = pieces.try_push((from, t));
+                }
                 let to = nth_by_file(seen & !self.them, seen & self.them, n)?;
-                let from = self
-                    .ours(role)
-                    .into_iter()
-                    .find(|&f| self.piece_targets(role, f).contains(to))?;
+                let &(from, _) = pieces.iter().find(|(_, t)| t.contains(to))?;
                 Some(self.normal(role, from, to))
             }
             _ => {
@@ -516,7 +592,7 @@ impl<'a, P: Position> Census<'a, P> {
 
     /// The SAN sort keys of the legal moves of class `class`, appended to
     /// `out`, in no particular order.
-    pub(crate) fn keys(&self, class: usize, out: &mut Keys) {
+    pub(crate) fn keys(&mut self, class: usize, out: &mut Keys) {
         match class {
             1 => {
                 let them = self.pos.them();
@@ -594,7 +670,7 @@ impl<'a, P: Position> Census<'a, P> {
     /// Keys of the pawn moves from `file`: pushes, captures, promotions (one
     /// key per promotion piece) and en passant.
     #[inline]
-    fn pawn_keys(&self, file: usize, out: &mut Keys) {
+    fn pawn_keys(&mut self, file: usize, out: &mut Keys) {
         let letter = b'a' + file as u8;
         for from in self.pawns_on(file) {
             for to in self.pawn_targets(from) {
@@ -653,6 +729,16 @@ impl<'a, P: Position> Census<'a, P> {
             promotion: Role::try_from(((key >> 12) & 7) as u8).ok(),
         }
     }
+}
+
+/// The files holding a square of `b`, as bits 0 (a) to 7 (h).
+#[inline(always)]
+fn file_set(b: Bitboard) -> u32 {
+    let mut x = b.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    (x & 0xff) as u32
 }
 
 /// The `n`-th square of `quiet` then `captures`, each in file-then-rank

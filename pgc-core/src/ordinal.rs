@@ -619,41 +619,54 @@ fn nth_key(keys: &mut [u64], n: usize) -> u64 {
 /// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
 /// moves; [`OrdinalError::TooManyMoves`] beyond 256 legal moves.
 pub fn select_in<P: Position>(pos: &P, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
-    select_with(pos, ordinal, true)
+    let (m, san) = select_move(pos, ordinal)?;
+    Ok((m, san.text(m)))
 }
 
-/// [`select_in`], leaving the SAN text empty unless `want_san` (a caller
-/// that needs only the move saves the text).
+/// What [`select_move`] knows of the chosen move's SAN body: enough to
+/// write it on demand, so a caller that needs only the move pays nothing.
+pub(crate) enum SanOf {
+    /// The move needs no disambiguation: its SAN follows from the move.
+    Plain,
+    /// The SAN sort key of the move (see [`key_text`]).
+    Key(u64),
+    /// The text itself (the move-list path for very large positions).
+    Text(MoveText),
+}
+
+impl SanOf {
+    /// The SAN body of `m`, the move this was selected with.
+    #[inline]
+    pub(crate) fn text(self, m: Move) -> MoveText {
+        match self {
+            SanOf::Plain => key_text(san_key_plain(m)),
+            SanOf::Key(key) => key_text(key),
+            SanOf::Text(text) => text,
+        }
+    }
+}
+
+/// [`select_in`], with the SAN left to [`SanOf::text`].
 #[inline]
-pub(crate) fn select_with<P: Position>(
+pub(crate) fn select_move<P: Position>(
     pos: &P,
     ordinal: u8,
-    want_san: bool,
-) -> Result<(Move, MoveText), OrdinalError> {
+) -> Result<(Move, SanOf), OrdinalError> {
     let Some(mut census) = Census::new(pos) else {
-        return select(pos, &pos.legal_moves(), ordinal);
+        let (m, text) = select(pos, &pos.legal_moves(), ordinal)?;
+        return Ok((m, SanOf::Text(text)));
     };
     let (class, rest) = census
         .locate(usize::from(ordinal))
         .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
     if let Some(m) = census.nth_plain(class, rest) {
-        let text = if want_san {
-            key_text(san_key_plain(m))
-        } else {
-            MoveText::new()
-        };
-        return Ok((m, text));
+        return Ok((m, SanOf::Plain));
     }
     let mut keys = Keys::new();
     census.keys(class, &mut keys);
     // `rest` is below the class's count, which is `keys.len()`.
     let key = nth_key(&mut keys, rest);
-    let text = if want_san {
-        key_text(key)
-    } else {
-        MoveText::new()
-    };
-    Ok((census.to_move(class, key), text))
+    Ok((census.to_move(class, key), SanOf::Key(key)))
 }
 
 /// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
@@ -737,7 +750,7 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
 /// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
 /// moves; [`OrdinalError::TooManyMoves`] as for [`encode`].
 pub fn decode<P: Position>(pos: &P, ordinal: u8) -> Result<Move, OrdinalError> {
-    select_in(pos, ordinal).map(|(m, _)| m)
+    select_move(pos, ordinal).map(|(m, _)| m)
 }
 
 #[cfg(test)]

@@ -479,8 +479,7 @@ fn play_run<V: GameVisitor>(
     for (i, &ord) in ordinals.iter().enumerate() {
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, body) =
-            ordinal::select_with(pos, ord, want_san).map_err(|e| (*ply + 1, i as u64, e))?;
+        let (m, san_of) = ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?;
         // One copy per ply: the position before the move becomes `prev`
         // (a RAV starts from it), and `pos` plays the move in place.
         let before: &Chess = match prev {
@@ -493,7 +492,7 @@ fn play_run<V: GameVisitor>(
         pos.play_unchecked(m);
         let mut san = MoveText::new();
         if want_san {
-            san = body;
+            san = san_of.text(m);
             if pos.is_check() {
                 san.push(if pos.is_checkmate() { b'#' } else { b'+' });
             }
