@@ -1,7 +1,7 @@
 //! `pgc decode`: PGC → PGN export format.
 //!
-//! The PGC is split into batches at game boundaries by framing records with
-//! [`frame`] (a game is one 0x01 record or 0x05 … 0x06; records between
+//! The PGC is split into batches at game boundaries by measuring records
+//! with [`record_len`] (a game is one 0x01 record or 0x05 … 0x06; records between
 //! games go with the next game). Batches are decoded on worker threads with
 //! a [`GameWalker`] and a [`Decoder`] and written in input order. A record
 //! that cannot be framed ends the last batch, so the walker reports it with
@@ -13,7 +13,7 @@ use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
 use pgc_core::buffer::RefillBuffer;
-use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame};
+use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, record_len};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use pgc_core::{Limits, PgcReader};
 use pgn_bridge::decode::{DecodeOptions, Decoder};
@@ -116,21 +116,23 @@ impl<R: Read> PgcSplitter<R> {
                 self.buf.fill(1)?;
                 continue;
             }
-            match frame(self.buf.buffered(), &self.limits) {
-                Ok((rec, len)) => {
+            match record_len(self.buf.buffered(), &self.limits) {
+                Ok(len) => {
                     // Records between games belong to the game after them.
                     let was_in_game = self.in_game;
-                    let boundary = match rec.marker() {
-                        Marker::ReducedGame if !self.in_game => {
+                    // `record_len` measured a record: its first byte is a marker.
+                    let marker = self.buf.buffered().first().copied().unwrap_or(0);
+                    let boundary = match marker {
+                        b if b == Marker::ReducedGame as u8 && !self.in_game => {
                             self.games += 1;
                             true
                         }
-                        Marker::GameBegin if !self.in_game => {
+                        b if b == Marker::GameBegin as u8 && !self.in_game => {
                             self.games += 1;
                             self.in_game = true;
                             false
                         }
-                        Marker::GameEnd if self.in_game => {
+                        b if b == Marker::GameEnd as u8 && self.in_game => {
                             self.in_game = false;
                             true
                         }

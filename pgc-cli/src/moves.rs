@@ -123,13 +123,17 @@ struct Job {
     filters: Vec<Filter>,
 }
 
-/// Writes a move in UCI, as shakmaty's `UciMove::from_move` spells it:
-/// castling is the king's move to its target square in standard chess and
-/// to the rook's square in Chess960. Written here as four bytes at once:
-/// shakmaty's `UciMove::append_ascii_to` pushes byte by byte and costs
-/// `pgc moves` 2.6 % more instructions (callgrind, clean-1m). The tests
-/// compare every move with `UciMove`'s text.
-fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
+/// Spells a move in UCI into `buf`, as shakmaty's `UciMove::from_move`
+/// does, and returns its length (4, or 5 with a promotion): castling is
+/// the king's move to its target square in standard chess and to the
+/// rook's square in Chess960. Written here on the stack: shakmaty's
+/// `UciMove::append_ascii_to` pushes byte by byte and costs `pgc moves`
+/// 2.6 % more instructions (callgrind, clean-1m). The tests compare every
+/// move with `UciMove`'s text. A drop (`Move::Put`, no PGC game has one)
+/// is written as shakmaty writes it, which may be longer; the caller then
+/// writes `UciMove`'s text instead (`None`).
+#[inline(always)]
+fn uci_token(buf: &mut [u8; 6], m: Move, mode: CastlingMode) -> Option<usize> {
     let (from, to, promotion) = match m {
         Move::Normal {
             from,
@@ -149,25 +153,60 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
                 )
             }
         },
-        Move::Put { .. } => {
-            let _ = write!(out, "{}", UciMove::from_move(m, mode));
-            return;
-        }
+        Move::Put { .. } => return None,
     };
-    out.extend_from_slice(&[
-        b'a' + from.file() as u8,
-        b'1' + from.rank() as u8,
-        b'a' + to.file() as u8,
-        b'1' + to.rank() as u8,
-    ]);
-    if let Some(p) = promotion {
-        out.push(p.char() as u8);
+    buf[0] = b'a' + from.file() as u8;
+    buf[1] = b'1' + from.rank() as u8;
+    buf[2] = b'a' + to.file() as u8;
+    buf[3] = b'1' + to.rank() as u8;
+    Some(match promotion {
+        Some(p) => {
+            buf[4] = p.char() as u8;
+            5
+        }
+        None => 4,
+    })
+}
+
+/// Writes a move in UCI (see [`uci_token`]).
+fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
+    let mut buf = [0; 6];
+    match uci_token(&mut buf, m, mode) {
+        Some(n) => out.extend_from_slice(&buf[..n]),
+        None => {
+            let _ = write!(out, "{}", UciMove::from_move(m, mode));
+        }
+    }
+}
+
+/// Writes main-line moves in UCI, each followed by a space: six bytes
+/// copied at once, then the unused ones dropped (no per-byte pushes).
+fn write_uci_moves(out: &mut Vec<u8>, moves: impl Iterator<Item = Move>, mode: CastlingMode) {
+    for m in moves {
+        let mut buf = [0; 6];
+        match uci_token(&mut buf, m, mode) {
+            Some(n) => {
+                buf[n] = b' ';
+                out.extend_from_slice(&buf);
+                out.truncate(out.len() - 5 + n);
+            }
+            None => {
+                let _ = write!(out, "{} ", UciMove::from_move(m, mode));
+            }
+        }
     }
 }
 
 /// Writes one game in the line formats (uci, san).
-fn write_line(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
+fn write_line(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, variations: bool) {
     let mode = g.castling_mode();
+    if format == MovesFormat::Uci && !variations && !g.has_null_moves() {
+        // The main line alone: the events hold nothing else that is written.
+        write_uci_moves(out, g.moves(), mode);
+        out.extend_from_slice(g.result());
+        out.push(b'\n');
+        return;
+    }
     let mut san = g.san().iter();
     for ev in g.events() {
         let tok_start = out.len();
@@ -291,7 +330,9 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
                     continue;
                 }
                 match job.format {
-                    MovesFormat::Uci | MovesFormat::San => write_line(&mut out, g, job.format),
+                    MovesFormat::Uci | MovesFormat::San => {
+                        write_line(&mut out, g, job.format, job.opts.variations)
+                    }
                     MovesFormat::Fen | MovesFormat::Epd => write_positions(&mut out, g, job.format),
                 }
             }

@@ -165,7 +165,26 @@ impl<'a, P: Position> Census<'a, P> {
         }
         let them = board.by_color(!turn);
         let occupied = board.occupied();
-        let checkers = board.attacks_to(king, !turn, occupied);
+        // Enemy sliders that would see the king on an empty board: with
+        // nothing between, a checker; with one piece between, that piece,
+        // if ours, is pinned. The other checkers come from the attack
+        // tables (shakmaty's `attacks_to`, the sliders taken from here).
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & them;
+        let mut checkers = them
+            & ((attacks::knight_attacks(king) & board.knights())
+                | (attacks::pawn_attacks(turn, king) & board.pawns())
+                | (attacks::king_attacks(king) & board.kings()));
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let b = attacks::between(king, sniper) & occupied;
+            if b.is_empty() {
+                checkers.add(sniper);
+            } else if !b.more_than_one() {
+                pinned |= b & us;
+            }
+        }
         let target = if checkers.is_empty() {
             !us
         } else if let Some(checker) = checkers.single_square() {
@@ -173,18 +192,6 @@ impl<'a, P: Position> Census<'a, P> {
         } else {
             Bitboard::EMPTY
         };
-        // Enemy sliders that would see the king on an empty board, with at
-        // most one piece between: that piece, if ours, is pinned.
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-            & them;
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let b = attacks::between(king, sniper) & occupied;
-            if !b.more_than_one() {
-                pinned |= b & us;
-            }
-        }
         Some(Census {
             pos,
             turn,

@@ -4,7 +4,7 @@
 use crate::buffer::RefillBuffer;
 use crate::item::ItemKind;
 use crate::limits::Limits;
-use crate::record::{FrameError, Marker, RecordRef, frame};
+use crate::record::{FrameError, Marker, RecordRef, frame, record_len};
 use std::io::{self, Read};
 
 /// Errors of the record reader. Every variant carries the byte offset of the
@@ -144,8 +144,8 @@ impl<R: Read> PgcReader<R> {
                 self.fill(1)?;
                 continue;
             }
-            match frame(self.buf.buffered(), &self.limits) {
-                Ok((_, len)) => return Ok(Some(len)),
+            match record_len(self.buf.buffered(), &self.limits) {
+                Ok(len) => return Ok(Some(len)),
                 Err(FrameError::UnknownMarker(byte)) => {
                     return Err(ReadError::UnknownMarker {
                         offset: self.offset,

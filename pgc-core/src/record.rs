@@ -362,6 +362,39 @@ pub fn frame<'a>(buf: &'a [u8], limits: &Limits) -> Result<(RecordRef<'a>, usize
     Ok((rec, 1 + it.position()))
 }
 
+/// The length of the record at the start of `buf`: [`frame`]'s length,
+/// with its errors, for a caller that needs only where the record ends
+/// (a reader checking that a record is whole before taking it, a splitter
+/// looking for game boundaries).
+///
+/// Whole tag pairs, move sequences, NAGs and one-byte records are measured
+/// from their length bytes alone; anything else (an incomplete record, an
+/// unknown marker, the other markers) goes to [`frame`], so errors are
+/// exactly [`frame`]'s.
+///
+/// # Errors
+/// As [`frame`].
+#[inline]
+pub fn record_len(buf: &[u8], limits: &Limits) -> Result<usize, FrameError> {
+    let len = match buf.first() {
+        Some(0x02) => buf.get(1).and_then(|&name| {
+            let v = 2 + usize::from(name);
+            buf.get(v).map(|&value| v + 1 + usize::from(value))
+        }),
+        Some(0x03) => buf.get(1).map(|&n| 2 + usize::from(n)),
+        Some(0x04) => buf
+            .get(1..3)
+            .map(|h| 3 + usize::from(u16::from_le_bytes([h[0], h[1]]))),
+        Some(0x00 | 0x05 | 0x06 | 0x08 | 0x09) => Some(1),
+        Some(0x07) => Some(2),
+        _ => None,
+    };
+    match len {
+        Some(len) if len <= buf.len() => Ok(len),
+        _ => frame(buf, limits).map(|(_, len)| len),
+    }
+}
+
 fn check(marker: Marker, item: ItemKind, claimed: u64, limits: &Limits) -> Result<(), FrameError> {
     let limit = u64::from(limits.max_string);
     if claimed > limit {
@@ -684,5 +717,33 @@ mod tests {
             ),
             "{e:?}"
         );
+    }
+
+    #[test]
+    fn record_len_is_frames_length_with_frames_errors() {
+        let limits = Limits::default();
+        let mut all = Vec::new();
+        for rec in samples() {
+            rec.as_ref().write_to(&mut all).unwrap();
+        }
+        // Every suffix and prefix of the records run together: whole
+        // records, cuts inside headers and bodies, stray bytes as markers.
+        for start in 0..all.len() {
+            for end in [
+                start,
+                start + 1,
+                start + 2,
+                start + 3,
+                start + 40,
+                all.len(),
+            ] {
+                let buf = &all[start..end.min(all.len())];
+                assert_eq!(
+                    record_len(buf, &limits),
+                    frame(buf, &limits).map(|(_, n)| n),
+                    "bytes {start}..{end}"
+                );
+            }
+        }
     }
 }
