@@ -202,6 +202,9 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     fn wants_san(&self) -> bool {
         self.inner.wants_san()
     }
+    fn wants_before(&self) -> bool {
+        self.inner.wants_before()
+    }
     fn play(&mut self, ply: &Ply<'_>) {
         self.plies += 1;
         self.inner.play(ply);

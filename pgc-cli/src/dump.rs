@@ -85,7 +85,7 @@ impl<W: Write> GameVisitor for Dump<W> {
     }
 
     fn play(&mut self, ply: &Ply<'_>) {
-        let legal = ply.before.legal_moves().len();
+        let legal = ply.before.map_or(0, |b| b.legal_moves().len());
         let sep = if self.moves == 0 { " " } else { ", " };
         let _ = write!(self.line, "{sep}{} {} /{legal}", ply.ordinal, ply.san);
         self.moves += 1;

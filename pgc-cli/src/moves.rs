@@ -179,16 +179,47 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
     }
 }
 
-/// Writes main-line moves in UCI, each followed by a space: six bytes
-/// copied at once, then the unused ones dropped (no per-byte pushes).
+/// Square names as two little-endian bytes (`e4` is `b'e' | b'4' << 8`).
+const SQUARE_NAMES: [u16; 64] = {
+    let mut t = [0u16; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = (b'a' + (sq % 8) as u8) as u16 | ((b'1' + (sq / 8) as u8) as u16) << 8;
+        sq += 1;
+    }
+    t
+};
+
+/// Writes main-line moves in UCI, each followed by a space: a plain move
+/// is one eight-byte word of which six bytes are kept (no per-byte
+/// pushes); the rest go through [`uci_token`].
 fn write_uci_moves(out: &mut Vec<u8>, moves: impl Iterator<Item = Move>, mode: CastlingMode) {
     for m in moves {
+        if let Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        {
+            let squares =
+                u64::from(SQUARE_NAMES[from as usize]) | u64::from(SQUARE_NAMES[to as usize]) << 16;
+            let (word, n) = match promotion {
+                None => (squares | u64::from(b' ') << 32, 5),
+                Some(p) => (
+                    squares | u64::from(p.char() as u8) << 32 | u64::from(b' ') << 40,
+                    6,
+                ),
+            };
+            out.extend_from_slice(&word.to_le_bytes()[..6]);
+            out.truncate(out.len() - 6 + n);
+            continue;
+        }
         let mut buf = [0; 6];
         match uci_token(&mut buf, m, mode) {
             Some(n) => {
                 buf[n] = b' ';
-                out.extend_from_slice(&buf);
-                out.truncate(out.len() - 5 + n);
+                out.extend_from_slice(&buf[..=n]);
             }
             None => {
                 let _ = write!(out, "{} ", UciMove::from_move(m, mode));

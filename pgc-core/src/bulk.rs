@@ -357,6 +357,10 @@ impl GameVisitor for Collector {
         self.opts.san
     }
 
+    fn wants_before(&self) -> bool {
+        false
+    }
+
     fn play(&mut self, ply: &Ply<'_>) {
         let g = &mut self.game;
         g.events.push(Raw::Move(ply.mv));

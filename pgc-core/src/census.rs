@@ -339,13 +339,19 @@ impl<'a, P: Position> Census<'a, P> {
         let them = self.them;
         // Squares the enemy knights, pawns and king attack, whole sets at
         // once (shakmaty's attack tables; pawns by shifting their set).
-        let mut danger = attacks::king_attacks(board.king_of(!self.turn).unwrap_or(self.king));
+        let pawns = board.pawns() & them;
+        let (west, east) = (pawns & !FILES[1], pawns & !FILES[8]);
+        let mut danger = match self.turn {
+            // Black pawns attack down the board, white ones up.
+            Color::White => Bitboard(west.0 >> 9 | east.0 >> 7),
+            Color::Black => Bitboard(west.0 << 7 | east.0 << 9),
+        };
+        if let Some(k) = (board.kings() & them).first() {
+            danger |= attacks::king_attacks(k);
+        }
         for knight in board.knights() & them {
             danger |= attacks::knight_attacks(knight);
         }
-        let pawns = board.pawns() & them;
-        let back = self.turn.fold_wb(-8, 8);
-        danger |= (pawns & !FILES[1]).shift(back - 1) | (pawns & !FILES[8]).shift(back + 1);
         let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
         // Sliders, per remaining square, with our king off the board (it
         // cannot shelter behind itself).

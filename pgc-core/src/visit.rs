@@ -32,8 +32,10 @@ pub struct GameInfo {
 /// One played move, as handed to [`GameVisitor::play`].
 #[derive(Debug, Clone, Copy)]
 pub struct Ply<'a> {
-    /// The position before the move.
-    pub before: &'a Chess,
+    /// The position before the move; `None` when the visitor said it does
+    /// not need it ([`GameVisitor::wants_before`]), which spares the walker
+    /// a copy of the position per move.
+    pub before: Option<&'a Chess>,
     /// The position after the move.
     pub after: &'a Chess,
     /// The move.
@@ -66,6 +68,10 @@ pub trait GameVisitor {
     fn begin_moves(&mut self, _start: &Chess) {}
     /// Whether [`Ply::san`] should be filled in.
     fn wants_san(&self) -> bool {
+        true
+    }
+    /// Whether [`Ply::before`] should be filled in.
+    fn wants_before(&self) -> bool {
         true
     }
     /// A move was played.
@@ -475,19 +481,28 @@ fn play_run<V: GameVisitor>(
     ordinals: &[u8],
 ) -> Result<(), (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
+    let want_before = v.wants_before();
     let Frame { pos, prev, ply } = frame;
+    let last = ordinals.len().saturating_sub(1);
     for (i, &ord) in ordinals.iter().enumerate() {
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
         let (m, san_of) = ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?;
-        // One copy per ply: the position before the move becomes `prev`
-        // (a RAV starts from it), and `pos` plays the move in place.
-        let before: &Chess = match prev {
-            Some(p) => {
-                p.clone_from(pos);
-                p
-            }
-            None => prev.insert(pos.clone()),
+        // The position before the move becomes `prev` (a RAV, which can
+        // only follow the run, starts from it), and `pos` plays the move in
+        // place: one copy per move when the visitor wants the position
+        // before, else one for the run's last move.
+        let before: Option<&Chess> = if want_before || i == last {
+            let p: &Chess = match prev {
+                Some(p) => {
+                    p.clone_from(pos);
+                    p
+                }
+                None => prev.insert(pos.clone()),
+            };
+            want_before.then_some(p)
+        } else {
+            None
         };
         pos.play_unchecked(m);
         let mut san = MoveText::new();
@@ -515,8 +530,11 @@ mod tests {
     use super::*;
 
     #[derive(Default)]
-    struct Log(Vec<String>);
+    struct Log(Vec<String>, bool);
     impl GameVisitor for Log {
+        fn wants_before(&self) -> bool {
+            !self.1
+        }
         fn tag(&mut self, n: &[u8], v: &[u8]) {
             self.0.push(format!(
                 "{}={}",
@@ -525,6 +543,7 @@ mod tests {
             ));
         }
         fn play(&mut self, p: &Ply<'_>) {
+            assert_eq!(p.before.is_none(), self.1, "before given when wanted");
             self.0.push(p.san.to_string());
         }
         fn nag(&mut self, n: u8) {
@@ -552,6 +571,44 @@ mod tests {
         assert!(w.walk_game(&mut log).unwrap());
         assert!(!w.walk_game(&mut log).unwrap());
         assert_eq!(log.0.join(" "), "A=B e4 ( d4 d5 ) e5 Qh5 $1");
+    }
+
+    #[test]
+    fn a_variation_after_a_run_starts_before_its_last_move_with_or_without_before() {
+        // 1. e4 e5 (1... c5) 2. Nf3, ordinals from `encode` (shakmaty's
+        // moves): the variation follows a run of two moves, so it starts
+        // from the position after e4 whether or not the visitor asked for
+        // the position before each move.
+        let san = |p: &Chess, s: &str| s.parse::<shakmaty::san::San>().unwrap().to_move(p).unwrap();
+        let start = Chess::default();
+        let e4 = san(&start, "e4");
+        let after_e4 = start.clone().play(e4).unwrap();
+        let (e5, c5) = (san(&after_e4, "e5"), san(&after_e4, "c5"));
+        let after_e5 = after_e4.clone().play(e5).unwrap();
+        let nf3 = san(&after_e5, "Nf3");
+        let o = |p: &Chess, m| ordinal::encode(p, m).unwrap();
+        let bytes = [
+            0x05,
+            0x03,
+            2,
+            o(&start, e4),
+            o(&after_e4, e5),
+            0x08,
+            0x03,
+            1,
+            o(&after_e4, c5),
+            0x09,
+            0x03,
+            1,
+            o(&after_e5, nf3),
+            0x06,
+        ];
+        for skip_before in [false, true] {
+            let mut w = GameWalker::new(&bytes[..]);
+            let mut log = Log(Vec::new(), skip_before);
+            assert!(w.walk_game(&mut log).unwrap());
+            assert_eq!(log.0.join(" "), "e4 e5 ( c5 ) Nf3", "skip {skip_before}");
+        }
     }
 
     #[test]

@@ -189,6 +189,14 @@ fn side(pos: &Chess) -> (u32, bool) {
     (pos.fullmoves().get(), pos.turn() == Color::White)
 }
 
+/// The move number and side of the move that led to `after`.
+fn side_before(after: &Chess) -> (u32, bool) {
+    match after.turn() {
+        Color::Black => (after.fullmoves().get(), true),
+        Color::White => (after.fullmoves().get().saturating_sub(1).max(1), false),
+    }
+}
+
 impl GameVisitor for Decoder {
     fn begin_game(&mut self, _info: &GameInfo) {
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
@@ -211,7 +219,8 @@ impl GameVisitor for Decoder {
     }
 
     fn play(&mut self, ply: &Ply<'_>) {
-        let (n, white) = side(ply.before);
+        // The walker gives the position before (the default `wants_before`).
+        let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
         self.after_anchor();
     }

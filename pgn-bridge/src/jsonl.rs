@@ -235,6 +235,10 @@ impl GameVisitor for JsonlWriter {
         json_string(&mut self.tags, value);
     }
 
+    fn wants_before(&self) -> bool {
+        false
+    }
+
     fn play(&mut self, ply: &Ply<'_>) {
         if !self.open_new_move() {
             return;

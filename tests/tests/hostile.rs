@@ -359,8 +359,11 @@ impl GameVisitor for Ordinals {
     fn play(&mut self, ply: &Ply<'_>) {
         use shakmaty::Position;
         if self.depth == 0 {
-            self.found
-                .push((self.next, ply.depth, ply.before.legal_moves().len()));
+            self.found.push((
+                self.next,
+                ply.depth,
+                ply.before.map_or(0, |b| b.legal_moves().len()),
+            ));
         }
         self.next += 1;
     }
