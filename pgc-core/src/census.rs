@@ -517,10 +517,11 @@ impl<'a, P: Position> Census<'a, P> {
     }
 
     /// The `n`-th move of class `class` in SAN order, found from bitboards
-    /// alone, when the class needs no SAN disambiguation and holds no
-    /// promotion, castling or en passant; `None` otherwise (the caller then
-    /// sorts the class's keys). The class must have been counted first
-    /// ([`Census::count`] or [`Census::locate`]).
+    /// without listing the class, and its SAN key when the SAN does not
+    /// follow from the move alone (a disambiguated piece move); `None` for
+    /// castling and for pawn classes with a promotion, a pinned pawn or en
+    /// passant (the caller then sorts the class's keys). The class must
+    /// have been counted first ([`Census::count`] or [`Census::locate`]).
     ///
     /// Without disambiguation the SAN of a piece move is its letter, an `x`
     /// for a capture and the target square: quiet moves sort before
@@ -528,32 +529,72 @@ impl<'a, P: Position> Census<'a, P> {
     /// rank. A pawn's pushes (`e4`) sort before its captures (`exd5`), each
     /// by target square. Ordering squares by file, then rank, is ordering
     /// the bits of the bitboard mirrored at the a1–h8 diagonal.
+    ///
+    /// Moves to a square two pieces of the class reach are disambiguated
+    /// (`Nbd2`, `R1e2`, `Qh4e1`). Only they get keys; they fall among the
+    /// quiet plain moves by their second character (a rank digit before
+    /// every file letter, a file letter after the plain moves to squares of
+    /// that file, or with a full origin square by that square's rank), and
+    /// all before the plain captures (`x`).
     #[inline]
-    pub(crate) fn nth_plain(&mut self, class: usize, n: usize) -> Option<Move> {
+    pub(crate) fn nth_move(&mut self, class: usize, n: usize) -> Option<(Move, Option<u64>)> {
         match class {
             1 => {
                 let t = self.king_targets;
                 let to = nth_by_file(t & !self.them, t & self.them, n)?;
-                Some(self.normal(Role::King, self.king, to))
+                Some((self.normal(Role::King, self.king, to), None))
             }
             CASTLE => None,
             0..=5 => {
                 let role = ROLE_OF[class];
                 let mut pieces: ArrayVec<(Square, Bitboard), 16> = ArrayVec::new();
                 let mut seen = Bitboard::EMPTY;
+                let mut shared = Bitboard::EMPTY;
                 for from in self.ours(role) {
                     let t = self.piece_targets(role, from);
-                    if seen.intersects(t) {
-                        // Two pieces reach one square: SAN may disambiguate.
-                        return None;
-                    }
+                    shared |= seen & t;
                     seen |= t;
                     // Under the census bound a side has at most 16 pieces.
                     let _ = pieces.try_push((from, t));
                 }
-                let to = nth_by_file(seen & !self.them, seen & self.them, n)?;
+                let plain = seen.without(shared);
+                let quiet = plain & !self.them;
+                let mut n = n;
+                if shared.any() {
+                    // The disambiguated moves, sorted, merged into the quiet
+                    // plain moves: `at` is a key's place among both.
+                    let letter = u64::from(role_char(role)) << 56;
+                    let mut keys = Keys::new();
+                    for &(from, t) in &pieces {
+                        for to in t & shared {
+                            let key = disambiguated(letter, &pieces, from, to, self.them);
+                            push(&mut keys, key | code(from, to));
+                        }
+                    }
+                    insertion_sort(&mut keys);
+                    let mut i = 0;
+                    while i < keys.len() {
+                        let key = keys[i];
+                        let at = quiet_below(quiet, key) + i;
+                        if n == at {
+                            return Some((self.to_move(class, key), Some(key)));
+                        }
+                        if n < at {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    // `i` disambiguated moves come before the n-th move.
+                    let q = quiet.count();
+                    if n < q + keys.len() {
+                        n -= i;
+                    } else {
+                        n -= keys.len();
+                    }
+                }
+                let to = nth_by_file(quiet, plain & self.them, n)?;
                 let &(from, _) = pieces.iter().find(|(_, t)| t.contains(to))?;
-                Some(self.normal(role, from, to))
+                Some((self.normal(role, from, to), None))
             }
             _ => {
                 let file = class - PAWNS;
@@ -586,7 +627,7 @@ impl<'a, P: Position> Census<'a, P> {
                     (nth(east, n - pushes.count() - west.count())?, forward + 1)
                 };
                 let from = to.offset(-back)?;
-                Some(self.normal(Role::Pawn, from, to))
+                Some((self.normal(Role::Pawn, from, to), None))
             }
         }
     }
@@ -653,27 +694,14 @@ impl<'a, P: Position> Census<'a, P> {
             // At most 64 pieces on a board.
             let _ = pieces.try_push((from, t));
         }
-        let them = self.pos.them();
+        let them = self.them;
         let letter = u64::from(role_char(role)) << 56;
         for &(from, t) in &pieces {
             for to in t {
-                let capture = them.contains(to);
                 let key = if shared.contains(to) {
-                    let mut others = Bitboard::EMPTY;
-                    for &(o, ot) in &pieces {
-                        if o != from && ot.contains(to) {
-                            others.add(o);
-                        }
-                    }
-                    if !others.intersects(Bitboard::from_file(from.file())) {
-                        letter | u64::from(b'a' + from.file() as u8) << 48 | tail(capture, to, 40)
-                    } else if !others.intersects(Bitboard::from_rank(from.rank())) {
-                        letter | u64::from(b'1' + from.rank() as u8) << 48 | tail(capture, to, 40)
-                    } else {
-                        letter | square_bytes(from) << 40 | tail(capture, to, 32)
-                    }
+                    disambiguated(letter, &pieces, from, to, them)
                 } else {
-                    letter | tail(capture, to, 48)
+                    letter | tail(them.contains(to), to, 48)
                 };
                 push(out, key | code(from, to));
             }
@@ -741,6 +769,73 @@ impl<'a, P: Position> Census<'a, P> {
             to,
             promotion: Role::try_from(((key >> 12) & 7) as u8).ok(),
         }
+    }
+}
+
+/// The SAN key body of the move `from`–`to` of the piece with SAN letter
+/// `letter` (in the top byte), to a square another of `pieces` (origins and
+/// legal targets) also reaches: the origin's file if it tells the pieces
+/// apart, else its rank, else its square (SAN, section 8.2.3.4).
+#[inline]
+fn disambiguated(
+    letter: u64,
+    pieces: &[(Square, Bitboard)],
+    from: Square,
+    to: Square,
+    them: Bitboard,
+) -> u64 {
+    let capture = them.contains(to);
+    let mut others = Bitboard::EMPTY;
+    for &(o, ot) in pieces {
+        if o != from && ot.contains(to) {
+            others.add(o);
+        }
+    }
+    if !others.intersects(Bitboard::from_file(from.file())) {
+        letter | u64::from(b'a' + from.file() as u8) << 48 | tail(capture, to, 40)
+    } else if !others.intersects(Bitboard::from_rank(from.rank())) {
+        letter | u64::from(b'1' + from.rank() as u8) << 48 | tail(capture, to, 40)
+    } else {
+        letter | square_bytes(from) << 40 | tail(capture, to, 32)
+    }
+}
+
+/// How many of the plain quiet moves `quiet` (targets; SAN letter, then
+/// the target square) sort before the disambiguated move with key `key`.
+/// The key's second byte is a rank digit (before every plain move) or an
+/// origin file letter `F`: then every plain move to a file up to `F` sorts
+/// before it, except that with a full origin square (`Qh4e1`, third byte a
+/// rank digit `R`) the plain moves to file `F` above rank `R` sort after.
+#[inline]
+fn quiet_below(quiet: Bitboard, key: u64) -> usize {
+    let second = (key >> 48) as u8;
+    if second < b'a' {
+        return 0;
+    }
+    let file = u32::from(second - b'a');
+    let below = Bitboard(0x0101_0101_0101_0101 * ((1u64 << file) - 1));
+    let third = (key >> 40) as u8;
+    let same_file = Bitboard::from_file(File::new(file));
+    let same = if third < b'a' {
+        // Ranks up to `R`: the plain move `F R` is a prefix of the key.
+        same_file & Bitboard(u64::MAX >> (8 * (7 - u32::from(third - b'1'))))
+    } else {
+        same_file
+    };
+    (quiet & (below | same)).count()
+}
+
+/// Sorts a few keys in place (insertion sort: a class holds few moves).
+#[inline]
+fn insertion_sort(keys: &mut [u64]) {
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
     }
 }
 
@@ -853,8 +948,11 @@ mod tests {
             let mut sorted = keys.clone();
             sorted.sort_unstable();
             for (n, &k) in sorted.iter().enumerate() {
-                if let Some(m) = c.nth_plain(class, n) {
+                if let Some((m, key)) = c.nth_move(class, n) {
                     assert_eq!(m, c.to_move(class, k), "move {n} of class {class}");
+                    if let Some(key) = key {
+                        assert_eq!(key, k, "key of move {n} of class {class}");
+                    }
                 }
             }
             let key = |m: &Move| format!("{m:?}");

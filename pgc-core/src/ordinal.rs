@@ -659,8 +659,8 @@ pub(crate) fn select_move<P: Position>(
     let (class, rest) = census
         .locate(usize::from(ordinal))
         .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
-    if let Some(m) = census.nth_plain(class, rest) {
-        return Ok((m, SanOf::Plain));
+    if let Some((m, key)) = census.nth_move(class, rest) {
+        return Ok((m, key.map_or(SanOf::Plain, SanOf::Key)));
     }
     let mut keys = Keys::new();
     census.keys(class, &mut keys);
