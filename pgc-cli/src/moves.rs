@@ -25,6 +25,7 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::decode::{Batch, Done, PgcBatches};
 use crate::error::{Result, Status};
 use pgc_core::bulk::{BulkGame, BulkOptions, BulkReader, Event};
+use pgc_core::opening::OpeningCache;
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
@@ -347,8 +348,14 @@ fn write_position_null(
     Ok(())
 }
 
+thread_local! {
+    /// Each worker's opening cache, carried from batch to batch.
+    static OPENINGS: std::cell::RefCell<OpeningCache> = std::cell::RefCell::default();
+}
+
 fn moves_batch(b: Batch, job: &Job) -> Done {
     let mut reader = BulkReader::new(&b.data[..], job.opts).starting_at(b.offset, b.games);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
     let mut out = Vec::with_capacity(b.data.len() * 4);
     let (mut games, mut plies) = (0, 0);
     let mut error = None;
@@ -374,6 +381,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
             }
         }
     }
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
     Done {
         out,
         games,

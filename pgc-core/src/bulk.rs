@@ -477,6 +477,12 @@ impl<R: Read> BulkReader<R> {
         self.walker.offset()
     }
 
+    /// The opening moves remembered so far (see [`GameWalker::opening_cache_mut`]):
+    /// swap one in before reading and out after, to carry it across batches.
+    pub fn opening_cache_mut(&mut self) -> &mut crate::opening::OpeningCache {
+        self.walker.opening_cache_mut()
+    }
+
     /// The next game, or `None` at the end of the input.
     ///
     /// # Errors

@@ -424,7 +424,7 @@ impl<'a, P: Position> Census<'a, P> {
     /// attacked once king and rook have moved (in Chess960 a rook can
     /// shield the king's target until it moves). The attacks are the
     /// position's own (`Position::king_attackers`).
-    #[inline]
+    #[inline(always)]
     fn castle(&self, side: CastlingSide) -> Option<Move> {
         if self.in_check {
             return None;
@@ -434,21 +434,25 @@ impl<'a, P: Position> Census<'a, P> {
         if castles.path(self.turn, side).intersects(self.occupied) {
             return None;
         }
-        let king_to = side.king_to(self.turn);
-        let after = self.occupied ^ self.king ^ rook ^ side.rook_to(self.turn);
-        if self.pos.king_attackers(king_to, !self.turn, after).any() {
-            return None;
-        }
-        let without_king = self.occupied ^ self.king;
-        for sq in attacks::between(self.king, king_to) {
-            if self.pos.king_attackers(sq, !self.turn, without_king).any() {
-                return None;
-            }
-        }
-        Some(Move::Castle {
+        self.castle_unattacked(side, rook).then_some(Move::Castle {
             king: self.king,
             rook,
         })
+    }
+
+    /// Whether castling to `side` with `rook` crosses and ends on squares
+    /// the enemy does not attack (see [`Census::castle`]).
+    #[inline(never)]
+    fn castle_unattacked(&self, side: CastlingSide, rook: Square) -> bool {
+        let king_to = side.king_to(self.turn);
+        let after = self.occupied ^ self.king ^ rook ^ side.rook_to(self.turn);
+        if self.pos.king_attackers(king_to, !self.turn, after).any() {
+            return false;
+        }
+        let without_king = self.occupied ^ self.king;
+        attacks::between(self.king, king_to)
+            .into_iter()
+            .all(|sq| self.pos.king_attackers(sq, !self.turn, without_king).is_empty())
     }
 
     /// The class holding the move with ordinal `ordinal` and the move's

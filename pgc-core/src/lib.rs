@@ -43,6 +43,7 @@ mod census;
 pub mod ext;
 pub mod item;
 pub mod limits;
+pub mod opening;
 pub mod ordinal;
 pub mod reader;
 pub mod record;

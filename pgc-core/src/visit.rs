@@ -6,6 +6,7 @@
 //! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
 
 use crate::ext;
+use crate::opening::{MAX_DEPTH, NO_NODE, OpeningCache};
 use crate::ordinal::{self, MoveText, OrdinalError};
 use crate::reader::{PgcReader, ReadError};
 use crate::record::{Marker, RecordRef};
@@ -138,12 +139,15 @@ struct Frame {
     pos: Chess,
     prev: Option<Chess>,
     ply: u32,
+    /// The position's node in the opening cache, or `NO_NODE`.
+    node: u32,
 }
 
 /// Walks the games of a PGC stream.
 pub struct GameWalker<R> {
     reader: PgcReader<R>,
     games: u64,
+    opening: OpeningCache,
 }
 
 impl<R: Read> GameWalker<R> {
@@ -154,7 +158,11 @@ impl<R: Read> GameWalker<R> {
 
     /// A walker over a configured record reader.
     pub fn from_reader(reader: PgcReader<R>) -> GameWalker<R> {
-        GameWalker { reader, games: 0 }
+        GameWalker {
+            reader,
+            games: 0,
+            opening: OpeningCache::new(),
+        }
     }
 
     /// Games walked so far.
@@ -165,6 +173,12 @@ impl<R: Read> GameWalker<R> {
     /// Bytes read so far.
     pub fn offset(&self) -> u64 {
         self.reader.offset()
+    }
+
+    /// The opening moves remembered so far ([`OpeningCache`]), for a
+    /// walker over the next batch of the same file to start from.
+    pub fn opening_cache_mut(&mut self) -> &mut OpeningCache {
+        &mut self.opening
     }
 
     /// Walks the next game. Records before it that belong to no game go to
@@ -210,11 +224,12 @@ impl<R: Read> GameWalker<R> {
                         pos: start,
                         prev: None,
                         ply: 0,
+                        node: 0,
                     };
                     // The ordinals follow the marker, the seven string-1s
                     // and the mvseq-2 count.
                     let head = 1 + roster.iter().map(|s| 1 + s.len() as u64).sum::<u64>() + 2;
-                    play_run(v, &mut frame, moves).map_err(|(ply, i, e)| {
+                    play_run(v, &mut frame, moves, &mut self.opening).map_err(|(ply, i, e)| {
                         err(offset + head + i, ply, Some(Marker::ReducedGame), e.into())
                     })?;
                     v.end_game();
@@ -334,6 +349,8 @@ impl<R: Read> GameWalker<R> {
                     pos: start,
                     prev: None,
                     ply: 0,
+                    // The opening cache holds paths from the initial position.
+                    node: if fen.is_none() { 0 } else { NO_NODE },
                 });
             }
             let Some(frame) = cur.as_mut() else { continue };
@@ -341,7 +358,7 @@ impl<R: Read> GameWalker<R> {
                 RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
                     // Marker and a one- or two-byte count before the ordinals.
                     let head = if marker == Marker::ShortMoves { 2 } else { 3 };
-                    play_run(v, frame, m).map_err(|(ply, i, e)| {
+                    play_run(v, frame, m, &mut self.opening).map_err(|(ply, i, e)| {
                         err(offset + head + i, ply, Some(marker), e.into())
                     })?
                 }
@@ -379,6 +396,7 @@ impl<R: Read> GameWalker<R> {
                             pos: prev,
                             prev: None,
                             ply,
+                            node: NO_NODE,
                         },
                     );
                     stack.push(saved);
@@ -428,6 +446,7 @@ impl<R: Read> GameWalker<R> {
                     })?;
                     frame.prev = Some(std::mem::replace(&mut frame.pos, after));
                     frame.ply += 1;
+                    frame.node = NO_NODE;
                 }
                 RecordRef::Extension { kind, payload } => v.extension(kind, payload),
                 RecordRef::Noop => {}
@@ -479,15 +498,32 @@ fn play_run<V: GameVisitor>(
     v: &mut V,
     frame: &mut Frame,
     ordinals: &[u8],
+    opening: &mut OpeningCache,
 ) -> Result<(), (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
     let want_before = v.wants_before();
-    let Frame { pos, prev, ply } = frame;
+    let Frame {
+        pos,
+        prev,
+        ply,
+        node,
+    } = frame;
     let last = ordinals.len().saturating_sub(1);
     for (i, &ord) in ordinals.iter().enumerate() {
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, san_of) = ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?;
+        let (m, san_of) = if *node == NO_NODE {
+            ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?
+        } else if let Some((m, san_of, child)) = opening.get(*node, ord) {
+            *node = if *ply + 1 < MAX_DEPTH { child } else { NO_NODE };
+            (m, san_of)
+        } else {
+            let (m, san_of) =
+                ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?;
+            let child = opening.insert(*node, ord, m, &san_of);
+            *node = if *ply + 1 < MAX_DEPTH { child } else { NO_NODE };
+            (m, san_of)
+        };
         // The position before the move becomes `prev` (a RAV, which can
         // only follow the run, starts from it), and `pos` plays the move in
         // place: one copy per move when the visitor wants the position
@@ -609,6 +645,36 @@ mod tests {
             assert!(w.walk_game(&mut log).unwrap());
             assert_eq!(log.0.join(" "), "e4 e5 ( c5 ) Nf3", "skip {skip_before}");
         }
+    }
+
+    #[test]
+    fn a_repeated_opening_comes_from_the_cache_unchanged() {
+        // The same three games twice: 1. e4 e5 2. Qh5 (ordinals 13 12 14),
+        // 1. e4 d5 (13 10), and 1. d4 d5 from a FEN start (no caching).
+        let fen = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut game3 = vec![0x05, 0x02, 3, b'F', b'E', b'N', fen.len() as u8];
+        game3.extend_from_slice(fen);
+        game3.extend_from_slice(&[0x03, 2, 11, 10, 0x06]);
+        let mut bytes = Vec::new();
+        for _ in 0..2 {
+            bytes.extend_from_slice(&[0x05, 0x03, 3, 13, 12, 14, 0x06]);
+            bytes.extend_from_slice(&[0x05, 0x03, 2, 13, 10, 0x06]);
+            bytes.extend_from_slice(&game3);
+        }
+        let mut w = GameWalker::new(&bytes[..]);
+        let mut log = Log::default();
+        while w.walk_game(&mut log).unwrap() {}
+        let plies: Vec<&str> = log
+            .0
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !s.contains('='))
+            .collect();
+        let once = ["e4", "e5", "Qh5", "e4", "d5", "d4", "d5"];
+        assert_eq!(plies[..7], once);
+        assert_eq!(plies[7..], once);
+        // Four plies were remembered: e4, then e5 and d5 after it, and Qh5.
+        assert_eq!(w.opening_cache_mut().len(), 4);
     }
 
     #[test]
