@@ -107,8 +107,20 @@ impl<R: Read> PgcSplitter<R> {
             games: self.games,
         };
         let bound = (u64::from(self.limits.max_string) + 16).max(MAX_1994_RECORD);
+        // Bytes at the buffer's front measured for this batch and not yet
+        // copied: a run of records is copied at once, not record by record.
+        let mut run = 0usize;
+        macro_rules! flush {
+            () => {
+                let n = std::mem::take(&mut run);
+                if n > 0 {
+                    batch.data.extend_from_slice(self.buf.take(n));
+                }
+            };
+        }
         loop {
-            if self.buf.is_empty() {
+            if self.buf.len() == run {
+                flush!();
                 if self.buf.at_eof() {
                     self.done = true;
                     break;
@@ -116,12 +128,13 @@ impl<R: Read> PgcSplitter<R> {
                 self.buf.fill(1)?;
                 continue;
             }
-            match record_len(self.buf.buffered(), &self.limits) {
+            let rest = self.buf.buffered().get(run..).unwrap_or(&[]);
+            match record_len(rest, &self.limits) {
                 Ok(len) => {
                     // Records between games belong to the game after them.
                     let was_in_game = self.in_game;
                     // `record_len` measured a record: its first byte is a marker.
-                    let marker = self.buf.buffered().first().copied().unwrap_or(0);
+                    let marker = rest.first().copied().unwrap_or(0);
                     let boundary = match marker {
                         b if b == Marker::ReducedGame as u8 && !self.in_game => {
                             self.games += 1;
@@ -144,10 +157,12 @@ impl<R: Read> PgcSplitter<R> {
                         self.games
                     };
                     if self.last.is_some_and(|last| game > last) {
+                        flush!();
                         self.done = true;
                         break;
                     }
                     if game < self.first {
+                        flush!();
                         self.buf.consume(len);
                         self.offset += len as u64;
                         if batch.data.is_empty() {
@@ -156,13 +171,15 @@ impl<R: Read> PgcSplitter<R> {
                         }
                         continue;
                     }
-                    batch.data.extend_from_slice(self.buf.take(len));
+                    run += len;
                     self.offset += len as u64;
-                    if boundary && batch.data.len() >= BATCH_BYTES {
+                    if boundary && batch.data.len() + run >= BATCH_BYTES {
+                        flush!();
                         break;
                     }
                 }
                 Err(FrameError::Incomplete { need, .. }) => {
+                    flush!();
                     let have = self.buf.len() as u64;
                     if self.buf.at_eof() || need > bound || need <= have {
                         self.give_up(&mut batch.data);
@@ -172,6 +189,7 @@ impl<R: Read> PgcSplitter<R> {
                     self.buf.fill(need as usize)?;
                 }
                 Err(FrameError::UnknownMarker(_) | FrameError::OverLimit { .. }) => {
+                    flush!();
                     self.give_up(&mut batch.data);
                     break;
                 }

@@ -23,11 +23,13 @@
 //! squares between it and the king; in double check none; a pinned piece
 //! stays on the line through its king; the king goes to no attacked square
 //! (its own square removed from the occupancy, so it cannot hide behind
-//! itself). Castling and en passant legality is asked of shakmaty
-//! (`Position::is_legal`, which runs its castling and en passant
-//! generators). Tests compare counts and moves with `legal_moves` class by
-//! class here, and `tests/tests/ordinal_props.rs` (crate pgc-tests) compares every ordinal's move
-//! with the naive sort on random games and on every corpus position.
+//! itself). En passant legality is asked of shakmaty (`Position::is_legal`,
+//! once per position); castling is decided as shakmaty's castling generator
+//! decides it, with the position's own attack test ([`Census::castle`]).
+//! Tests compare counts and moves with `legal_moves` class by class here,
+//! and `tests/tests/ordinal_props.rs` (crate pgc-tests) compares every
+//! ordinal's move with the naive sort on random games and on every corpus
+//! position.
 
 use arrayvec::ArrayVec;
 use shakmaty::{
@@ -450,9 +452,11 @@ impl<'a, P: Position> Census<'a, P> {
             return false;
         }
         let without_king = self.occupied ^ self.king;
-        attacks::between(self.king, king_to)
-            .into_iter()
-            .all(|sq| self.pos.king_attackers(sq, !self.turn, without_king).is_empty())
+        attacks::between(self.king, king_to).into_iter().all(|sq| {
+            self.pos
+                .king_attackers(sq, !self.turn, without_king)
+                .is_empty()
+        })
     }
 
     /// The class holding the move with ordinal `ordinal` and the move's
