@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Interleaved A/B timing of `pgc moves` builds against each other and the
+pgn-reader peer, for changes too small for benches/compare.sh to resolve on
+a noisy machine.
+
+    benches/tools/ab_moves.py ROUNDS PGC_A [PGC_B ...] [peer]
+
+Each round runs every binary once, alternating the order from round to
+round, and reads each run's CPU time (user + system, microseconds, from
+wait4) and wall time. Prints the median of each and the ratio of CPU time to
+the first binary. The input is target/bench-work/clean-30m/ref.pgc (written
+by benches/compare.sh); `peer` runs `pgc-peer validate` on the equivalent
+PGN. Copy each build to its own path first (cp target/release/pgc /tmp/pgc-A).
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PGC = os.path.join(ROOT, "target/bench-work/clean-30m/ref.pgc")
+PGN = os.path.join(ROOT, "target/bench-inputs/clean-30m.pgn")
+PEER = os.path.join(ROOT, "target/release/pgc-peer")
+
+
+def command(binary):
+    if binary == "peer":
+        return [PEER, "validate", PGN]
+    out = "/tmp/ab-%s.txt" % os.path.basename(binary)
+    return [binary, "moves", PGC, "-j", "1", "-o", out, "--force", "--quiet"]
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rounds, binaries = int(sys.argv[1]), sys.argv[2:]
+    cpu = {b: [] for b in binaries}
+    wall = {b: [] for b in binaries}
+    for r in range(rounds + 1):
+        for b in binaries if r % 2 == 0 else binaries[::-1]:
+            start = time.perf_counter()
+            p = subprocess.Popen(command(b), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _, status, usage = os.wait4(p.pid, 0)
+            if status != 0:
+                sys.exit("%s failed (status %d)" % (b, status))
+            if r > 0:  # round 0 warms the caches
+                wall[b].append(time.perf_counter() - start)
+                cpu[b].append(usage.ru_utime + usage.ru_stime)
+    base = statistics.median(cpu[binaries[0]])
+    for b in binaries:
+        m = statistics.median(cpu[b])
+        print("%-24s CPU median %7.1f ms (x%.3f)  wall median %7.1f ms  CPU min %7.1f ms"
+              % (os.path.basename(b), 1000 * m, m / base,
+                 1000 * statistics.median(wall[b]), 1000 * min(cpu[b])))
+
+
+if __name__ == "__main__":
+    main()
