@@ -24,8 +24,13 @@
 use crate::args::{MovesArgs, MovesFormat};
 use crate::decode::{Batch, Done, PgcBatches};
 use crate::error::{Result, Status};
-use pgc_core::bulk::{BulkGame, BulkOptions, BulkReader, Event};
+use pgc_core::PgcReader;
+use pgc_core::bulk::{
+    BulkGame, BulkOptions, BulkReader, Event, castling_mode_of, names_chess960, result_of,
+};
+use pgc_core::ext::{self, Outcome};
 use pgc_core::opening::OpeningCache;
+use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
@@ -99,7 +104,11 @@ fn parse_number(b: &[u8]) -> Option<f64> {
 impl Filter {
     /// Whether a game's tag passes the filter (a missing tag is `""`).
     pub fn holds(&self, game: &BulkGame) -> bool {
-        let tag = game.tag(&self.name).unwrap_or(b"");
+        self.holds_value(game.tag(&self.name).unwrap_or(b""))
+    }
+
+    /// Whether a tag value (`""` for a missing tag) passes the filter.
+    pub fn holds_value(&self, tag: &[u8]) -> bool {
         let ord = match (parse_number(tag), self.number) {
             (Some(a), Some(b)) => a.partial_cmp(&b),
             _ => Some(tag.cmp(&self.value[..])),
@@ -229,37 +238,196 @@ fn write_uci_moves(out: &mut Vec<u8>, moves: impl Iterator<Item = Move>, mode: C
     }
 }
 
-/// Writes one game in the line formats (uci, san).
-fn write_line(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, variations: bool) {
-    let mode = g.castling_mode();
-    if format == MovesFormat::Uci && !variations && !g.has_null_moves() {
-        // The main line alone: the events hold nothing else that is written.
-        write_uci_moves(out, g.moves(), mode);
-        out.extend_from_slice(g.result());
-        out.push(b'\n');
-        return;
+/// Writes the line formats (uci, san) straight from the walk, one game per
+/// line: each move (UCI, or SAN with `+`/`#`; a null move `0000` or `--`)
+/// and, with `--all`, each variation in parentheses, as it is played, then
+/// the game's result ([`result_of`]). The tags a line needs (`Result`,
+/// `Variant`, `FEN`, and those the filters name) are noted as they come,
+/// with [`BulkGame`]'s rules (the first tag of a name counts); no game is
+/// collected first.
+struct LineWriter<'a> {
+    job: &'a Job,
+    out: Vec<u8>,
+    /// Where the current game's line starts in `out`.
+    line: usize,
+    /// The tags the filters name, as (name, value) text in `tag_text`.
+    tags: Vec<(u32, u32, u32)>,
+    tag_text: Vec<u8>,
+    /// The first `Result` tag's value, if `has_result`.
+    result_tag: Vec<u8>,
+    has_result: bool,
+    /// Whether the first `Variant` tag names Chess960, once one was seen.
+    variant_960: bool,
+    has_variant: bool,
+    has_fen: bool,
+    termination: Option<Outcome>,
+    mode: CastlingMode,
+    /// The filters hold (decided when the movetext begins).
+    keep: bool,
+    started: bool,
+    /// Plies of the current game, and of the games completed.
+    game_plies: u64,
+    plies: u64,
+    games: u64,
+}
+
+impl<'a> LineWriter<'a> {
+    fn new(job: &'a Job, capacity: usize) -> LineWriter<'a> {
+        LineWriter {
+            job,
+            out: Vec::with_capacity(capacity),
+            line: 0,
+            tags: Vec::new(),
+            tag_text: Vec::new(),
+            result_tag: Vec::new(),
+            has_result: false,
+            variant_960: false,
+            has_variant: false,
+            has_fen: false,
+            termination: None,
+            mode: CastlingMode::Standard,
+            keep: true,
+            started: false,
+            game_plies: 0,
+            plies: 0,
+            games: 0,
+        }
     }
-    let mut san = g.san().iter();
-    for ev in g.events() {
-        let tok_start = out.len();
-        match ev {
-            Event::Move(m) if format == MovesFormat::Uci => uci(out, m, mode),
-            Event::NullMove if format == MovesFormat::Uci => out.extend_from_slice(b"0000"),
-            Event::Move(_) | Event::NullMove => {
-                if let Some(t) = san.next() {
-                    out.extend_from_slice(t.as_bytes());
-                }
+
+    /// Decides the filters once the tags are known.
+    fn decide(&mut self) {
+        self.started = true;
+        let tags = &self.tags;
+        let text = &self.tag_text;
+        self.keep = self.job.filters.iter().all(|f| {
+            let value = tags
+                .iter()
+                .find(|&&(n, v, _)| text[n as usize..v as usize] == f.name[..])
+                .map_or(&b""[..], |&(_, v, e)| &text[v as usize..e as usize]);
+            f.holds_value(value)
+        });
+    }
+
+    /// Writes one token and its trailing space, if the game is kept.
+    fn token(&mut self, t: &[u8]) {
+        if self.keep {
+            self.out.extend_from_slice(t);
+            self.out.push(b' ');
+        }
+    }
+}
+
+impl GameVisitor for LineWriter<'_> {
+    fn begin_game(&mut self, _info: &GameInfo) {
+        self.line = self.out.len();
+        self.tags.clear();
+        self.tag_text.clear();
+        self.result_tag.clear();
+        self.has_result = false;
+        self.variant_960 = false;
+        self.has_variant = false;
+        self.has_fen = false;
+        self.termination = None;
+        self.keep = true;
+        self.started = false;
+        self.game_plies = 0;
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        // The first tag of a name counts, as `BulkGame::tag` finds it.
+        match name {
+            b"Result" if !self.has_result => {
+                self.has_result = true;
+                self.result_tag.extend_from_slice(value);
             }
-            Event::BeginVariation => out.push(b'('),
-            Event::EndVariation => out.push(b')'),
-            Event::Nag(_) | Event::Comment(_) => {}
+            b"Variant" if !self.has_variant => {
+                self.has_variant = true;
+                self.variant_960 = names_chess960(value);
+            }
+            b"FEN" => self.has_fen = true,
+            _ => {}
         }
-        if out.len() > tok_start {
-            out.push(b' ');
+        if self.job.filters.iter().any(|f| f.name == name) {
+            let n = self.tag_text.len() as u32;
+            self.tag_text.extend_from_slice(name);
+            let v = self.tag_text.len() as u32;
+            self.tag_text.extend_from_slice(value);
+            self.tags.push((n, v, self.tag_text.len() as u32));
         }
     }
-    out.extend_from_slice(g.result());
-    out.push(b'\n');
+
+    fn begin_moves(&mut self, start: &Chess) {
+        self.decide();
+        self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
+    }
+
+    fn wants_san(&self) -> bool {
+        self.job.format == MovesFormat::San
+    }
+
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) {
+        self.game_plies += 1;
+        if !self.keep {
+            return;
+        }
+        if self.job.format == MovesFormat::San {
+            self.out.extend_from_slice(ply.san.as_bytes());
+            self.out.push(b' ');
+        } else {
+            write_uci_moves(&mut self.out, std::iter::once(ply.mv), self.mode);
+        }
+    }
+
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+        self.game_plies += 1;
+        let t: &[u8] = if self.job.format == MovesFormat::San {
+            b"--"
+        } else {
+            b"0000"
+        };
+        self.token(t);
+    }
+
+    fn begin_variation(&mut self) -> Variation {
+        if self.job.opts.variations {
+            self.token(b"(");
+            Variation::Enter
+        } else {
+            Variation::Skip
+        }
+    }
+
+    fn end_variation(&mut self) {
+        self.token(b")");
+    }
+
+    fn extension(&mut self, kind: u8, payload: &[u8]) {
+        if kind == ext::TERMINATION {
+            self.termination = payload.first().and_then(|&c| Outcome::from_code(c));
+        }
+    }
+
+    fn end_game(&mut self) {
+        // Completed games count, as `BulkReader` returns them.
+        self.games += 1;
+        self.plies += self.game_plies;
+        if !self.started {
+            // No movetext: the filters are decided on the tags alone.
+            self.decide();
+        }
+        if self.keep {
+            let tag = self.has_result.then_some(&self.result_tag[..]);
+            let result = result_of(self.termination, tag);
+            self.out.extend_from_slice(result);
+            self.out.push(b'\n');
+        } else {
+            self.out.truncate(self.line);
+        }
+    }
 }
 
 /// Writes one position line.
@@ -354,6 +522,9 @@ thread_local! {
 }
 
 fn moves_batch(b: Batch, job: &Job) -> Done {
+    if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
+        return lines_batch(b, job);
+    }
     let mut reader = BulkReader::new(&b.data[..], job.opts).starting_at(b.offset, b.games);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
     let mut out = Vec::with_capacity(b.data.len() * 4);
@@ -367,12 +538,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
                 if !job.filters.iter().all(|f| f.holds(g)) {
                     continue;
                 }
-                match job.format {
-                    MovesFormat::Uci | MovesFormat::San => {
-                        write_line(&mut out, g, job.format, job.opts.variations)
-                    }
-                    MovesFormat::Fen | MovesFormat::Epd => write_positions(&mut out, g, job.format),
-                }
+                write_positions(&mut out, g, job.format);
             }
             Ok(None) => break,
             Err(e) => {
@@ -386,6 +552,36 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         out,
         games,
         plies,
+        bytes_in: b.data.len() as u64,
+        error,
+    }
+}
+
+/// A batch in a line format (uci, san), written by a [`LineWriter`].
+fn lines_batch(b: Batch, job: &Job) -> Done {
+    let reader = PgcReader::with_limits(&b.data[..], job.opts.limits);
+    let mut walker = GameWalker::from_reader(reader);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut w = LineWriter::new(job, b.data.len() * 4);
+    let mut error = None;
+    loop {
+        match walker.walk_game(&mut w) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(mut e) => {
+                // Positions in the whole input, as `BulkReader::starting_at`.
+                e.offset += b.offset;
+                e.game += b.games;
+                error = Some(e);
+                break;
+            }
+        }
+    }
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    Done {
+        out: w.out,
+        games: w.games,
+        plies: w.plies,
         bytes_in: b.data.len() as u64,
         error,
     }

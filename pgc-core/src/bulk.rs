@@ -175,18 +175,11 @@ impl BulkGame {
     /// any case) or the start position's castling rights are not the
     /// standard ones; else standard (`e1g1`).
     pub fn castling_mode(&self) -> CastlingMode {
-        if let Some(v) = self.tag(b"Variant") {
-            let v = v.to_ascii_lowercase();
-            let has = |w: &[u8]| v.windows(w.len()).any(|x| x == w);
-            if has(b"960") || has(b"fischer") || has(b"frc") {
-                return CastlingMode::Chess960;
-            }
-        }
-        if self.tag(b"FEN").is_none() {
-            // The standard start position.
-            return CastlingMode::Standard;
-        }
-        CastlingMode::detect(&self.start.to_setup(EnPassantMode::Legal))
+        castling_mode_of(
+            self.tag(b"Variant").is_some_and(names_chess960),
+            self.tag(b"FEN").is_some(),
+            &self.start,
+        )
     }
 
     /// The main line's moves. A main line with a null move
@@ -229,10 +222,7 @@ impl BulkGame {
     /// The game's result: its termination marker when it differs from the
     /// Result tag, else the Result tag, else `*`.
     pub fn result(&self) -> &[u8] {
-        match self.termination {
-            Some(Outcome::Missing) | None => self.tag(b"Result").unwrap_or(b"*"),
-            Some(o) => o.as_bytes(),
-        }
+        result_of(self.termination, self.tag(b"Result"))
     }
 
     /// The main line's positions: the start position, then the position
@@ -428,6 +418,38 @@ impl GameVisitor for Collector {
             // No movetext: the start position is still the FEN tag's.
             g.start = start_position(g.tag(b"FEN")).unwrap_or_default();
         }
+    }
+}
+
+/// Whether a `Variant` tag value names Chess960: it holds `960`, `fischer`
+/// or `frc`, in any case.
+pub fn names_chess960(variant: &[u8]) -> bool {
+    let v = variant.to_ascii_lowercase();
+    let has = |w: &[u8]| v.windows(w.len()).any(|x| x == w);
+    has(b"960") || has(b"fischer") || has(b"frc")
+}
+
+/// How castling is written in UCI for a game (see
+/// [`BulkGame::castling_mode`]): Chess960 when the `Variant` tag names it
+/// (`variant_960`, from [`names_chess960`]), standard without a FEN tag,
+/// else as the start position's castling rights say.
+pub fn castling_mode_of(variant_960: bool, has_fen: bool, start: &Chess) -> CastlingMode {
+    if variant_960 {
+        CastlingMode::Chess960
+    } else if !has_fen {
+        // The standard start position.
+        CastlingMode::Standard
+    } else {
+        CastlingMode::detect(&start.to_setup(EnPassantMode::Legal))
+    }
+}
+
+/// A game's result (see [`BulkGame::result`]): its termination marker when
+/// there is one, else the `Result` tag, else `*`.
+pub fn result_of(termination: Option<Outcome>, result_tag: Option<&[u8]>) -> &[u8] {
+    match termination {
+        Some(Outcome::Missing) | None => result_tag.unwrap_or(b"*"),
+        Some(o) => o.as_bytes(),
     }
 }
 
