@@ -120,13 +120,12 @@ impl OpeningCache {
 
     /// Remembers that `ordinal` stands for `mv` at `node` (one level above
     /// [`MAX_DEPTH`] at most) and returns the new node, or [`NO_NODE`] when
-    /// the table is full or the SAN is not one a slot holds.
+    /// the table is full.
     #[inline]
     pub(crate) fn insert(&mut self, node: u32, ordinal: u8, mv: Move, san: &SanOf) -> u32 {
         let san = match *san {
             SanOf::Plain => 0,
             SanOf::Key(k) => k,
-            SanOf::Text(_) => return NO_NODE,
         };
         if self.entries >= CAPACITY {
             return NO_NODE;

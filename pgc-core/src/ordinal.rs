@@ -630,8 +630,6 @@ pub(crate) enum SanOf {
     Plain,
     /// The SAN sort key of the move (see [`key_text`]).
     Key(u64),
-    /// The text itself (the move-list path for very large positions).
-    Text(MoveText),
 }
 
 impl SanOf {
@@ -641,7 +639,6 @@ impl SanOf {
         match self {
             SanOf::Plain => key_text(san_key_plain(m)),
             SanOf::Key(key) => key_text(key),
-            SanOf::Text(text) => text,
         }
     }
 }
@@ -654,7 +651,12 @@ pub(crate) fn select_move<P: Position>(
 ) -> Result<(Move, SanOf), OrdinalError> {
     let Some(mut census) = Census::new(pos) else {
         let (m, text) = select(pos, &pos.legal_moves(), ordinal)?;
-        return Ok((m, SanOf::Text(text)));
+        // A SAN body has at most six bytes, all a key holds.
+        let mut k = KeyBuilder::new();
+        for &b in text.as_bytes() {
+            k.push(b);
+        }
+        return Ok((m, SanOf::Key(k.key)));
     };
     let (class, rest) = census
         .locate(usize::from(ordinal))
