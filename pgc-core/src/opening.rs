@@ -104,12 +104,7 @@ impl OpeningCache {
         loop {
             let slot = &self.slots[at];
             if slot.key == k {
-                let san = if slot.san == 0 {
-                    SanOf::Plain
-                } else {
-                    SanOf::Key(slot.san)
-                };
-                return slot.mv.map(|m| (m, san, slot.child));
+                return slot.mv.map(|m| (m, SanOf(slot.san), slot.child));
             }
             if slot.key == 0 {
                 return None;
@@ -123,10 +118,7 @@ impl OpeningCache {
     /// the table is full.
     #[inline]
     pub(crate) fn insert(&mut self, node: u32, ordinal: u8, mv: Move, san: &SanOf) -> u32 {
-        let san = match *san {
-            SanOf::Plain => 0,
-            SanOf::Key(k) => k,
-        };
+        let san = san.0;
         if self.entries >= CAPACITY {
             return NO_NODE;
         }
@@ -165,18 +157,18 @@ mod tests {
         let start = Chess::default();
         let moves = start.legal_moves();
         assert!(c.get(0, 3).is_none());
-        let a = c.insert(0, 3, moves[0], &SanOf::Plain);
-        let b = c.insert(0, 4, moves[1], &SanOf::Key(42));
+        let a = c.insert(0, 3, moves[0], &SanOf::PLAIN);
+        let b = c.insert(0, 4, moves[1], &SanOf(42));
         assert_ne!(a, b);
-        assert_eq!(c.insert(0, 3, moves[0], &SanOf::Plain), a);
+        assert_eq!(c.insert(0, 3, moves[0], &SanOf::PLAIN), a);
         let (m, san, child) = c.get(0, 3).unwrap();
         assert_eq!((m, child), (moves[0], a));
-        assert!(matches!(san, SanOf::Plain));
-        assert!(matches!(c.get(0, 4).unwrap().1, SanOf::Key(42)));
+        assert_eq!(san, SanOf::PLAIN);
+        assert_eq!(c.get(0, 4).unwrap().1, SanOf(42));
         // The same ordinal under another node is another entry.
         assert!(c.get(a, 3).is_none());
         let mut node = 1000;
-        while c.insert(node, 7, moves[2], &SanOf::Plain) != NO_NODE {
+        while c.insert(node, 7, moves[2], &SanOf::PLAIN) != NO_NODE {
             node += 1;
         }
         assert_eq!(c.len(), CAPACITY);

@@ -625,21 +625,24 @@ pub fn select_in<P: Position>(pos: &P, ordinal: u8) -> Result<(Move, MoveText), 
 
 /// What [`select_move`] knows of the chosen move's SAN body: enough to
 /// write it on demand, so a caller that needs only the move pays nothing.
-pub(crate) enum SanOf {
-    /// The move needs no disambiguation: its SAN follows from the move.
-    Plain,
-    /// The SAN sort key of the move (see [`key_text`]).
-    Key(u64),
-}
+/// It is the move's SAN sort key (see [`key_text`]), or 0 when the move
+/// needs no disambiguation and its SAN follows from the move alone
+/// ([`SanOf::PLAIN`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct SanOf(pub(crate) u64);
 
 impl SanOf {
+    /// The SAN follows from the move.
+    pub(crate) const PLAIN: SanOf = SanOf(0);
+
     /// The SAN body of `m`, the move this was selected with.
     #[inline]
     pub(crate) fn text(self, m: Move) -> MoveText {
-        match self {
-            SanOf::Plain => key_text(san_key_plain(m)),
-            SanOf::Key(key) => key_text(key),
-        }
+        key_text(if self.0 == 0 {
+            san_key_plain(m)
+        } else {
+            self.0
+        })
     }
 }
 
@@ -656,19 +659,19 @@ pub(crate) fn select_move<P: Position>(
         for &b in text.as_bytes() {
             k.push(b);
         }
-        return Ok((m, SanOf::Key(k.key)));
+        return Ok((m, SanOf(k.key)));
     };
     let (class, rest) = census
         .locate(usize::from(ordinal))
         .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
     if let Some((m, key)) = census.nth_move(class, rest) {
-        return Ok((m, key.map_or(SanOf::Plain, SanOf::Key)));
+        return Ok((m, key.map_or(SanOf::PLAIN, SanOf)));
     }
     let mut keys = Keys::new();
     census.keys(class, &mut keys);
     // `rest` is below the class's count, which is `keys.len()`.
     let key = nth_key(&mut keys, rest);
-    Ok((census.to_move(class, key), SanOf::Key(key)))
+    Ok((census.to_move(class, key), SanOf(key)))
 }
 
 /// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
