@@ -8,7 +8,8 @@
 //!   with binrw, plus this project's extension marker ([`ext`]);
 //! - [`ordinal`]: the move-ordinal codec (20.2) on shakmaty positions;
 //! - [`reader`] / [`writer`]: streaming framing over `Read`/`Write`;
-//! - [`visit`]: walking a game's moves as shakmaty `Move`s;
+//! - [`visit`]: walking a game's moves as shakmaty `Move`s, with the
+//!   [`opening`] cache of moves already decoded for the first plies;
 //! - [`bulk`]: bulk loading for engines and training: per game, tags, start
 //!   position and moves (positions on request), in parallel, and the game
 //!   index sidecar for random access;
