@@ -306,23 +306,10 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
     let mut v = PlyCount { inner, plies: 0 };
     let mut games = 0;
     let mut good = 0;
-    let mut error = None;
-    loop {
-        match walker.walk_game(&mut v) {
-            Ok(true) => {
-                games += 1;
-                good = v.inner.text().len();
-            }
-            Ok(false) => break,
-            Err(mut e) => {
-                // Positions relative to the batch → relative to the input.
-                e.offset += b.offset;
-                e.game += b.games;
-                error = Some(e);
-                break;
-            }
-        }
-    }
+    let error = walk_batch(&mut walker, &mut v, &b, |v| {
+        games += 1;
+        good = v.inner.text().len();
+    });
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);
@@ -334,6 +321,28 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
         error,
     };
     (done, v.inner)
+}
+
+/// Walks every game of batch `b` with `v`, calling `game_done` after each
+/// whole game, and returns the error that stopped the walk (if any) with
+/// its positions in the whole input rather than the batch.
+pub fn walk_batch<V: GameVisitor>(
+    walker: &mut GameWalker<&[u8]>,
+    v: &mut V,
+    b: &Batch,
+    mut game_done: impl FnMut(&mut V),
+) -> Option<WalkError> {
+    loop {
+        match walker.walk_game(v) {
+            Ok(true) => game_done(v),
+            Ok(false) => return None,
+            Err(mut e) => {
+                e.offset += b.offset;
+                e.game += b.games;
+                return Some(e);
+            }
+        }
+    }
 }
 
 /// Runs `pgc decode`.

@@ -22,11 +22,11 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::decode::{Batch, Done, PgcBatches};
+use crate::decode::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use pgc_core::PgcReader;
 use pgc_core::bulk::{
-    BulkGame, BulkOptions, BulkReader, Event, castling_mode_of, names_chess960, result_of,
+    BulkGame, BulkOptions, BulkReader, Event, TagList, castling_mode_of, names_chess960, result_of,
 };
 use pgc_core::ext::{self, Outcome};
 use pgc_core::opening::OpeningCache;
@@ -250,9 +250,8 @@ struct LineWriter<'a> {
     out: Vec<u8>,
     /// Where the current game's line starts in `out`.
     line: usize,
-    /// The tags the filters name, as (name, value) text in `tag_text`.
-    tags: Vec<(u32, u32, u32)>,
-    tag_text: Vec<u8>,
+    /// The tags the filters name.
+    tags: TagList,
     /// The first `Result` tag's value, if `has_result`.
     result_tag: Vec<u8>,
     has_result: bool,
@@ -277,8 +276,7 @@ impl<'a> LineWriter<'a> {
             job,
             out: Vec::with_capacity(capacity),
             line: 0,
-            tags: Vec::new(),
-            tag_text: Vec::new(),
+            tags: TagList::default(),
             result_tag: Vec::new(),
             has_result: false,
             variant_960: false,
@@ -298,14 +296,11 @@ impl<'a> LineWriter<'a> {
     fn decide(&mut self) {
         self.started = true;
         let tags = &self.tags;
-        let text = &self.tag_text;
-        self.keep = self.job.filters.iter().all(|f| {
-            let value = tags
-                .iter()
-                .find(|&&(n, v, _)| text[n as usize..v as usize] == f.name[..])
-                .map_or(&b""[..], |&(_, v, e)| &text[v as usize..e as usize]);
-            f.holds_value(value)
-        });
+        self.keep = self
+            .job
+            .filters
+            .iter()
+            .all(|f| f.holds_value(tags.get(&f.name).unwrap_or(b"")));
     }
 
     /// Writes one token and its trailing space, if the game is kept.
@@ -321,7 +316,6 @@ impl GameVisitor for LineWriter<'_> {
     fn begin_game(&mut self, _info: &GameInfo) {
         self.line = self.out.len();
         self.tags.clear();
-        self.tag_text.clear();
         self.result_tag.clear();
         self.has_result = false;
         self.variant_960 = false;
@@ -348,11 +342,7 @@ impl GameVisitor for LineWriter<'_> {
             _ => {}
         }
         if self.job.filters.iter().any(|f| f.name == name) {
-            let n = self.tag_text.len() as u32;
-            self.tag_text.extend_from_slice(name);
-            let v = self.tag_text.len() as u32;
-            self.tag_text.extend_from_slice(value);
-            self.tags.push((n, v, self.tag_text.len() as u32));
+            self.tags.push(name, value);
         }
     }
 
@@ -563,20 +553,11 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
     let mut walker = GameWalker::from_reader(reader);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     let mut w = LineWriter::new(job, b.data.len() * 4);
-    let mut error = None;
-    loop {
-        match walker.walk_game(&mut w) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(mut e) => {
-                // Positions in the whole input, as `BulkReader::starting_at`.
-                e.offset += b.offset;
-                e.game += b.games;
-                error = Some(e);
-                break;
-            }
-        }
-    }
+    let mut good = 0;
+    let error = walk_batch(&mut walker, &mut w, &b, |w| good = w.out.len());
+    // Drop what a game cut short by an error wrote, as `BulkReader` never
+    // returns such a game.
+    w.out.truncate(good);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     Done {
         out: w.out,

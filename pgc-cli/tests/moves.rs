@@ -388,3 +388,34 @@ fn variations_with_all() {
         .collect();
     assert_eq!(plies, ["0", "0", "1", "2", "1", "2", "3"]);
 }
+
+#[test]
+fn a_game_cut_short_by_a_bad_ordinal_is_not_written() {
+    // Two games: 1. e4 e5 (ordinals 13 12 from the standard's table) with
+    // Result 1-0, then 1. e4 and an ordinal no position reaches.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("bad.pgc");
+    let mut bytes = vec![0x05, 0x02, 6];
+    bytes.extend_from_slice(b"Result");
+    bytes.push(3);
+    bytes.extend_from_slice(b"1-0");
+    bytes.extend_from_slice(&[0x03, 2, 13, 12, 0x06]);
+    bytes.extend_from_slice(&[0x05, 0x03, 2, 13, 250, 0x06]);
+    std::fs::write(&p, &bytes).expect("write");
+    let path = p.to_str().expect("utf-8 path");
+    for format in ["uci", "san"] {
+        let o = run(&["moves", path, "--format", format, "-j", "1"]);
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let first = if format == "uci" {
+            "e2e4 e7e5 1-0\n"
+        } else {
+            "e4 e5 1-0\n"
+        };
+        assert_eq!(String::from_utf8_lossy(&o.stdout), first, "{format}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("game 2") && err.contains("ordinal 250"),
+            "{err}"
+        );
+    }
+}

@@ -103,10 +103,8 @@ enum Raw {
 #[derive(Debug, Clone)]
 pub struct BulkGame {
     info: GameInfo,
-    /// Tag names and values, back to back.
-    tag_text: Vec<u8>,
-    /// (name start, value start, value end) in `tag_text`.
-    tags: Vec<(u32, u32, u32)>,
+    /// The tag pairs.
+    tags: TagList,
     start: Chess,
     started: bool,
     events: Vec<Raw>,
@@ -128,8 +126,7 @@ impl Default for BulkGame {
                 offset: 0,
                 reduced: false,
             },
-            tag_text: Vec::new(),
-            tags: Vec::new(),
+            tags: TagList::default(),
             start: Chess::default(),
             started: false,
             events: Vec::new(),
@@ -152,17 +149,12 @@ impl BulkGame {
 
     /// The tag pairs, in file order.
     pub fn tags(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
-        self.tags.iter().map(|&(n, v, e)| {
-            (
-                &self.tag_text[n as usize..v as usize],
-                &self.tag_text[v as usize..e as usize],
-            )
-        })
+        self.tags.iter()
     }
 
     /// The value of the first tag called `name`.
     pub fn tag(&self, name: &[u8]) -> Option<&[u8]> {
-        self.tags().find(|(n, _)| *n == name).map(|(_, v)| v)
+        self.tags.get(name)
     }
 
     /// The start position (the FEN tag's, or the initial position).
@@ -240,7 +232,6 @@ impl BulkGame {
     }
 
     fn clear(&mut self) {
-        self.tag_text.clear();
         self.tags.clear();
         self.events.clear();
         self.main.clear();
@@ -330,12 +321,7 @@ impl GameVisitor for Collector {
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
-        let g = &mut self.game;
-        let n = g.tag_text.len() as u32;
-        g.tag_text.extend_from_slice(name);
-        let v = g.tag_text.len() as u32;
-        g.tag_text.extend_from_slice(value);
-        g.tags.push((n, v, g.tag_text.len() as u32));
+        self.game.tags.push(name, value);
     }
 
     fn begin_moves(&mut self, start: &Chess) {
@@ -418,6 +404,46 @@ impl GameVisitor for Collector {
             // No movetext: the start position is still the FEN tag's.
             g.start = start_position(g.tag(b"FEN")).unwrap_or_default();
         }
+    }
+}
+
+/// Tag pairs in one reused text buffer: no allocation per tag or per game.
+#[derive(Debug, Clone, Default)]
+pub struct TagList {
+    text: Vec<u8>,
+    /// (name start, value start, value end) in `text`.
+    spans: Vec<(u32, u32, u32)>,
+}
+
+impl TagList {
+    /// Appends a tag pair.
+    pub fn push(&mut self, name: &[u8], value: &[u8]) {
+        let n = self.text.len() as u32;
+        self.text.extend_from_slice(name);
+        let v = self.text.len() as u32;
+        self.text.extend_from_slice(value);
+        self.spans.push((n, v, self.text.len() as u32));
+    }
+
+    /// The tag pairs, in the order pushed.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+        self.spans.iter().map(|&(n, v, e)| {
+            (
+                &self.text[n as usize..v as usize],
+                &self.text[v as usize..e as usize],
+            )
+        })
+    }
+
+    /// The value of the first tag called `name`.
+    pub fn get(&self, name: &[u8]) -> Option<&[u8]> {
+        self.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
+    /// Forgets every tag, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
     }
 }
 

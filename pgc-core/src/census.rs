@@ -555,16 +555,7 @@ impl<'a, P: Position> Census<'a, P> {
             CASTLE => None,
             0..=5 => {
                 let role = ROLE_OF[class];
-                let mut pieces: ArrayVec<(Square, Bitboard), 16> = ArrayVec::new();
-                let mut seen = Bitboard::EMPTY;
-                let mut shared = Bitboard::EMPTY;
-                for from in self.ours(role) {
-                    let t = self.piece_targets(role, from);
-                    shared |= seen & t;
-                    seen |= t;
-                    // Under the census bound a side has at most 16 pieces.
-                    let _ = pieces.try_push((from, t));
-                }
+                let (pieces, seen, shared) = self.class_targets(role);
                 let plain = seen.without(shared);
                 let quiet = plain & !self.them;
                 let mut n = n;
@@ -687,21 +678,28 @@ impl<'a, P: Position> Census<'a, P> {
         }
     }
 
-    /// Keys of the moves of `role` (knight, bishop, rook, queen), with SAN
-    /// disambiguation among the *legal* moves to the same square.
-    #[inline]
-    fn piece_keys(&self, role: Role, out: &mut Keys) {
-        // Each piece's targets; squares two or more of them reach.
-        let mut pieces: ArrayVec<(Square, Bitboard), 64> = ArrayVec::new();
+    /// Each piece of `role` (knight, bishop, rook, queen) with its legal
+    /// targets; the union of the targets; the squares two or more reach.
+    #[inline(always)]
+    fn class_targets(&self, role: Role) -> (ArrayVec<(Square, Bitboard), 16>, Bitboard, Bitboard) {
+        let mut pieces = ArrayVec::new();
         let mut seen = Bitboard::EMPTY;
         let mut shared = Bitboard::EMPTY;
         for from in self.ours(role) {
             let t = self.piece_targets(role, from);
             shared |= seen & t;
             seen |= t;
-            // At most 64 pieces on a board.
+            // Under the census bound a side has at most 16 pieces.
             let _ = pieces.try_push((from, t));
         }
+        (pieces, seen, shared)
+    }
+
+    /// Keys of the moves of `role` (knight, bishop, rook, queen), with SAN
+    /// disambiguation among the *legal* moves to the same square.
+    #[inline]
+    fn piece_keys(&self, role: Role, out: &mut Keys) {
+        let (pieces, _, shared) = self.class_targets(role);
         let them = self.them;
         let letter = u64::from(role_char(role)) << 56;
         for &(from, t) in &pieces {
@@ -835,7 +833,7 @@ fn quiet_below(quiet: Bitboard, key: u64) -> usize {
 
 /// Sorts a few keys in place (insertion sort: a class holds few moves).
 #[inline]
-fn insertion_sort(keys: &mut [u64]) {
+pub(crate) fn insertion_sort(keys: &mut [u64]) {
     for i in 1..keys.len() {
         let k = keys[i];
         let mut j = i;

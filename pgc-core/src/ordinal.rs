@@ -592,15 +592,7 @@ fn count_below<P: Position>(census: &mut Census<'_, P>, class: usize) -> usize {
 #[inline]
 fn nth_key(keys: &mut [u64], n: usize) -> u64 {
     if keys.len() <= 16 {
-        for i in 1..keys.len() {
-            let k = keys[i];
-            let mut j = i;
-            while j > 0 && keys[j - 1] > k {
-                keys[j] = keys[j - 1];
-                j -= 1;
-            }
-            keys[j] = k;
-        }
+        crate::census::insertion_sort(keys);
         keys[n]
     } else {
         *keys.select_nth_unstable(n).1
