@@ -41,6 +41,10 @@ use crate::ordinal::{KeyBuilder, MAX_ORDINALS, role_char};
 /// The SAN sort keys of one class (see the module doc).
 pub(crate) type Keys = ArrayVec<u64, MAX_ORDINALS>;
 
+/// The pieces of one class with their legal targets (at most 16 under the
+/// census bound).
+type Pieces = ArrayVec<(Square, Bitboard), 16>;
+
 /// Code bit: the move castles (class `O`) or takes en passant (a pawn class).
 const SPECIAL: u64 = 1 << 15;
 
@@ -555,7 +559,8 @@ impl<'a, P: Position> Census<'a, P> {
             CASTLE => None,
             0..=5 => {
                 let role = ROLE_OF[class];
-                let (pieces, seen, shared) = self.class_targets(role);
+                let mut pieces = Pieces::new();
+                let (seen, shared) = self.class_targets(role, &mut pieces);
                 let plain = seen.without(shared);
                 let quiet = plain & !self.them;
                 let mut n = n;
@@ -679,10 +684,11 @@ impl<'a, P: Position> Census<'a, P> {
     }
 
     /// Each piece of `role` (knight, bishop, rook, queen) with its legal
-    /// targets; the union of the targets; the squares two or more reach.
+    /// targets, appended to `pieces` (filled in place: a list returned by
+    /// value is copied on every call); returns the union of the targets and
+    /// the squares two or more reach.
     #[inline(always)]
-    fn class_targets(&self, role: Role) -> (ArrayVec<(Square, Bitboard), 16>, Bitboard, Bitboard) {
-        let mut pieces = ArrayVec::new();
+    fn class_targets(&self, role: Role, pieces: &mut Pieces) -> (Bitboard, Bitboard) {
         let mut seen = Bitboard::EMPTY;
         let mut shared = Bitboard::EMPTY;
         for from in self.ours(role) {
@@ -692,14 +698,15 @@ impl<'a, P: Position> Census<'a, P> {
             // Under the census bound a side has at most 16 pieces.
             let _ = pieces.try_push((from, t));
         }
-        (pieces, seen, shared)
+        (seen, shared)
     }
 
     /// Keys of the moves of `role` (knight, bishop, rook, queen), with SAN
     /// disambiguation among the *legal* moves to the same square.
     #[inline]
     fn piece_keys(&self, role: Role, out: &mut Keys) {
-        let (pieces, _, shared) = self.class_targets(role);
+        let mut pieces = Pieces::new();
+        let (_, shared) = self.class_targets(role, &mut pieces);
         let them = self.them;
         let letter = u64::from(role_char(role)) << 56;
         for &(from, t) in &pieces {
