@@ -358,20 +358,22 @@ impl<'a, P: Position> Census<'a, P> {
         for knight in board.knights() & them {
             danger |= attacks::knight_attacks(knight);
         }
-        let mut t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
+        let t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
         // Sliders, per remaining square, with our king off the board (it
         // cannot shelter behind itself).
         let without_king = self.occupied.without(self.king);
         let diagonal = board.bishops_and_queens() & them;
         let straight = board.rooks_and_queens() & them;
+        let mut attacked = 0;
         for to in t {
-            if attacks::bishop_attacks(to, without_king).intersects(diagonal)
-                || attacks::rook_attacks(to, without_king).intersects(straight)
-            {
-                t.discard(to);
-            }
+            // Both look-ups and no early exit: the look-ups of all squares
+            // can then be in flight at once (the table is large, and
+            // whether a square is attacked is not predictable).
+            let seen = (attacks::bishop_attacks(to, without_king) & diagonal)
+                | (attacks::rook_attacks(to, without_king) & straight);
+            attacked |= u64::from(seen.any()) << (to as u32);
         }
-        t
+        t & !Bitboard(attacked)
     }
 
     /// Legal king moves (castling aside), noting their targets.
