@@ -165,10 +165,8 @@ fn uci_token(buf: &mut [u8; 6], m: Move, mode: CastlingMode) -> Option<usize> {
         },
         Move::Put { .. } => return None,
     };
-    buf[0] = b'a' + from.file() as u8;
-    buf[1] = b'1' + from.rank() as u8;
-    buf[2] = b'a' + to.file() as u8;
-    buf[3] = b'1' + to.rank() as u8;
+    buf[..2].copy_from_slice(&SQUARE_NAMES[from as usize].to_le_bytes());
+    buf[2..4].copy_from_slice(&SQUARE_NAMES[to as usize].to_le_bytes());
     Some(match promotion {
         Some(p) => {
             buf[4] = p.char() as u8;
@@ -176,17 +174,6 @@ fn uci_token(buf: &mut [u8; 6], m: Move, mode: CastlingMode) -> Option<usize> {
         }
         None => 4,
     })
-}
-
-/// Writes a move in UCI (see [`uci_token`]).
-fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode) {
-    let mut buf = [0; 6];
-    match uci_token(&mut buf, m, mode) {
-        Some(n) => out.extend_from_slice(&buf[..n]),
-        None => {
-            let _ = write!(out, "{}", UciMove::from_move(m, mode));
-        }
-    }
 }
 
 /// Square names as two little-endian bytes (`e4` is `b'e' | b'4' << 8`).
@@ -200,39 +187,21 @@ const SQUARE_NAMES: [u16; 64] = {
     t
 };
 
-/// Writes main-line moves in UCI, each followed by a space: a plain move
-/// is one eight-byte word of which six bytes are kept (no per-byte
-/// pushes); the rest go through [`uci_token`].
-fn write_uci_moves(out: &mut Vec<u8>, moves: impl Iterator<Item = Move>, mode: CastlingMode) {
-    for m in moves {
-        if let Move::Normal {
-            from,
-            to,
-            promotion,
-            ..
-        } = m
-        {
-            let squares =
-                u64::from(SQUARE_NAMES[from as usize]) | u64::from(SQUARE_NAMES[to as usize]) << 16;
-            let (word, n) = match promotion {
-                None => (squares | u64::from(b' ') << 32, 5),
-                Some(p) => (
-                    squares | u64::from(p.char() as u8) << 32 | u64::from(b' ') << 40,
-                    6,
-                ),
-            };
-            out.extend_from_slice(&word.to_le_bytes()[..6]);
-            out.truncate(out.len() - 6 + n);
-            continue;
+/// Writes a move in UCI (see [`uci_token`]), followed by a space when
+/// `space`: the six bytes of the buffer are copied at once and the unused
+/// ones dropped, with no per-byte pushes.
+#[inline(always)]
+fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
+    let mut buf = [b' '; 6];
+    match uci_token(&mut buf, m, mode) {
+        Some(n) => {
+            out.extend_from_slice(&buf);
+            out.truncate(out.len() - 6 + n + usize::from(space));
         }
-        let mut buf = [0; 6];
-        match uci_token(&mut buf, m, mode) {
-            Some(n) => {
-                buf[n] = b' ';
-                out.extend_from_slice(&buf[..=n]);
-            }
-            None => {
-                let _ = write!(out, "{} ", UciMove::from_move(m, mode));
+        None => {
+            let _ = write!(out, "{}", UciMove::from_move(m, mode));
+            if space {
+                out.push(b' ');
             }
         }
     }
@@ -368,7 +337,7 @@ impl GameVisitor for LineWriter<'_> {
             self.out.extend_from_slice(ply.san.as_bytes());
             self.out.push(b' ');
         } else {
-            write_uci_moves(&mut self.out, std::iter::once(ply.mv), self.mode);
+            uci(&mut self.out, ply.mv, self.mode, true);
         }
     }
 
@@ -437,7 +406,7 @@ fn write_position(
     };
     let _ = write!(out, "\t{ply}\t");
     match next {
-        Some(m) => uci(out, m, mode),
+        Some(m) => uci(out, m, mode, false),
         None => out.push(b'-'),
     }
     out.push(b'\t');
