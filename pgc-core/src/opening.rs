@@ -16,8 +16,8 @@
 //! It is bounded: at most [`MAX_DEPTH`] plies deep and [`CAPACITY`] entries
 //! (a fixed table, allocated on first use), after which it stops growing.
 
-use crate::ordinal::SanOf;
-use shakmaty::Move;
+use crate::ordinal::{self, OrdinalError, SanOf};
+use shakmaty::{Chess, Move};
 
 /// The deepest ply remembered (plies 1 to `MAX_DEPTH` of a game).
 pub const MAX_DEPTH: u32 = 8;
@@ -92,10 +92,45 @@ impl OpeningCache {
         self.entries == 0
     }
 
+    /// The move `ordinal` stands for in `pos`, `plies` plies into its line,
+    /// and how its SAN is written: remembered when `node` (the position's
+    /// node, or [`NO_NODE`]) holds it, else decoded (`ordinal::select_move`)
+    /// and remembered. `node` moves on to the move's node, or to [`NO_NODE`]
+    /// past [`MAX_DEPTH`] and when the table is full.
+    ///
+    /// # Errors
+    /// As `ordinal::select_move` (only a move that was decoded is
+    /// remembered).
+    #[inline(always)]
+    pub(crate) fn select(
+        &mut self,
+        node: &mut u32,
+        plies: u32,
+        pos: &Chess,
+        ordinal: u8,
+    ) -> Result<(Move, SanOf), OrdinalError> {
+        if *node == NO_NODE {
+            return ordinal::select_move(pos, ordinal);
+        }
+        let (m, san, child) = match self.get(*node, ordinal) {
+            Some(hit) => hit,
+            None => {
+                let (m, san) = ordinal::select_move(pos, ordinal)?;
+                (m, san, self.insert(*node, ordinal, m, &san))
+            }
+        };
+        *node = if plies + 1 < MAX_DEPTH {
+            child
+        } else {
+            NO_NODE
+        };
+        Ok((m, san))
+    }
+
     /// The move `ordinal` stands for at `node`, how its SAN is written, and
     /// the node it leads to.
     #[inline]
-    pub(crate) fn get(&self, node: u32, ordinal: u8) -> Option<(Move, SanOf, u32)> {
+    fn get(&self, node: u32, ordinal: u8) -> Option<(Move, SanOf, u32)> {
         if self.slots.is_empty() {
             return None;
         }
@@ -117,7 +152,7 @@ impl OpeningCache {
     /// [`MAX_DEPTH`] at most) and returns the new node, or [`NO_NODE`] when
     /// the table is full.
     #[inline]
-    pub(crate) fn insert(&mut self, node: u32, ordinal: u8, mv: Move, san: &SanOf) -> u32 {
+    fn insert(&mut self, node: u32, ordinal: u8, mv: Move, san: &SanOf) -> u32 {
         let san = san.0;
         if self.entries >= CAPACITY {
             return NO_NODE;

@@ -6,8 +6,8 @@
 //! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
 
 use crate::ext;
-use crate::opening::{MAX_DEPTH, NO_NODE, OpeningCache};
-use crate::ordinal::{self, MoveText, OrdinalError};
+use crate::opening::{NO_NODE, OpeningCache};
+use crate::ordinal::{MoveText, OrdinalError};
 use crate::reader::{PgcReader, ReadError};
 use crate::record::{Marker, RecordRef};
 use crate::setup::{SetupError, start_position};
@@ -512,18 +512,9 @@ fn play_run<V: GameVisitor>(
     for (i, &ord) in ordinals.iter().enumerate() {
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, san_of) = if *node == NO_NODE {
-            ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?
-        } else if let Some((m, san_of, child)) = opening.get(*node, ord) {
-            *node = if *ply + 1 < MAX_DEPTH { child } else { NO_NODE };
-            (m, san_of)
-        } else {
-            let (m, san_of) =
-                ordinal::select_move(pos, ord).map_err(|e| (*ply + 1, i as u64, e))?;
-            let child = opening.insert(*node, ord, m, &san_of);
-            *node = if *ply + 1 < MAX_DEPTH { child } else { NO_NODE };
-            (m, san_of)
-        };
+        let (m, san_of) = opening
+            .select(node, *ply, pos, ord)
+            .map_err(|e| (*ply + 1, i as u64, e))?;
         // The position before the move becomes `prev` (a RAV, which can
         // only follow the run, starts from it), and `pos` plays the move in
         // place: one copy per move when the visitor wants the position
@@ -622,7 +613,7 @@ mod tests {
         let (e5, c5) = (san(&after_e4, "e5"), san(&after_e4, "c5"));
         let after_e5 = after_e4.clone().play(e5).unwrap();
         let nf3 = san(&after_e5, "Nf3");
-        let o = |p: &Chess, m| ordinal::encode(p, m).unwrap();
+        let o = |p: &Chess, m| crate::ordinal::encode(p, m).unwrap();
         let bytes = [
             0x05,
             0x03,
