@@ -135,6 +135,28 @@ struct PawnSets {
     ep_to: Square,
 }
 
+impl PawnSets {
+    /// The targets of the unpinned pawns on `file`: one step, two steps,
+    /// captures towards the a-file and towards the h-file.
+    #[inline(always)]
+    fn on_file(&self, file: usize) -> [Bitboard; 4] {
+        [
+            self.single & FILES[file + 1],
+            self.double & FILES[file + 1],
+            self.west & FILES[file],
+            self.east & FILES[file + 2],
+        ]
+    }
+
+    /// How many targets the unpinned pawns on `file` have (a promotion
+    /// square counted once, en passant aside).
+    #[inline(always)]
+    fn count_on_file(&self, file: usize) -> usize {
+        let [single, double, west, east] = self.on_file(file);
+        single.count() + double.count() + west.count() + east.count()
+    }
+}
+
 /// What decides legality in one position, computed once; classes are then
 /// counted or listed on demand.
 pub(crate) struct Census<'a, P> {
@@ -299,11 +321,8 @@ impl<'a, P: Position> Census<'a, P> {
             return 0;
         }
         let s = self.pawn_sets();
-        let single = s.single & FILES[file + 1];
-        let west = s.west & FILES[file];
-        let east = s.east & FILES[file + 2];
-        let mut n =
-            single.count() + (s.double & FILES[file + 1]).count() + west.count() + east.count();
+        let [single, double, west, east] = s.on_file(file);
+        let mut n = single.count() + double.count() + west.count() + east.count();
         if ((single | west | east) & Bitboard::BACKRANKS).any() {
             // A promotion is four moves.
             n += 3
@@ -500,10 +519,7 @@ impl<'a, P: Position> Census<'a, P> {
                 let file = files.trailing_zeros() as usize;
                 files &= files - 1;
                 let n = if plain {
-                    (s.single & FILES[file + 1]).count()
-                        + (s.double & FILES[file + 1]).count()
-                        + (s.west & FILES[file]).count()
-                        + (s.east & FILES[file + 2]).count()
+                    s.count_on_file(file)
                 } else {
                     self.count_pawns(file)
                 };
@@ -605,10 +621,7 @@ impl<'a, P: Position> Census<'a, P> {
             _ => {
                 let file = class - PAWNS;
                 let s = self.pawn_sets();
-                let single = s.single & FILES[file + 1];
-                let double = s.double & FILES[file + 1];
-                let west = s.west & FILES[file];
-                let east = s.east & FILES[file + 2];
+                let [single, double, west, east] = s.on_file(file);
                 if (single | west | east).intersects(Bitboard::BACKRANKS)
                     || self.pawns_on(file).intersects(self.pinned)
                     || self.en_passant(file).is_some()
