@@ -240,18 +240,14 @@ impl<R: Read> PgcReader<R> {
 mod tests {
     use super::*;
 
-    /// A reader that hands out one byte per call.
-    struct Trickle<'a>(&'a [u8]);
-    impl Read for Trickle<'_> {
+    /// A reader that hands out at most `n` bytes per call.
+    struct Chunks<'a>(&'a [u8], usize);
+    impl Read for Chunks<'_> {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
         }
     }
 
@@ -262,7 +258,7 @@ mod tests {
         bytes.extend(std::iter::repeat_n(4, 300));
         bytes.extend_from_slice(&[0x07, 3, 0x80, 9, 2, b'h', b'i', 0x06]);
         let mut a = PgcReader::new(&bytes[..]);
-        let mut b = PgcReader::new(Trickle(&bytes));
+        let mut b = PgcReader::new(Chunks(&bytes, 1));
         loop {
             let x = a.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
             let y = b.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
@@ -270,17 +266,6 @@ mod tests {
             if x.is_none() {
                 break;
             }
-        }
-    }
-
-    /// A reader that hands out at most `n` bytes per call.
-    struct Chunks<'a>(&'a [u8], usize);
-    impl Read for Chunks<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.0.len().min(self.1).min(buf.len());
-            buf[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
         }
     }
 
