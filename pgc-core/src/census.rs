@@ -109,6 +109,28 @@ pub(crate) fn class_of(m: Move) -> usize {
 
 /// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
 /// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
+/// The squares a bishop on each square attacks on an empty board
+/// (shakmaty's attack tables, read at compile time).
+static BISHOP_LINES: [u64; 64] = empty_board_attacks(false);
+
+/// The squares a rook on each square attacks on an empty board.
+static ROOK_LINES: [u64; 64] = empty_board_attacks(true);
+
+const fn empty_board_attacks(rook: bool) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i as u32);
+        t[i] = if rook {
+            attacks::rook_attacks(sq, Bitboard::EMPTY).0
+        } else {
+            attacks::bishop_attacks(sq, Bitboard::EMPTY).0
+        };
+        i += 1;
+    }
+    t
+}
+
 const FILES: [Bitboard; 10] = {
     let mut files = [Bitboard::EMPTY; 10];
     let mut f = 0;
@@ -378,21 +400,29 @@ impl<'a, P: Position> Census<'a, P> {
             danger |= attacks::knight_attacks(knight);
         }
         let t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
-        // Sliders, per remaining square, with our king off the board (it
-        // cannot shelter behind itself).
-        let without_king = self.occupied.without(self.king);
-        let diagonal = board.bishops_and_queens() & them;
-        let straight = board.rooks_and_queens() & them;
-        let mut attacked = 0;
-        for to in t {
-            // Both look-ups and no early exit: the look-ups of all squares
-            // can then be in flight at once (the table is large, and
-            // whether a square is attacked is not predictable).
-            let seen = (attacks::bishop_attacks(to, without_king) & diagonal)
-                | (attacks::rook_attacks(to, without_king) & straight);
-            attacked |= u64::from(seen.any()) << (to as u32);
+        if t.is_empty() {
+            return t;
         }
-        t & !Bitboard(attacked)
+        // Enemy sliders whose lines cross a remaining square, each with
+        // our king off the board (it cannot shelter behind itself).
+        let without_king = self.occupied.without(self.king);
+        // First the sliders that matter, without branching on each, then
+        // their look-ups.
+        let (mut diagonal, mut straight) = (0, 0);
+        for s in board.bishops_and_queens() & them {
+            diagonal |= u64::from((Bitboard(BISHOP_LINES[s as usize]) & t).any()) << (s as u32);
+        }
+        for s in board.rooks_and_queens() & them {
+            straight |= u64::from((Bitboard(ROOK_LINES[s as usize]) & t).any()) << (s as u32);
+        }
+        let mut attacked = Bitboard::EMPTY;
+        for s in Bitboard(diagonal) {
+            attacked |= attacks::bishop_attacks(s, without_king);
+        }
+        for s in Bitboard(straight) {
+            attacked |= attacks::rook_attacks(s, without_king);
+        }
+        t & !attacked
     }
 
     /// Legal king moves (castling aside), noting their targets.
