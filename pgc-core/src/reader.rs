@@ -4,7 +4,7 @@
 use crate::buffer::RefillBuffer;
 use crate::item::ItemKind;
 use crate::limits::Limits;
-use crate::record::{FrameError, Marker, RecordRef, frame, record_len};
+use crate::record::{FrameError, Marker, RecordRef, frame, frame_common, record_len};
 use std::io::{self, Read};
 
 /// Errors of the record reader. Every variant carries the byte offset of the
@@ -210,6 +210,9 @@ impl<R: Read> PgcReader<R> {
         self.offset += len as u64;
         let bytes = self.buf.take(len);
         // ensure_record framed these very bytes successfully.
+        if let Some((rec, _)) = frame_common(bytes) {
+            return Ok(Some((at, rec)));
+        }
         let Ok((rec, _)) = frame(bytes, &self.limits) else {
             return Ok(None);
         };
