@@ -343,7 +343,10 @@ impl Output {
                 (Box::new(f), compression_of(path))
             }
         };
-        let buf = BufWriter::with_capacity(256 << 10, base);
+        // Batches put their output whole, and `BufWriter` hands a write at
+        // least its capacity long straight to the file: with 64 KiB, the
+        // output of a batch (hundreds of KiB) is not copied once more.
+        let buf = BufWriter::with_capacity(64 << 10, base);
         let kind = match compression {
             Compression::None => SinkKind::Plain(buf),
             Compression::Zstd => SinkKind::Zstd(
