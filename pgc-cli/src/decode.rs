@@ -13,7 +13,7 @@ use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
 use pgc_core::buffer::RefillBuffer;
-use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, record_len};
+use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame_common, record_len};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use pgc_core::{Limits, PgcReader};
 use pgn_bridge::decode::{DecodeOptions, Decoder};
@@ -127,6 +127,24 @@ impl<R: Read> PgcSplitter<R> {
                 }
                 self.buf.fill(1)?;
                 continue;
+            }
+            if self.in_game && self.games > self.first {
+                // Inside a kept game, every record but the game's end only
+                // lengthens the run: the common ones are measured in a
+                // tight loop, anything else takes the general way below.
+                let buffered = self.buf.buffered();
+                let mut at = run;
+                while let Some(rest) = buffered.get(at..) {
+                    match frame_common(rest) {
+                        Some((rec, len)) if rec != RecordRef::GameEnd => at += len,
+                        _ => break,
+                    }
+                }
+                self.offset += (at - run) as u64;
+                run = at;
+                if self.buf.len() == run {
+                    continue;
+                }
             }
             let rest = self.buf.buffered().get(run..).unwrap_or(&[]);
             match record_len(rest, &self.limits) {
