@@ -310,19 +310,25 @@ impl<'a, P: Position> Census<'a, P> {
     /// Computes and keeps the pawn target sets.
     #[inline(never)]
     fn compute_pawn_sets(&mut self) -> PawnSets {
-        let forward = self.turn.fold_wb(8, -8);
-        let empty = !self.occupied;
-        let pawns = self.ours(Role::Pawn).without(self.pinned);
-        let single = pawns.shift(forward) & empty;
-        let double = (single
-            & self.turn.fold_wb(
-                Bitboard::from_rank(Rank::Third),
-                Bitboard::from_rank(Rank::Sixth),
-            ))
-        .shift(forward)
-            & empty;
-        let west = (pawns & !FILES[1]).shift(forward - 1) & self.them;
-        let east = (pawns & !FILES[8]).shift(forward + 1) & self.them;
+        let empty = !self.occupied.0;
+        let pawns = self.ours(Role::Pawn).without(self.pinned).0;
+        let (west, east) = (pawns & !FILES[1].0, pawns & !FILES[8].0);
+        // Shifts by constants, one branch on the side to move (shakmaty's
+        // `Bitboard::shift` branches on the sign of a run-time offset).
+        let (single, double, west, east) = match self.turn {
+            Color::White => {
+                let single = pawns << 8 & empty;
+                let double = (single & Bitboard::from_rank(Rank::Third).0) << 8 & empty;
+                (single, double, west << 7, east << 9)
+            }
+            Color::Black => {
+                let single = pawns >> 8 & empty;
+                let double = (single & Bitboard::from_rank(Rank::Sixth).0) >> 8 & empty;
+                (single, double, west >> 9, east >> 7)
+            }
+        };
+        let (single, double) = (Bitboard(single), Bitboard(double));
+        let (west, east) = (Bitboard(west) & self.them, Bitboard(east) & self.them);
         let (ep_from, ep_to) = self.en_passant_origins();
         let sets = PawnSets {
             single: single & self.target,
