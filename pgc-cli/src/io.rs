@@ -13,6 +13,7 @@
 //! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed.
 
 use crate::error::{Error, Result};
+use crate::syncer::Syncer;
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -329,6 +330,7 @@ impl Output {
     /// # Errors
     /// I/O.
     pub fn sink(&self) -> Result<Sink> {
+        let mut syncer = None;
         let (base, compression): (Box<dyn Write>, Compression) = match &self.target {
             Target::Stdout => (Box::new(io::stdout()), Compression::None),
             Target::Device(f) => (
@@ -340,6 +342,7 @@ impl Output {
                     .as_file()
                     .try_clone()
                     .map_err(|e| Error::io(&self.name, &e))?;
+                syncer = f.try_clone().ok().and_then(Syncer::start);
                 (Box::new(f), compression_of(path))
             }
         };
@@ -365,11 +368,13 @@ impl Output {
             kind,
             name: self.name.clone(),
             written: 0,
+            syncer,
         })
     }
 
-    /// Makes the output visible: syncs the temporary file and renames it over
-    /// the target (refusing to replace a file that appeared meanwhile unless
+    /// Makes the output visible: syncs the temporary file (most of it was
+    /// flushed while it was written, see [`crate::syncer`]) and renames it
+    /// over the target (refusing to replace a file that appeared meanwhile unless
     /// `--force`). Call after [`Sink::finish`].
     ///
     /// # Errors
@@ -417,6 +422,8 @@ pub struct Sink {
     kind: SinkKind,
     name: String,
     written: u64,
+    /// Flushes a file output to disk as it grows.
+    syncer: Option<Syncer>,
 }
 
 impl Sink {
@@ -452,7 +459,11 @@ impl Sink {
             SinkKind::Bzip2(b) => b.finish().map_err(err)?,
         };
         let mut inner = buf.into_inner().map_err(|e| err(e.into_error()))?;
-        inner.flush().map_err(err)
+        inner.flush().map_err(err)?;
+        match self.syncer {
+            Some(s) => s.finish().map_err(err),
+            None => Ok(()),
+        }
     }
 }
 
@@ -465,6 +476,9 @@ impl Write for Sink {
             SinkKind::Bzip2(w) => w.write(buf)?,
         };
         self.written += n as u64;
+        if let Some(s) = &mut self.syncer {
+            s.poke(self.written);
+        }
         Ok(n)
     }
 

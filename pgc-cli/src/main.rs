@@ -19,6 +19,7 @@ mod io;
 mod moves;
 mod parallel;
 mod progress;
+mod syncer;
 mod verify;
 
 use args::{Cli, Command};
