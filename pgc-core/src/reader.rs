@@ -202,7 +202,21 @@ impl<R: Read> PgcReader<R> {
     /// # Errors
     /// [`ReadError`]: I/O, truncation, an unknown marker or a length over the
     /// limits. After an error the reader is at the failing record.
+    #[inline]
     pub fn next_record(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
+        // A whole record of a common kind is taken at once, in line; the
+        // rest (refills, errors, other kinds) out of line.
+        if let Some((_, len)) = frame_common(self.buf.buffered()) {
+            let at = self.offset;
+            self.offset += len as u64;
+            // The same bytes, framed again: always `Some`.
+            return Ok(frame_common(self.buf.take(len)).map(|(rec, _)| (at, rec)));
+        }
+        self.next_record_framed()
+    }
+
+    #[inline(never)]
+    fn next_record_framed(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
         let Some(len) = self.ensure_record()? else {
             return Ok(None);
         };
