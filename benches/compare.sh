@@ -22,7 +22,7 @@
 # Environment: SIZES (default "10k 1m 30m"), STYLES (default "clean
 # commented"), ROUNDS (default 5), SKIP (row keys: cat pgc-encode pgc-decode
 # pgc-encode-j2 pgc-decode-j2 pgc-moves pgc-moves-j2 pgn-extract scid-import scid-export python-chess
-# peer-validate peer-naive), TIMEOUT (seconds per run, default 900), BUDGET
+# peer-validate peer-uci peer-naive), TIMEOUT (seconds per run, default 900), BUDGET
 # (seconds of runs after which a tool is not repeated, default 60),
 # CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1.
 set -u -o pipefail

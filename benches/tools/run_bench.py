@@ -111,6 +111,10 @@ def tools(inp, work):
              out=os.path.join(work, "python-chess.pgn"), needs=[py]),
         dict(key="peer-validate", label="`pgc-peer validate` (pgn-reader + shakmaty)",
              argv=[PEER, "validate", inp], needs=[PEER], ok=(0, 1)),
+        dict(key="peer-uci", label="`pgc-peer uci` (pgn-reader + shakmaty → UCI moves)",
+             argv=[PEER, "uci", inp, os.path.join(work, "peer-uci.txt")],
+             out=os.path.join(work, "peer-uci.txt"), needs=[PEER], ok=(0, 1),
+             same_as=os.path.join(work, "pgc-moves.txt"), same_as_label="`pgc moves`"),
         dict(key="peer-naive", label="`pgc-peer naive-ordinals` (String SAN sort)",
              argv=[PEER, "naive-ordinals", inp], needs=[PEER], ok=(0, 1)),
     ]
@@ -309,8 +313,9 @@ def bench_input(name, info):
             note.append("byte-identical to input" if digest(r["out"]) == input_digest
                         else "PGN export format (not byte-identical to input)")
         if r.get("same_as") and r.get("out"):
-            note.append("same bytes as `-j 1`" if digest(r["out"]) == digest(r["same_as"])
-                        else "differs from `-j 1` output")
+            what = r.get("same_as_label", "`-j 1`")
+            note.append(f"same bytes as {what}" if digest(r["out"]) == digest(r["same_as"])
+                        else f"differs from {what} output")
         n_out = games_out(r, work)
         if n_out is not None and n_out != games:
             note.append(f"**{n_out:,} of {games:,} games out**")
@@ -318,7 +323,7 @@ def bench_input(name, info):
             note.append(f"{len(res['times'])} run(s), time budget {BUDGET:.0f} s")
         if r["key"] == "cat":
             note.append("reads + writes the file")
-        if r["key"].startswith("peer-"):
+        if r["key"].startswith("peer-") and not r.get("out"):
             note.append("no output file")
         lines.append(
             f"| {r['label']} | {med:.3f} | {spread} | {games / med:,.0f} | {size / 1e6 / med:.1f} | "
