@@ -6,7 +6,7 @@
 #   SKIP=python-chess,scid-import,scid-export SIZES=30m benches/compare.sh
 #
 # Steps:
-#  1. builds `pgc` (crate pgc-cli) and `pgc-peer` (crate pgc-benches) in release
+#  1. builds `pgc` (crate pgc-cli), `pgc-peer` and `pgc-peer-uci` (crate pgc-benches) in release
 #     mode; a failed build is reported and the other rows are still measured;
 #  2. installs the peers when missing: Debian packages pgn-extract, scid
 #     (tkscid), time (/usr/bin/time), zstd; python-chess via pip;
@@ -43,12 +43,14 @@ log() { printf 'compare.sh: %s\n' "$*" >&2; }
 if [ "${NO_BUILD:-0}" != 1 ]; then
     log "building pgc (release)"
     cargo build --release -p pgc-cli --bin pgc >&2 || log "pgc did not build; its rows will say so"
-    log "building pgc-peer (release)"
-    cargo build --release -p pgc-benches --bin pgc-peer >&2 || log "pgc-peer did not build; its rows will say so"
+    log "building pgc-peer and pgc-peer-uci (release)"
+    cargo build --release -p pgc-benches --bin pgc-peer --bin pgc-peer-uci >&2 ||
+        log "pgc-peer did not build; its rows will say so"
 fi
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 PGC="$target_dir/release/pgc"
 PGC_PEER="$target_dir/release/pgc-peer"
+PGC_PEER_UCI="$target_dir/release/pgc-peer-uci"
 
 # 2. Peers.
 apt_install() {
@@ -99,5 +101,5 @@ BENCH_WORK="$root/target/bench-work" \
 BENCH_RESULTS="$root/target/bench-results" \
 BENCH_TOOLS="$here/tools" \
 BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP}${BUDGET:+ BUDGET=$BUDGET} benches/compare.sh" \
-PGC="$PGC" PGC_PEER="$PGC_PEER" ROUNDS="$ROUNDS" \
+PGC="$PGC" PGC_PEER="$PGC_PEER" PGC_PEER_UCI="$PGC_PEER_UCI" ROUNDS="$ROUNDS" \
     python3 "$here/tools/run_bench.py"

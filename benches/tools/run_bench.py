@@ -9,7 +9,9 @@ Usage: run_bench.py  (configured by environment variables set by compare.sh)
   BENCH_WORK     scratch directory for outputs and databases
   BENCH_RESULTS  directory for the saved Markdown report
   BENCH_TOOLS    directory of the helper scripts (this directory)
-  PGC, PGC_PEER  paths of the pgc and pgc-peer binaries (may not exist)
+  PGC, PGC_PEER, PGC_PEER_UCI
+                 paths of the pgc, pgc-peer and pgc-peer-uci binaries (may
+                 not exist)
   ROUNDS         rounds per input (default 5)
   SKIP           comma-separated row keys to leave out (see TOOLS below)
   TIMEOUT        seconds before a single run is killed (default 900)
@@ -49,6 +51,7 @@ SKIP = {s.strip() for s in ENV.get("SKIP", "").split(",") if s.strip()}
 TOOLS_DIR = ENV["BENCH_TOOLS"]
 PGC = ENV.get("PGC", "")
 PEER = ENV.get("PGC_PEER", "")
+PEER_UCI = ENV.get("PGC_PEER_UCI", "")
 TIME = "/usr/bin/time"
 
 
@@ -111,9 +114,9 @@ def tools(inp, work):
              out=os.path.join(work, "python-chess.pgn"), needs=[py]),
         dict(key="peer-validate", label="`pgc-peer validate` (pgn-reader + shakmaty)",
              argv=[PEER, "validate", inp], needs=[PEER], ok=(0, 1)),
-        dict(key="peer-uci", label="`pgc-peer uci` (pgn-reader + shakmaty → UCI moves)",
-             argv=[PEER, "uci", inp, os.path.join(work, "peer-uci.txt")],
-             out=os.path.join(work, "peer-uci.txt"), needs=[PEER], ok=(0, 1),
+        dict(key="peer-uci", label="`pgc-peer-uci` (pgn-reader + shakmaty → UCI moves)",
+             argv=[PEER_UCI, inp, os.path.join(work, "peer-uci.txt")],
+             out=os.path.join(work, "peer-uci.txt"), needs=[PEER_UCI], ok=(0, 1),
              same_as=os.path.join(work, "pgc-moves.txt"), same_as_label="`pgc moves`"),
         dict(key="peer-naive", label="`pgc-peer naive-ordinals` (String SAN sort)",
              argv=[PEER, "naive-ordinals", inp], needs=[PEER], ok=(0, 1)),

@@ -7,15 +7,10 @@
 //! ```text
 //! pgc-peer validate FILE         games and plies of every game, moves checked
 //! pgc-peer naive-ordinals FILE   the same, plus the naive move ordinal per ply
-//! pgc-peer uci FILE OUT          the same, writing each game's UCI moves to OUT
 //! ```
 //!
-//! `uci` writes the lines `pgc moves` writes (the moves in UCI, each followed
-//! by a space, then the result: the termination marker, else the `Result`
-//! tag, else `*`), so that the comparison has a row doing the same job from
-//! PGN: its output is checked to be the same bytes. It writes `OUT` through a
-//! plain buffered file, neither atomically nor synced (less work than
-//! `pgc`'s outputs do).
+//! `pgc-peer-uci` (`peer_uci.rs`) does the job of `pgc moves` from PGN; it is
+//! a binary of its own so that this yardstick is compiled exactly as before.
 //!
 //! `FILE` may be plain PGN or zstd-compressed (`*.zst`); `-` reads stdin.
 //!
@@ -39,7 +34,7 @@ use std::{
 };
 
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Outcome, Position, fen::Fen, san::San};
+use shakmaty::{CastlingMode, Chess, Position, fen::Fen, san::San};
 
 /// What to compute per ply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +43,6 @@ enum Mode {
     Validate,
     /// Also compute the naive (string-sorting) move ordinal.
     NaiveOrdinals,
-    /// Also write the moves in UCI, one game per line.
-    Uci,
 }
 
 /// Counters over all games of one input.
@@ -82,12 +75,6 @@ struct Peer {
     sans: Vec<String>,
     /// Whether the first error message was printed (only one is, per input).
     reported: bool,
-    /// `Uci`: the lines written, where the current game's starts, its first
-    /// `Result` tag and its termination marker.
-    out: Vec<u8>,
-    line: usize,
-    result: Option<Vec<u8>>,
-    termination: Option<Outcome>,
 }
 
 impl Peer {
@@ -101,18 +88,12 @@ impl Peer {
             },
             sans: Vec::with_capacity(256),
             reported: false,
-            out: Vec::new(),
-            line: 0,
-            result: None,
-            termination: None,
         }
     }
 
     /// Counts a broken game and prints the first such error.
     fn game_error(&mut self, what: std::fmt::Arguments<'_>) -> ControlFlow<()> {
         self.stats.errors += 1;
-        // A broken game gets no line.
-        self.out.truncate(self.line);
         if !self.reported {
             self.reported = true;
             eprintln!("pgc-peer: game {}: {what}", self.stats.games);
@@ -144,11 +125,6 @@ impl Visitor for Peer {
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         self.stats.games += 1;
-        if self.mode == Mode::Uci {
-            self.line = self.out.len();
-            self.result = None;
-            self.termination = None;
-        }
         ControlFlow::Continue(None)
     }
 
@@ -158,9 +134,6 @@ impl Visitor for Peer {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        if self.mode == Mode::Uci && name == b"Result" && self.result.is_none() {
-            self.result = Some(value.as_bytes().to_vec());
-        }
         if name == b"FEN" {
             let pos = Fen::from_ascii(value.as_bytes())
                 .map_err(|err| err.to_string())
@@ -190,11 +163,6 @@ impl Visitor for Peer {
                 ));
             }
         };
-        if self.mode == Mode::Uci {
-            m.to_uci(CastlingMode::Standard)
-                .append_ascii_to(&mut self.out);
-            self.out.push(b' ');
-        }
         if self.mode == Mode::NaiveOrdinals {
             let ordinal = self.naive_ordinal(pos, m);
             self.stats.ordinal_sum = self.stats.ordinal_sum.wrapping_add(ordinal as u64);
@@ -210,21 +178,7 @@ impl Visitor for Peer {
         ControlFlow::Continue(Skip(true))
     }
 
-    fn outcome(&mut self, _pos: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<()> {
-        self.termination.get_or_insert(outcome);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _pos: Self::Movetext) -> Self::Output {
-        if self.mode == Mode::Uci && self.out.len() >= self.line {
-            match (self.termination, &self.result) {
-                (Some(o), _) => self.out.extend_from_slice(o.as_str().as_bytes()),
-                (None, Some(tag)) => self.out.extend_from_slice(tag),
-                (None, None) => self.out.push(b'*'),
-            }
-            self.out.push(b'\n');
-        }
-    }
+    fn end_game(&mut self, _pos: Self::Movetext) -> Self::Output {}
 }
 
 /// Opens `path` for reading, through a zstd decoder if it ends in `.zst`.
@@ -241,28 +195,11 @@ fn open(path: &str) -> io::Result<Box<dyn Read>> {
     }
 }
 
-/// Reads every game of `path` in `mode`; `Uci` writes to `out`.
-fn run(mode: Mode, path: &str, out: Option<&str>) -> io::Result<Stats> {
+/// Reads every game of `path` in `mode`.
+fn run(mode: Mode, path: &str) -> io::Result<Stats> {
     let mut reader = Reader::new(open(path)?);
     let mut peer = Peer::new(mode);
-    let mut file = match out {
-        Some(o) => Some(io::BufWriter::with_capacity(64 << 10, File::create(o)?)),
-        None => None,
-    };
-    while reader.read_game(&mut peer)?.is_some() {
-        // Whole lines, in chunks.
-        if let Some(f) = &mut file
-            && peer.out.len() >= 128 << 10
-        {
-            f.write_all(&peer.out)?;
-            peer.out.clear();
-            peer.line = 0;
-        }
-    }
-    if let Some(mut f) = file {
-        f.write_all(&peer.out)?;
-        f.flush()?;
-    }
+    reader.visit_all_games(&mut peer)?;
     Ok(peer.stats)
 }
 
@@ -286,15 +223,14 @@ fn report(mode: Mode, path: &str, stats: &Stats) -> io::Result<()> {
 }
 
 /// Usage text for `-h` and usage errors.
-const USAGE: &str = "usage: pgc-peer validate FILE\n       pgc-peer naive-ordinals FILE\n       pgc-peer uci FILE OUT\n\
+const USAGE: &str = "usage: pgc-peer validate FILE\n       pgc-peer naive-ordinals FILE\n\
 FILE may be PGN, zstd-compressed PGN (*.zst) or - for stdin.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (mode, path, out) = match args.as_slice() {
-        [cmd, path] if cmd == "validate" => (Mode::Validate, path, None),
-        [cmd, path] if cmd == "naive-ordinals" => (Mode::NaiveOrdinals, path, None),
-        [cmd, path, out] if cmd == "uci" => (Mode::Uci, path, Some(out.as_str())),
+    let (mode, path) = match args.as_slice() {
+        [cmd, path] if cmd == "validate" => (Mode::Validate, path),
+        [cmd, path] if cmd == "naive-ordinals" => (Mode::NaiveOrdinals, path),
         [flag] if flag == "-h" || flag == "--help" => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -304,7 +240,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stats = match run(mode, path, out) {
+    let stats = match run(mode, path) {
         Ok(stats) => stats,
         Err(err) => {
             eprintln!("pgc-peer: {path}: {err}");
@@ -323,26 +259,5 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn uci_lines_are_the_moves_then_the_termination_else_the_result_tag() {
-        let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O 1-0\n\n\
-[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# *\n\n[Result \"1/2-1/2\"]\n\n1. d4\n";
-        let mut reader = Reader::new(&pgn[..]);
-        let mut peer = Peer::new(Mode::Uci);
-        reader.visit_all_games(&mut peer).unwrap();
-        assert_eq!(
-            String::from_utf8(peer.out).unwrap(),
-            "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 1-0\n\
-             f2f3 e7e5 g2g4 d8h4 *\n\
-             d2d4 1/2-1/2\n"
-        );
-        assert_eq!((peer.stats.games, peer.stats.plies), (3, 12));
     }
 }
