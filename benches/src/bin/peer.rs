@@ -27,8 +27,7 @@
 //! `pgc-peer:`.
 
 use std::{
-    fs::File,
-    io::{self, Read, Write},
+    io::{self, Write},
     ops::ControlFlow,
     process::ExitCode,
 };
@@ -181,23 +180,9 @@ impl Visitor for Peer {
     fn end_game(&mut self, _pos: Self::Movetext) -> Self::Output {}
 }
 
-/// Opens `path` for reading, through a zstd decoder if it ends in `.zst`.
-fn open(path: &str) -> io::Result<Box<dyn Read>> {
-    let raw: Box<dyn Read> = if path == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(File::open(path)?)
-    };
-    if path.ends_with(".zst") {
-        Ok(Box::new(zstd::Decoder::new(raw)?))
-    } else {
-        Ok(raw)
-    }
-}
-
 /// Reads every game of `path` in `mode`.
 fn run(mode: Mode, path: &str) -> io::Result<Stats> {
-    let mut reader = Reader::new(open(path)?);
+    let mut reader = Reader::new(pgc_benches::open(path)?);
     let mut peer = Peer::new(mode);
     reader.visit_all_games(&mut peer)?;
     Ok(peer.stats)

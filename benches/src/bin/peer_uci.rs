@@ -19,7 +19,7 @@
 
 use std::{
     fs::File,
-    io::{self, BufWriter, Read, Write},
+    io::{self, BufWriter, Write},
     ops::ControlFlow,
     process::ExitCode,
 };
@@ -123,23 +123,9 @@ impl Visitor for Lines {
     }
 }
 
-/// Opens `path` for reading, through a zstd decoder if it ends in `.zst`.
-fn open(path: &str) -> io::Result<Box<dyn Read>> {
-    let raw: Box<dyn Read> = if path == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(File::open(path)?)
-    };
-    if path.ends_with(".zst") {
-        Ok(Box::new(zstd::Decoder::new(raw)?))
-    } else {
-        Ok(raw)
-    }
-}
-
 /// Writes the lines of every game of `input` to `output`.
 fn run(input: &str, output: &str) -> io::Result<Lines> {
-    let mut reader = Reader::new(open(input)?);
+    let mut reader = Reader::new(pgc_benches::open(input)?);
     let mut file = BufWriter::with_capacity(64 << 10, File::create(output)?);
     let mut lines = Lines::default();
     while reader.read_game(&mut lines)?.is_some() {
