@@ -107,8 +107,6 @@ pub(crate) fn class_of(m: Move) -> usize {
     }
 }
 
-/// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
-/// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
 /// The squares a bishop on each square attacks on an empty board
 /// (shakmaty's attack tables, read at compile time).
 static BISHOP_LINES: [u64; 64] = empty_board_attacks(false);
@@ -116,6 +114,7 @@ static BISHOP_LINES: [u64; 64] = empty_board_attacks(false);
 /// The squares a rook on each square attacks on an empty board.
 static ROOK_LINES: [u64; 64] = empty_board_attacks(true);
 
+/// A rook's (`rook`) or a bishop's empty-board attacks from every square.
 const fn empty_board_attacks(rook: bool) -> [u64; 64] {
     let mut t = [0; 64];
     let mut i = 0;
@@ -131,6 +130,8 @@ const fn empty_board_attacks(rook: bool) -> [u64; 64] {
     t
 }
 
+/// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
+/// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
 const FILES: [Bitboard; 10] = {
     let mut files = [Bitboard::EMPTY; 10];
     let mut f = 0;
