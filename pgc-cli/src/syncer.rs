@@ -15,7 +15,8 @@ use std::io;
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 use std::thread::{self, JoinHandle};
 
-/// Bytes written between two background flushes.
+/// Bytes written between two background flushes (counted before
+/// compression, for a compressed output).
 pub const SYNC_STEP: u64 = 4 << 20;
 
 /// Flushes a file to disk on a helper thread when asked ([`Syncer::poke`]).

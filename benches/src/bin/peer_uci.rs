@@ -34,8 +34,10 @@ struct Lines {
     out: Vec<u8>,
     /// Where the current game's line starts in `out`.
     line: usize,
-    /// The current game's first `Result` tag.
-    result: Option<Vec<u8>>,
+    /// The current game's first `Result` tag (reused from game to game),
+    /// if `has_result`.
+    result: Vec<u8>,
+    has_result: bool,
     /// The current game's termination marker.
     termination: Option<Outcome>,
     /// Whether the current game broke (bad FEN, illegal move).
@@ -63,15 +65,17 @@ impl Visitor for Lines {
     fn begin_tags(&mut self) -> ControlFlow<(), Option<Chess>> {
         self.games += 1;
         self.line = self.out.len();
-        self.result = None;
+        self.has_result = false;
         self.termination = None;
         self.broken = false;
         ControlFlow::Continue(None)
     }
 
     fn tag(&mut self, tags: &mut Option<Chess>, name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        if name == b"Result" && self.result.is_none() {
-            self.result = Some(value.as_bytes().to_vec());
+        if name == b"Result" && !self.has_result {
+            self.has_result = true;
+            self.result.clear();
+            self.result.extend_from_slice(value.as_bytes());
         }
         if name == b"FEN" {
             let pos = Fen::from_ascii(value.as_bytes())
@@ -114,10 +118,10 @@ impl Visitor for Lines {
         if self.broken {
             return;
         }
-        match (self.termination, &self.result) {
-            (Some(o), _) => self.out.extend_from_slice(o.as_str().as_bytes()),
-            (None, Some(tag)) => self.out.extend_from_slice(tag),
-            (None, None) => self.out.push(b'*'),
+        match self.termination {
+            Some(o) => self.out.extend_from_slice(o.as_str().as_bytes()),
+            None if self.has_result => self.out.extend_from_slice(&self.result),
+            None => self.out.push(b'*'),
         }
         self.out.push(b'\n');
     }
