@@ -37,6 +37,7 @@ use shakmaty::{
 };
 
 use crate::ordinal::{KeyBuilder, MAX_ORDINALS, role_char};
+use crate::slider;
 
 /// The SAN sort keys of one class (see the module doc).
 pub(crate) type Keys = ArrayVec<u64, MAX_ORDINALS>;
@@ -220,8 +221,10 @@ impl<'a, P: Position> Census<'a, P> {
         // nothing between, a checker; with one piece between, that piece,
         // if ours, is pinned. The other checkers come from the attack
         // tables (shakmaty's `attacks_to`, the sliders taken from here).
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+        // (The empty-board lines come from this module's small tables, which
+        // stay in the L1 cache, not from the magic attack table.)
+        let snipers = ((Bitboard(ROOK_LINES[king as usize]) & board.rooks_and_queens())
+            | (Bitboard(BISHOP_LINES[king as usize]) & board.bishops_and_queens()))
             & them;
         let mut checkers = them
             & ((attacks::knight_attacks(king) & board.knights())
@@ -262,9 +265,9 @@ impl<'a, P: Position> Census<'a, P> {
     fn piece_attacks(&self, role: Role, from: Square) -> Bitboard {
         match role {
             Role::Knight => attacks::knight_attacks(from),
-            Role::Bishop => attacks::bishop_attacks(from, self.occupied),
-            Role::Rook => attacks::rook_attacks(from, self.occupied),
-            _ => attacks::queen_attacks(from, self.occupied),
+            Role::Bishop => slider::bishop_attacks(from, self.occupied),
+            Role::Rook => slider::rook_attacks(from, self.occupied),
+            _ => slider::queen_attacks(from, self.occupied),
         }
     }
 
@@ -424,10 +427,10 @@ impl<'a, P: Position> Census<'a, P> {
         }
         let mut attacked = Bitboard::EMPTY;
         for s in Bitboard(diagonal) {
-            attacked |= attacks::bishop_attacks(s, without_king);
+            attacked |= slider::bishop_attacks(s, without_king);
         }
         for s in Bitboard(straight) {
-            attacked |= attacks::rook_attacks(s, without_king);
+            attacked |= slider::rook_attacks(s, without_king);
         }
         t & !attacked
     }

@@ -49,6 +49,7 @@ pub mod ordinal;
 pub mod reader;
 pub mod record;
 pub mod setup;
+mod slider;
 pub mod verify;
 pub mod visit;
 pub mod writer;
