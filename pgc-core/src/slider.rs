@@ -43,15 +43,15 @@ static LINES: [Lines; 64] = {
         let bishop = attacks::bishop_attacks(sq, Bitboard::EMPTY).0;
         let rook = attacks::rook_attacks(sq, Bitboard::EMPTY).0;
         let (mut diagonal, mut anti_diagonal) = (0, 0);
-        let mut j = 0;
+        let mut j: usize = 0;
         while j < 64 {
             let (f, r) = ((j % 8) as i32, (j / 8) as i32);
             let (sf, sr) = ((i % 8) as i32, (i / 8) as i32);
             if f - r == sf - sr {
-                diagonal |= 1 << j;
+                diagonal |= 1u64 << j;
             }
             if f + r == sf + sr {
-                anti_diagonal |= 1 << j;
+                anti_diagonal |= 1u64 << j;
             }
             j += 1;
         }
