@@ -9,8 +9,10 @@ Each round runs every binary once, alternating the order from round to
 round, and reads each run's CPU time (user + system, microseconds, from
 wait4) and wall time. Prints the median of each and the ratio of CPU time to
 the first binary. The input is target/bench-work/clean-30m/ref.pgc (written
-by benches/compare.sh); `peer` runs `pgc-peer validate` on the equivalent
-PGN. Copy each build to its own path first (cp target/release/pgc /tmp/pgc-A).
+by benches/compare.sh; AB_SIZE=clean-1m takes that size's instead, whose
+runs are short enough for 150-200 rounds); `peer` runs `pgc-peer validate`
+on the equivalent PGN. Copy each build to its own path first
+(cp target/release/pgc /tmp/pgc-A).
 """
 import os
 import statistics
@@ -19,8 +21,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PGC = os.path.join(ROOT, "target/bench-work/clean-30m/ref.pgc")
-PGN = os.path.join(ROOT, "target/bench-inputs/clean-30m.pgn")
+SIZE = os.environ.get("AB_SIZE", "clean-30m")
+PGC = os.path.join(ROOT, "target/bench-work/%s/ref.pgc" % SIZE)
+PGN = os.path.join(ROOT, "target/bench-inputs/%s.pgn" % SIZE)
 PEER = os.path.join(ROOT, "target/release/pgc-peer")
 
 

@@ -17,8 +17,10 @@
 //! back into a shakmaty `Move`. The classes are counted lazily, in order, so
 //! decoding a bishop move counts bishops alone.
 //!
-//! Legality is shakmaty's: the attack tables are `shakmaty::attacks`, and the
-//! masks applied are those of shakmaty's own generator (`legal_moves`): out
+//! Legality is shakmaty's: the attacks are `shakmaty::attacks`' (bishops,
+//! rooks and queens re-indexed into tables that stay in the L1 cache,
+//! [`crate::slider`], built from shakmaty's and tested equal to them), and
+//! the masks applied are those of shakmaty's own generator (`legal_moves`): out
 //! of check every square not ours; in single check the checker and the
 //! squares between it and the king; in double check none; a pinned piece
 //! stays on the line through its king; the king goes to no attacked square
