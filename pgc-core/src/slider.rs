@@ -139,28 +139,20 @@ mod tests {
         // Squares off a slider's lines cannot change its attacks; a fixed
         // scatter of them is added to show they are ignored.
         let noise = 0x9248_2491_2449_1224u64;
-        for i in 0..64 {
-            let sq = Square::new(i);
-            let rook_lines = attacks::rook_attacks(sq, Bitboard::EMPTY).0;
-            for occ in subsets(rook_lines) {
-                for o in [occ, occ | (noise & !rook_lines)] {
-                    let o = Bitboard(o);
-                    assert_eq!(
-                        rook_attacks(sq, o),
-                        attacks::rook_attacks(sq, o),
-                        "rook {sq} {o:?}"
-                    );
-                }
-            }
-            let bishop_lines = attacks::bishop_attacks(sq, Bitboard::EMPTY).0;
-            for occ in subsets(bishop_lines) {
-                for o in [occ, occ | (noise & !bishop_lines)] {
-                    let o = Bitboard(o);
-                    assert_eq!(
-                        bishop_attacks(sq, o),
-                        attacks::bishop_attacks(sq, o),
-                        "bishop {sq} {o:?}"
-                    );
+        type Attacks = fn(Square, Bitboard) -> Bitboard;
+        let pairs: [(&str, Attacks, Attacks); 2] = [
+            ("rook", rook_attacks, attacks::rook_attacks),
+            ("bishop", bishop_attacks, attacks::bishop_attacks),
+        ];
+        for (name, ours, theirs) in pairs {
+            for i in 0..64 {
+                let sq = Square::new(i);
+                let lines = theirs(sq, Bitboard::EMPTY).0;
+                for occ in subsets(lines) {
+                    for o in [occ, occ | (noise & !lines)] {
+                        let o = Bitboard(o);
+                        assert_eq!(ours(sq, o), theirs(sq, o), "{name} {sq} {o:?}");
+                    }
                 }
             }
         }
