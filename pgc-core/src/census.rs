@@ -110,29 +110,6 @@ pub(crate) fn class_of(m: Move) -> usize {
     }
 }
 
-/// The squares a bishop on each square attacks on an empty board
-/// (shakmaty's attack tables, read at compile time).
-static BISHOP_LINES: [u64; 64] = empty_board_attacks(false);
-
-/// The squares a rook on each square attacks on an empty board.
-static ROOK_LINES: [u64; 64] = empty_board_attacks(true);
-
-/// A rook's (`rook`) or a bishop's empty-board attacks from every square.
-const fn empty_board_attacks(rook: bool) -> [u64; 64] {
-    let mut t = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        let sq = Square::new(i as u32);
-        t[i] = if rook {
-            attacks::rook_attacks(sq, Bitboard::EMPTY).0
-        } else {
-            attacks::bishop_attacks(sq, Bitboard::EMPTY).0
-        };
-        i += 1;
-    }
-    t
-}
-
 /// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
 /// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
 const FILES: [Bitboard; 10] = {
@@ -223,10 +200,10 @@ impl<'a, P: Position> Census<'a, P> {
         // nothing between, a checker; with one piece between, that piece,
         // if ours, is pinned. The other checkers come from the attack
         // tables (shakmaty's `attacks_to`, the sliders taken from here).
-        // (The empty-board lines come from this module's small tables, which
-        // stay in the L1 cache, not from the magic attack table.)
-        let snipers = ((Bitboard(ROOK_LINES[king as usize]) & board.rooks_and_queens())
-            | (Bitboard(BISHOP_LINES[king as usize]) & board.bishops_and_queens()))
+        // (The empty-board lines come from small tables that stay in the L1
+        // cache, not from the magic attack table.)
+        let snipers = ((Bitboard(slider::ROOK_LINES[king as usize]) & board.rooks_and_queens())
+            | (Bitboard(slider::BISHOP_LINES[king as usize]) & board.bishops_and_queens()))
             & them;
         let mut checkers = them
             & ((attacks::knight_attacks(king) & board.knights())
@@ -422,10 +399,12 @@ impl<'a, P: Position> Census<'a, P> {
         // their look-ups.
         let (mut diagonal, mut straight) = (0, 0);
         for s in board.bishops_and_queens() & them {
-            diagonal |= u64::from((Bitboard(BISHOP_LINES[s as usize]) & t).any()) << (s as u32);
+            diagonal |=
+                u64::from((Bitboard(slider::BISHOP_LINES[s as usize]) & t).any()) << (s as u32);
         }
         for s in board.rooks_and_queens() & them {
-            straight |= u64::from((Bitboard(ROOK_LINES[s as usize]) & t).any()) << (s as u32);
+            straight |=
+                u64::from((Bitboard(slider::ROOK_LINES[s as usize]) & t).any()) << (s as u32);
         }
         let mut attacked = Bitboard::EMPTY;
         for s in Bitboard(diagonal) {

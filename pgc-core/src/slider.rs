@@ -12,12 +12,39 @@
 //! (the "hyperbola quintessence" of the chess programming wiki). A rank is
 //! looked up in a 512-byte table of a rook's attacks along one rank.
 //!
+//! The empty-board lines of bishops and rooks (`BISHOP_LINES`,
+//! `ROOK_LINES`, 1 KB) are here too: the census finds the enemy sliders that
+//! could pin, check or guard a square next to the king with them.
+//!
 //! Every table is built at compile time from shakmaty's own attack
 //! functions, so the attacks stay shakmaty's; the tests compare these
 //! functions with shakmaty's for every square and every occupancy of the
 //! squares that can block.
 
 use shakmaty::{Bitboard, Square, attacks};
+
+/// The squares a bishop on each square attacks on an empty board
+/// (shakmaty's attack tables, read at compile time).
+pub(crate) static BISHOP_LINES: [u64; 64] = empty_board_attacks(false);
+
+/// The squares a rook on each square attacks on an empty board.
+pub(crate) static ROOK_LINES: [u64; 64] = empty_board_attacks(true);
+
+/// A rook's (`rook`) or a bishop's empty-board attacks from every square.
+const fn empty_board_attacks(rook: bool) -> [u64; 64] {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let sq = Square::new(i as u32);
+        t[i] = if rook {
+            attacks::rook_attacks(sq, Bitboard::EMPTY).0
+        } else {
+            attacks::bishop_attacks(sq, Bitboard::EMPTY).0
+        };
+        i += 1;
+    }
+    t
+}
 
 /// The lines through one square, the square itself excluded.
 #[derive(Clone, Copy)]
