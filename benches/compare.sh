@@ -45,7 +45,7 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
     cargo build --release -p pgc-cli --bin pgc >&2 || log "pgc did not build; its rows will say so"
     log "building pgc-peer and pgc-peer-uci (release)"
     cargo build --release -p pgc-benches --bin pgc-peer --bin pgc-peer-uci >&2 ||
-        log "pgc-peer did not build; its rows will say so"
+        log "pgc-peer or pgc-peer-uci did not build; its rows will say so"
 fi
 target_dir=${CARGO_TARGET_DIR:-$root/target}
 PGC="$target_dir/release/pgc"

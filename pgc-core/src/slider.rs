@@ -57,7 +57,8 @@ struct Lines {
     file: u64,
 }
 
-/// The lines through each square (1.5 KB).
+/// The lines through each square (1.5 KB): the empty-board lines split by
+/// direction.
 static LINES: [Lines; 64] = {
     let mut t = [Lines {
         diagonal: 0,
@@ -66,9 +67,7 @@ static LINES: [Lines; 64] = {
     }; 64];
     let mut i = 0;
     while i < 64 {
-        let sq = Square::new(i as u32);
-        let bishop = attacks::bishop_attacks(sq, Bitboard::EMPTY).0;
-        let rook = attacks::rook_attacks(sq, Bitboard::EMPTY).0;
+        let (bishop, rook) = (BISHOP_LINES[i], ROOK_LINES[i]);
         let (mut diagonal, mut anti_diagonal) = (0, 0);
         let mut j: usize = 0;
         while j < 64 {
