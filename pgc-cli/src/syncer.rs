@@ -32,6 +32,12 @@ impl Syncer {
     /// `None` when no thread can be started (the final `fsync` then does
     /// all the work, as without a syncer).
     pub fn start(file: File) -> Option<Syncer> {
+        Syncer::with_flush(move || file.sync_data())
+    }
+
+    /// A syncer that runs `flush` for each request (`fdatasync` of the
+    /// file, for [`Syncer::start`]).
+    fn with_flush(mut flush: impl FnMut() -> io::Result<()> + Send + 'static) -> Option<Syncer> {
         // One pending request at most: a flush asked for while one runs
         // covers everything written by the time it starts.
         let (tx, rx) = sync_channel::<()>(1);
@@ -39,7 +45,7 @@ impl Syncer {
             .name("pgc-sync".into())
             .spawn(move || {
                 for () in rx {
-                    file.sync_data()?;
+                    flush()?;
                 }
                 Ok(())
             })
@@ -99,6 +105,8 @@ impl Drop for Syncer {
 mod tests {
     use super::*;
     use std::io::Write;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn flushes_on_request_and_finishes_cleanly() {
@@ -115,5 +123,26 @@ mod tests {
         assert_eq!(s.asked_at, 8 << 20);
         s.finish().unwrap();
         assert_eq!(std::fs::metadata(tmp.path()).unwrap().len(), 10 << 20);
+    }
+
+    #[test]
+    fn runs_the_flushes_asked_for_and_reports_their_error() {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&runs);
+        let mut s = Syncer::with_flush(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        })
+        .unwrap();
+        s.poke(SYNC_STEP - 1);
+        s.poke(SYNC_STEP);
+        s.finish().unwrap();
+        // One request; nothing below the step.
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+        let mut s = Syncer::with_flush(|| Err(io::Error::other("disk full"))).unwrap();
+        s.poke(SYNC_STEP);
+        let err = s.finish().unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
     }
 }
