@@ -114,6 +114,32 @@ fn a_child_using_its_parents_own_items_is_a_cycle() {
 }
 
 #[test]
+fn modules_written_inline_are_nodes_too() {
+    let lib = "mod outer {
+    pub mod x {
+        pub fn f() {
+            super::y::g();
+        }
+    }
+    pub mod y {
+        pub fn g() {}
+        pub fn h() {
+            super::x::f();
+        }
+    }
+}
+";
+    let fake = Fake::new(&[("lib.rs", lib)]);
+    let (code, out) = fake.check();
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("fake: import cycle outer::x -> outer::y -> outer::x\n"),
+        "{out}"
+    );
+    assert!(out.contains("src/lib.rs:4 names super::y::g"), "{out}");
+}
+
+#[test]
 fn comments_strings_and_test_modules_are_not_imports() {
     let fake = Fake::new(&[
         ("lib.rs", "mod a;\nmod b;\n"),
