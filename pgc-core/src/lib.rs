@@ -40,22 +40,20 @@
 
 pub mod buffer;
 pub mod bulk;
-mod census;
 pub mod ext;
 pub mod item;
 pub mod limits;
-pub mod opening;
 pub mod ordinal;
 pub mod reader;
 pub mod record;
 pub mod setup;
-mod slider;
 pub mod verify;
 pub mod visit;
 pub mod writer;
 
 pub use bulk::{BulkGame, BulkOptions, BulkReader};
 pub use limits::Limits;
+pub use ordinal::opening;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use reader::{PgcReader, ReadError};
 pub use record::{Marker, Record, RecordRef};
