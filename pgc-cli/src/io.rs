@@ -181,6 +181,45 @@ impl Input {
     }
 }
 
+/// Whether `p` is, or leads through symbolic links to, an alias of an open
+/// file descriptor: an entry of a `/proc/PID/fd` directory (`/dev/stdout`,
+/// `/dev/fd/N` and `/proc/self/fd/N` all lead there). Such a name is
+/// written in place: renaming a file over it would replace the link, not
+/// write to the descriptor.
+fn names_a_descriptor(p: &Path) -> bool {
+    let mut cur = p.to_path_buf();
+    // The kernel follows at most 40 links.
+    for _ in 0..40 {
+        let dir = match cur.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if let Ok(dir) = dir.canonicalize() {
+            let mut parts = dir.components().skip(1);
+            let proc_fd = parts.next().is_some_and(|c| c.as_os_str() == "proc")
+                && parts.next().is_some()
+                && match parts.next() {
+                    Some(c) if c.as_os_str() == "fd" => parts.next().is_none(),
+                    // /proc/PID/task/TID/fd
+                    Some(c) if c.as_os_str() == "task" => {
+                        parts.next().is_some()
+                            && parts.next().is_some_and(|c| c.as_os_str() == "fd")
+                            && parts.next().is_none()
+                    }
+                    _ => false,
+                };
+            if proc_fd {
+                return true;
+            }
+        }
+        match std::fs::read_link(&cur) {
+            Ok(next) => cur = dir.join(next),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
 /// Whether `p` names stdout.
 pub fn is_stdout(p: Option<&Path>) -> bool {
     p.is_none_or(is_stdio)
@@ -196,8 +235,10 @@ pub struct Output {
 
 enum Target {
     Stdout,
-    /// A device or FIFO (`/dev/null`, `/dev/full`, a named pipe): written
-    /// in place, since a rename would replace the device node itself.
+    /// Not a regular file: a device or FIFO (`/dev/null`, `/dev/full`, a
+    /// named pipe), or a name of an open descriptor (`/dev/stdout`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`), maybe through links: written in
+    /// place (appending), since a rename would replace the name itself.
     Device(File),
     File {
         path: PathBuf,
@@ -253,11 +294,12 @@ impl Output {
                 "{name} is a directory; give an output file name"
             )));
         }
-        if let Ok(meta) = std::fs::metadata(path)
-            && !meta.is_file()
-        {
+        if names_a_descriptor(path) || std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            // Appending: through `/dev/stdout` to a file the shell opened,
+            // what is already there (`{ echo x; pgc … -o /dev/stdout; } > f`)
+            // stays; on a device or a pipe it makes no difference.
             let f = std::fs::OpenOptions::new()
-                .write(true)
+                .append(true)
                 .open(path)
                 .map_err(|e| Error::Io(format!("{name}: cannot open for writing: {e}")))?;
             return Ok(Output {

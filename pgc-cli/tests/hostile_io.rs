@@ -1,0 +1,160 @@
+//! The command line's file handling under hostile conditions: outputs that
+//! are devices, pipes or aliases of a descriptor, an output that is an input
+//! under another name, absurd `-j`, file modes, `kill -9` at any moment,
+//! very long names, two outputs naming one file.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{pgc, root, run, stderr};
+
+fn sample() -> &'static Path {
+    static SAMPLE: std::sync::LazyLock<PathBuf> =
+        std::sync::LazyLock::new(|| root().join("samples/opera.pgn"));
+    &SAMPLE
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+/// The names in `dir`, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .expect("read dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// What `pgc encode` writes to stdout for `input`.
+fn encoded(input: &Path) -> Vec<u8> {
+    let o = run(&["encode", "-q", p(input)], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!o.stdout.is_empty());
+    o.stdout
+}
+
+fn code(o: &std::process::Output) -> Option<i32> {
+    o.status.code()
+}
+
+// Point 1: outputs that are not regular files are written in place.
+
+/// `-o LINK` where LINK is a link of the test's own to `/proc/self/fd/1` or
+/// to `/dev/stdout`: both name pgc's own stdout, here a regular file. The
+/// data goes there (after what the file already holds), with or without
+/// `--force`, and the link stays a link.
+#[test]
+fn an_alias_of_stdout_is_written_in_place() {
+    let d = tmp();
+    let want = encoded(sample());
+    for (link_name, to) in [("fd1.pgc", "/proc/self/fd/1"), ("dev.pgc", "/dev/stdout")] {
+        let link = d.path().join(link_name);
+        std::os::unix::fs::symlink(to, &link).expect("symlink");
+        for force in [false, true] {
+            let out_path = d.path().join("stdout.bin");
+            let mut f = fs::File::create(&out_path).expect("create");
+            f.write_all(b"header\n").expect("write");
+            let mut args = vec!["encode", "-q", p(sample()), "-o", p(&link)];
+            if force {
+                args.push("--force");
+            }
+            let o = pgc()
+                .args(&args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::from(f))
+                .stderr(Stdio::piped())
+                .output()
+                .expect("run pgc");
+            assert_eq!(code(&o), Some(0), "{to} force={force}: {}", stderr(&o));
+            let mut expected = b"header\n".to_vec();
+            expected.extend_from_slice(&want);
+            assert_eq!(
+                fs::read(&out_path).expect("read"),
+                expected,
+                "{to} force={force}"
+            );
+            let meta = fs::symlink_metadata(&link).expect("link");
+            assert!(meta.file_type().is_symlink(), "{to}: the link was replaced");
+            assert_eq!(fs::read_link(&link).expect("read link"), Path::new(to));
+            fs::remove_file(&out_path).expect("remove");
+        }
+        fs::remove_file(&link).expect("remove link");
+    }
+    assert_eq!(listing(d.path()), Vec::<String>::new());
+}
+
+/// `-o LINK` where LINK is a link to a FIFO: the reader gets the data, the
+/// link and the FIFO stay.
+#[test]
+fn a_link_to_a_fifo_is_written_in_place() {
+    let d = tmp();
+    let fifo = d.path().join("fifo");
+    let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(st.success());
+    let link = d.path().join("out.pgc");
+    std::os::unix::fs::symlink(&fifo, &link).expect("symlink");
+    let want = encoded(sample());
+    for force in [false, true] {
+        let f2 = fifo.clone();
+        let reader = std::thread::spawn(move || {
+            let mut got = Vec::new();
+            fs::File::open(&f2)
+                .expect("open fifo")
+                .read_to_end(&mut got)
+                .expect("read fifo");
+            got
+        });
+        let mut args = vec!["encode", "-q", p(sample()), "-o", p(&link)];
+        if force {
+            args.push("--force");
+        }
+        let o = run(&args, b"");
+        // If pgc never opened the FIFO, unblock the reader (O_NONBLOCK:
+        // fails harmlessly when the reader is already gone).
+        let _ = fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(0o4000)
+            .open(&fifo);
+        let got = reader.join().expect("reader");
+        assert_eq!(code(&o), Some(0), "force={force}: {}", stderr(&o));
+        assert_eq!(got, want, "force={force}");
+        assert!(
+            fs::symlink_metadata(&link)
+                .expect("link")
+                .file_type()
+                .is_symlink()
+        );
+    }
+    assert_eq!(listing(d.path()), ["fifo", "out.pgc"]);
+}
+
+/// `-o LINK` where LINK is a link to `/dev/null`: accepted without
+/// `--force`, nothing is renamed, the link stays.
+#[test]
+fn a_link_to_dev_null_is_written_in_place() {
+    let d = tmp();
+    let link = d.path().join("null.pgc");
+    std::os::unix::fs::symlink("/dev/null", &link).expect("symlink");
+    for force in [false, true] {
+        let mut args = vec!["encode", "-q", p(sample()), "-o", p(&link)];
+        if force {
+            args.push("--force");
+        }
+        let o = run(&args, b"");
+        assert_eq!(code(&o), Some(0), "force={force}: {}", stderr(&o));
+        assert_eq!(fs::read_link(&link).expect("link"), Path::new("/dev/null"));
+    }
+    assert_eq!(listing(d.path()), ["null.pgc"]);
+}
