@@ -16,6 +16,8 @@ use crate::error::{Error, Result};
 use crate::syncer::Syncer;
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// How many bytes are looked at to recognise a format.
@@ -100,9 +102,17 @@ impl Input {
         self.path.as_deref()
     }
 
-    /// The canonical path of a file input.
-    fn canonical(&self) -> Option<PathBuf> {
-        self.path.as_ref().and_then(|p| p.canonicalize().ok())
+    /// The device and inode of the input (of stdin when it is a file):
+    /// what makes two names, hard links or mounts one file.
+    fn identity(&self) -> Option<(u64, u64)> {
+        let meta = match &self.path {
+            Some(p) => std::fs::metadata(p).ok()?,
+            None => {
+                let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+                File::from(fd).metadata().ok()?
+            }
+        };
+        Some(identity(&meta))
     }
 
     /// What to tell a user who gave PGN text where PGC is read.
@@ -220,6 +230,11 @@ fn names_a_descriptor(p: &Path) -> bool {
     false
 }
 
+/// A file's device and inode number.
+fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    (meta.dev(), meta.ino())
+}
+
 /// Whether `p` names stdout.
 pub fn is_stdout(p: Option<&Path>) -> bool {
     p.is_none_or(is_stdio)
@@ -280,10 +295,12 @@ impl Output {
             });
         };
         let name = path.display().to_string();
-        if let Ok(canon) = path.canonicalize()
-            && inputs
-                .iter()
-                .any(|i| i.canonical().as_ref() == Some(&canon))
+        // The same device and inode: the same file whatever the names
+        // (another spelling, a symbolic or hard link, a bind mount). Devices
+        // and pipes are not data that an output could destroy.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.is_file()
+            && inputs.iter().any(|i| i.identity() == Some(identity(&meta)))
         {
             return Err(Error::Usage(format!(
                 "{name} is also an input; write the output to another file"
@@ -361,7 +378,11 @@ impl Output {
                     let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok();
                     dir.map(|d| d.join(p.file_name().unwrap_or_default()))
                 };
-                a == b || (canon(a).is_some() && canon(a) == canon(b))
+                let same_file = match (std::fs::metadata(a), std::fs::metadata(b)) {
+                    (Ok(x), Ok(y)) => identity(&x) == identity(&y),
+                    _ => false,
+                };
+                a == b || same_file || (canon(a).is_some() && canon(a) == canon(b))
             }
             _ => false,
         }

@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -157,4 +157,40 @@ fn a_link_to_dev_null_is_written_in_place() {
         assert_eq!(fs::read_link(&link).expect("link"), Path::new("/dev/null"));
     }
     assert_eq!(listing(d.path()), ["null.pgc"]);
+}
+
+// Point 4: the same file under another name.
+
+#[test]
+fn a_hard_link_of_an_input_is_not_an_output() {
+    let d = tmp();
+    let input = d.path().join("in.pgn");
+    fs::copy(sample(), &input).expect("copy");
+    let alias = d.path().join("alias.pgn");
+    fs::hard_link(&input, &alias).expect("hard link");
+    let before = fs::read(&input).expect("read");
+    let o = run(
+        &["encode", "-q", p(&input), "-o", p(&alias), "--force"],
+        b"",
+    );
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is also an input"), "{}", stderr(&o));
+    assert_eq!(fs::read(&alias).expect("read"), before);
+    let (a, b) = (
+        fs::metadata(&input).expect("meta"),
+        fs::metadata(&alias).expect("meta"),
+    );
+    assert_eq!((a.dev(), a.ino()), (b.dev(), b.ino()), "still one file");
+    // A symbolic link to the input, too.
+    let sym = d.path().join("sym.pgn");
+    std::os::unix::fs::symlink(&input, &sym).expect("symlink");
+    let o = run(&["encode", "-q", p(&input), "-o", p(&sym), "--force"], b"");
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(
+        fs::symlink_metadata(&sym)
+            .expect("sym")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(listing(d.path()), ["alias.pgn", "in.pgn", "sym.pgn"]);
 }
