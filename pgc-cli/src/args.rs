@@ -122,7 +122,8 @@ pub struct EncodeArgs {
     /// game number, what was not kept) to FILE.
     #[arg(long, value_name = "FILE", requires = "strict")]
     pub strict_report: Option<PathBuf>,
-    /// Worker threads (default: all cores). Output is identical for every N.
+    /// Worker threads (default: all cores). At most 4 × the cores and at
+    /// most 256: a larger N is lowered. Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Limits.
@@ -148,7 +149,8 @@ pub struct PgcBatchArgs {
     /// it is present and up to date, else scans.
     #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
     pub games: Option<crate::index::GameRange>,
-    /// Worker threads (default: all cores). Output is identical for every N.
+    /// Worker threads (default: all cores). At most 4 × the cores and at
+    /// most 256: a larger N is lowered. Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Limits.

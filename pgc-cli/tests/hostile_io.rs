@@ -194,3 +194,32 @@ fn a_hard_link_of_an_input_is_not_an_output() {
     );
     assert_eq!(listing(d.path()), ["alias.pgn", "in.pgn", "sym.pgn"]);
 }
+
+// Point 5: `-j` is clamped.
+
+#[test]
+fn a_huge_jobs_count_is_clamped_and_leaves_nothing_behind() {
+    let d = tmp();
+    let input = d.path().join("in.pgn");
+    let one = fs::read(sample()).expect("sample");
+    fs::write(&input, one.repeat(50)).expect("write");
+    let out = d.path().join("out.pgc");
+    let o = run(
+        &["encode", "-q", "-j", "20000", p(&input), "-o", p(&out)],
+        b"",
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(fs::read(&out).expect("out"), encoded(&input));
+    let back = d.path().join("back.pgn");
+    let o = run(
+        &["decode", "-q", "-j", "20000", p(&out), "-o", p(&back)],
+        b"",
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(listing(d.path()), ["back.pgn", "in.pgn", "out.pgc"]);
+    let help = run(&["encode", "--help"], b"");
+    assert!(
+        common::stdout(&help).contains("256"),
+        "the clamp is in the help"
+    );
+}
