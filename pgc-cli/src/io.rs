@@ -17,7 +17,7 @@ use crate::syncer::Syncer;
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
 use std::os::fd::AsFd;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// How many bytes are looked at to recognise a format.
@@ -337,9 +337,12 @@ impl Output {
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_else(|| "output".into());
+        // 0666 minus the umask, as other tools create files (the mode is
+        // given to open(2), which applies the umask).
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{file_name}."))
             .suffix(".tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
             .tempfile_in(&dir)
             .map_err(|e| {
                 Error::Io(format!(
@@ -447,6 +450,7 @@ impl Output {
         match self.target {
             Target::Stdout | Target::Device(_) => Ok(()),
             Target::File { path, tmp, force } => {
+                keep_mode(tmp.as_file(), &path).map_err(|e| Error::io(&name, &e))?;
                 tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
                 let temp_path = tmp.path().to_path_buf();
                 let done = if force {
@@ -469,6 +473,15 @@ impl Output {
                 })
             }
         }
+    }
+}
+
+/// Gives `file` the mode of the regular file at `target`, if there is one
+/// (the file it is about to replace, with `--force`).
+fn keep_mode(file: &File, target: &Path) -> io::Result<()> {
+    match std::fs::metadata(target) {
+        Ok(old) if old.is_file() => file.set_permissions(old.permissions()),
+        _ => Ok(()),
     }
 }
 

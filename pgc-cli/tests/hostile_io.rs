@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -222,4 +222,70 @@ fn a_huge_jobs_count_is_clamped_and_leaves_nothing_behind() {
         common::stdout(&help).contains("256"),
         "the clamp is in the help"
     );
+}
+
+// Point 9: file modes.
+
+/// Runs pgc under `umask` (through the shell, since setting the umask of
+/// this process needs unsafe code).
+fn run_umask(umask: &str, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_pgc"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh")
+}
+
+fn mode(p: &Path) -> u32 {
+    fs::metadata(p).expect("meta").permissions().mode() & 0o7777
+}
+
+#[test]
+fn outputs_get_0666_minus_the_umask_and_keep_an_overwritten_mode() {
+    let d = tmp();
+    let input = d.path().join("in.pgn");
+    let mut pgn = fs::read(sample()).expect("sample");
+    // A rejected game (an illegal first move), for the rejects file.
+    pgn.extend_from_slice(b"\n[Event \"bad\"]\n\n1. e5 *\n");
+    fs::write(&input, &pgn).expect("write");
+    for (umask, want) in [("022", 0o644), ("027", 0o640), ("002", 0o664)] {
+        let out = d.path().join(format!("out{umask}.pgc"));
+        let rej = d.path().join(format!("rej{umask}.pgn"));
+        let rep = d.path().join(format!("rep{umask}.txt"));
+        let o = run_umask(
+            umask,
+            &[
+                "encode",
+                "-q",
+                "--strict",
+                p(&input),
+                "-o",
+                p(&out),
+                "--rejects",
+                p(&rej),
+                "--strict-report",
+                p(&rep),
+            ],
+        );
+        assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+        for f in [&out, &rej, &rep] {
+            assert_eq!(mode(f), want, "{} under umask {umask}", f.display());
+        }
+        let o = run_umask(umask, &["index", "-q", p(&out)]);
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        let idx = d.path().join(format!("out{umask}.pgc.idx"));
+        assert_eq!(mode(&idx), want, "{}", idx.display());
+        // --force keeps the mode of the file it replaces.
+        fs::set_permissions(&out, fs::Permissions::from_mode(0o604)).expect("chmod");
+        let o = run_umask(
+            umask,
+            &["encode", "-q", p(sample()), "-o", p(&out), "--force"],
+        );
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        assert_eq!(mode(&out), 0o604);
+        assert_eq!(fs::read(&out).expect("out"), encoded(sample()));
+    }
 }
