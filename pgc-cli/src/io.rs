@@ -6,10 +6,16 @@
 //!   members are all read, so `cat a.pgc.zst b.pgc.zst` works.
 //! - The data is then sniffed: PGC or PGN text ([`Format`]). `.pgc` is also
 //!   used by other programs, so the name alone decides nothing.
-//! - An output file is written to a temporary file beside the target and
-//!   renamed over it only at the end ([`Output::commit`]); on any error, or
-//!   if the process dies, the target is untouched. An existing output is
-//!   kept unless `--force`, and an output is never one of the inputs.
+//! - An output file is written to an unnamed temporary file (`O_TMPFILE`)
+//!   in the target's directory, made durable and linked into place only at
+//!   the end ([`Output::commit`]); on any error, or if the process dies
+//!   (even by `kill -9`), the target is untouched and nothing is left
+//!   behind. Where the file system has no `O_TMPFILE`, a named temporary
+//!   file takes its place (removed on errors and on SIGINT/SIGTERM). An
+//!   existing output is kept unless `--force`, and an output is never one
+//!   of the inputs.
+//! - An output that is not a regular file (a device, a FIFO, `/dev/stdout`,
+//!   `/dev/fd/N`, `/proc/self/fd/N`, or a link to one) is written in place.
 //! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed.
 
 use crate::error::{Error, Result};
@@ -257,9 +263,74 @@ enum Target {
     Device(File),
     File {
         path: PathBuf,
-        tmp: tempfile::NamedTempFile,
+        /// The directory of `path`.
+        dir: PathBuf,
+        tmp: Temp,
         force: bool,
     },
+}
+
+/// The temporary file an output is written to.
+enum Temp {
+    /// An unnamed file (`O_TMPFILE`): a killed process leaves nothing.
+    Unnamed(File),
+    /// A named file, where the file system refuses `O_TMPFILE`.
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    fn file(&self) -> &File {
+        match self {
+            Temp::Unnamed(f) => f,
+            Temp::Named(t) => t.as_file(),
+        }
+    }
+}
+
+/// Opens an unnamed regular file in `dir`, mode 0666 minus the umask.
+fn open_unnamed(dir: &Path) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    )?;
+    Ok(File::from(fd))
+}
+
+/// Gives the unnamed `file` the name `dest` (which must not exist).
+fn link_unnamed(file: &File, dest: &Path) -> io::Result<()> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd;
+    let by_proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+    match linkat(CWD, by_proc.as_str(), CWD, dest, AtFlags::SYMLINK_FOLLOW) {
+        // No /proc: AT_EMPTY_PATH (needs CAP_DAC_READ_SEARCH before Linux 6.10).
+        Err(e) if e == rustix::io::Errno::NOENT && !Path::new("/proc/self/fd").exists() => {
+            Ok(linkat(file, "", CWD, dest, AtFlags::EMPTY_PATH)?)
+        }
+        r => Ok(r?),
+    }
+}
+
+/// A name for a temporary file in `dir`: short (the target's name may
+/// already be near the 255-byte limit) and unlikely to exist.
+fn temp_name(dir: &Path) -> PathBuf {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    dir.join(format!(".pgc.{:012x}.tmp", h.finish() & 0xffff_ffff_ffff))
+}
+
+/// Makes the entries of `dir` durable (after a rename or a link into it).
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    match File::open(dir).and_then(|d| d.sync_all()) {
+        // Some file systems cannot sync a directory.
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => Ok(()),
+        r => r,
+    }
 }
 
 /// Which compression an output name asks for.
@@ -339,6 +410,17 @@ impl Output {
             .unwrap_or_else(|| "output".into());
         // 0666 minus the umask, as other tools create files (the mode is
         // given to open(2), which applies the umask).
+        if let Ok(f) = open_unnamed(&dir) {
+            return Ok(Output {
+                name,
+                target: Target::File {
+                    path: path.to_path_buf(),
+                    dir,
+                    tmp: Temp::Unnamed(f),
+                    force,
+                },
+            });
+        }
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{file_name}."))
             .suffix(".tmp")
@@ -355,7 +437,8 @@ impl Output {
             name,
             target: Target::File {
                 path: path.to_path_buf(),
-                tmp,
+                dir,
+                tmp: Temp::Named(tmp),
                 force,
             },
         })
@@ -405,7 +488,7 @@ impl Output {
             ),
             Target::File { path, tmp, .. } => {
                 let f = tmp
-                    .as_file()
+                    .file()
                     .try_clone()
                     .map_err(|e| Error::io(&self.name, &e))?;
                 syncer = f.try_clone().ok().and_then(Syncer::start);
@@ -439,19 +522,68 @@ impl Output {
     }
 
     /// Makes the output visible: syncs the temporary file (most of it was
-    /// flushed while it was written, see [`crate::syncer`]) and renames it
-    /// over the target (refusing to replace a file that appeared meanwhile unless
-    /// `--force`). Call after [`Sink::finish`].
+    /// flushed while it was written, see [`crate::syncer`]), puts it in
+    /// place of the target (refusing to replace a file that appeared
+    /// meanwhile unless `--force`) and syncs the directory, so that the new
+    /// name survives a crash. Call after [`Sink::finish`].
+    ///
+    /// An unnamed file is linked to the target's name; with `--force`, as
+    /// a link cannot replace a file, it is linked to a temporary name and
+    /// renamed over the target, so the target is replaced at once.
     ///
     /// # Errors
     /// I/O, or the target appeared while we worked.
     pub fn commit(self) -> Result<()> {
         let name = self.name;
-        match self.target {
-            Target::Stdout | Target::Device(_) => Ok(()),
-            Target::File { path, tmp, force } => {
-                keep_mode(tmp.as_file(), &path).map_err(|e| Error::io(&name, &e))?;
-                tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
+        let Target::File {
+            path,
+            dir,
+            tmp,
+            force,
+        } = self.target
+        else {
+            return Ok(());
+        };
+        let appeared = || {
+            Error::Usage(format!(
+                "{name} appeared while pgc was writing it; use --force to overwrite"
+            ))
+        };
+        let io_err = |what: &str, e: &io::Error| Error::Io(format!("{name}: {what}: {e}"));
+        keep_mode(tmp.file(), &path).map_err(|e| Error::io(&name, &e))?;
+        tmp.file().sync_all().map_err(|e| Error::io(&name, &e))?;
+        match tmp {
+            Temp::Unnamed(file) if !force => {
+                link_unnamed(&file, &path).map_err(|e| {
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        appeared()
+                    } else {
+                        io_err("cannot link the output into place", &e)
+                    }
+                })?;
+            }
+            Temp::Unnamed(file) => {
+                let mut tries = 0;
+                let temp_path = loop {
+                    let candidate = temp_name(&dir);
+                    match link_unnamed(&file, &candidate) {
+                        Ok(()) => break candidate,
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => {
+                            tries += 1;
+                        }
+                        Err(e) => return Err(io_err("cannot link the output into place", &e)),
+                    }
+                };
+                register_temp(&temp_path);
+                let renamed = std::fs::rename(&temp_path, &path);
+                if renamed.is_err() {
+                    // Best effort: the error below is what matters.
+                    let _ = std::fs::remove_file(&temp_path);
+                }
+                unregister_temp(&temp_path);
+                renamed.map_err(|e| io_err("cannot rename the temporary file", &e))?;
+            }
+            Temp::Named(tmp) => {
                 let temp_path = tmp.path().to_path_buf();
                 let done = if force {
                     tmp.persist(&path)
@@ -459,20 +591,16 @@ impl Output {
                     tmp.persist_noclobber(&path)
                 };
                 unregister_temp(&temp_path);
-                done.map(|_| ()).map_err(|e| {
+                done.map_err(|e| {
                     if e.error.kind() == io::ErrorKind::AlreadyExists {
-                        Error::Usage(format!(
-                            "{name} appeared while pgc was writing it; use --force to overwrite"
-                        ))
+                        appeared()
                     } else {
-                        Error::Io(format!(
-                            "{name}: cannot rename the temporary file: {}",
-                            e.error
-                        ))
+                        io_err("cannot rename the temporary file", &e.error)
                     }
-                })
+                })?;
             }
         }
+        sync_dir(&dir).map_err(|e| io_err("cannot sync its directory", &e))
     }
 }
 

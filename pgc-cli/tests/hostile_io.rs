@@ -8,6 +8,7 @@ use std::io::{Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 mod common;
 use common::{pgc, root, run, stderr};
@@ -288,4 +289,91 @@ fn outputs_get_0666_minus_the_umask_and_keep_an_overwritten_mode() {
         assert_eq!(mode(&out), 0o604);
         assert_eq!(fs::read(&out).expect("out"), encoded(sample()));
     }
+}
+
+// Point 13: kill -9 at any moment.
+
+/// A PGN input of 20,000 games (8 MB) that takes a while to encode.
+fn big_pgn(dir: &Path) -> PathBuf {
+    let mut data = Vec::new();
+    let moves = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 \
+                 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 \
+                 14. Bg5 b4 15. Nb1 h6 16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 {a comment} \
+                 19. exd6 Qf6 20. Nbd2 Nxd6 21. Nc4 Nxc4 22. Bxc4 Nb6 23. Ne5 Rae8 *";
+    for i in 0..20_000 {
+        writeln!(
+            data,
+            "[Event \"Game {i}\"]\n[Site \"Here\"]\n[Date \"2024.01.01\"]\n[Round \"{i}\"]\n\
+             [White \"A{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n{moves}\n"
+        )
+        .expect("write");
+    }
+    let p = dir.join("big.pgn");
+    fs::write(&p, &data).expect("write input");
+    p
+}
+
+#[test]
+fn sigkill_at_any_moment_leaves_no_file_and_no_harm() {
+    let d = tmp();
+    let input = big_pgn(d.path());
+    let target = d.path().join("out.pgc");
+    // The complete output, from a run that is not killed.
+    let full = encoded(&input);
+    let mut killed_while_running = 0;
+    for delay_ms in [0u64, 5, 20, 60, 150, 400] {
+        for old in [None, Some(b"old target".as_slice())] {
+            match old {
+                Some(o) => fs::write(&target, o).expect("old target"),
+                None => {
+                    let _ = fs::remove_file(&target);
+                }
+            }
+            let mut child = pgc()
+                .args([
+                    "encode",
+                    "-q",
+                    "-j",
+                    "2",
+                    "--force",
+                    p(&input),
+                    "-o",
+                    p(&target),
+                ])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn");
+            std::thread::sleep(Duration::from_millis(delay_ms));
+            if child.try_wait().expect("try_wait").is_none() {
+                killed_while_running += 1;
+            }
+            child.kill().expect("kill");
+            let status = child.wait().expect("wait");
+            let mut names = listing(d.path());
+            names.retain(|n| n != "big.pgn");
+            let t = Instant::now();
+            match fs::read(&target) {
+                Ok(got) => {
+                    assert_eq!(names, ["out.pgc"], "delay {delay_ms} ms, {status}");
+                    assert!(
+                        Some(got.as_slice()) == old || got == full,
+                        "delay {delay_ms} ms: the target is neither the old one nor complete \
+                         ({} bytes)",
+                        got.len()
+                    );
+                }
+                Err(_) => {
+                    assert!(old.is_none(), "delay {delay_ms} ms: the old target is gone");
+                    assert_eq!(names, Vec::<String>::new(), "delay {delay_ms} ms");
+                }
+            }
+            assert!(t.elapsed() < Duration::from_secs(5));
+        }
+    }
+    assert!(
+        killed_while_running >= 6,
+        "most kills must land while pgc runs ({killed_while_running})"
+    );
 }
