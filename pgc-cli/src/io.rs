@@ -110,7 +110,7 @@ impl Input {
 
     /// The device and inode of the input (of stdin when it is a file):
     /// what makes two names, hard links or mounts one file.
-    fn identity(&self) -> Option<(u64, u64)> {
+    fn identity(&self) -> Option<FileId> {
         let meta = match &self.path {
             Some(p) => std::fs::metadata(p).ok()?,
             None => {
@@ -237,7 +237,10 @@ fn names_a_descriptor(p: &Path) -> bool {
 }
 
 /// A file's device and inode number.
-fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+type FileId = (u64, u64);
+
+/// The [`FileId`] of a file.
+fn identity(meta: &std::fs::Metadata) -> FileId {
     (meta.dev(), meta.ino())
 }
 
@@ -267,7 +270,61 @@ enum Target {
         dir: PathBuf,
         tmp: Temp,
         force: bool,
+        /// No other output of this process writes `path` meanwhile.
+        _claim: Claim,
     },
+}
+
+/// The regular files that outputs of this process are writing: the
+/// canonical directory joined with the name, and the device and inode of
+/// a file that exists.
+static CLAIMS: std::sync::Mutex<Vec<(PathBuf, Option<FileId>)>> = std::sync::Mutex::new(Vec::new());
+
+/// An output's hold on its target file, released when dropped: two
+/// outputs of one run (`-o`, `--rejects`, `--strict-report`) cannot name
+/// the same file, however spelled.
+struct Claim {
+    key: PathBuf,
+}
+
+impl Claim {
+    /// Claims `path`; `None` if another output holds it.
+    fn new(path: &Path) -> Option<Claim> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let key = match (dir.canonicalize(), path.file_name()) {
+            (Ok(d), Some(f)) => d.join(f),
+            _ => path.to_path_buf(),
+        };
+        let id = std::fs::metadata(path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| identity(&m));
+        let mut claims = CLAIMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if claims
+            .iter()
+            .any(|(k, i)| *k == key || (id.is_some() && *i == id))
+        {
+            return None;
+        }
+        claims.push((key.clone(), id));
+        Some(Claim { key })
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut claims = CLAIMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = claims.iter().position(|(k, _)| *k == self.key) {
+            claims.remove(i);
+        }
+    }
 }
 
 /// The temporary file an output is written to.
@@ -400,46 +457,58 @@ impl Output {
                 "{name} exists; use --force to overwrite"
             )));
         }
+        let claim = Claim::new(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "{name} is named by two outputs (-o, --rejects, --strict-report); \
+                 give each its own file"
+            ))
+        })?;
+        Output::to_file(path, name, force, claim, true)
+    }
+
+    /// An output to the regular file `path`, through an unnamed temporary
+    /// file if `unnamed` and the file system allows, else a named one.
+    fn to_file(
+        path: &Path,
+        name: String,
+        force: bool,
+        claim: Claim,
+        unnamed: bool,
+    ) -> Result<Output> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let file_name = path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "output".into());
         // 0666 minus the umask, as other tools create files (the mode is
         // given to open(2), which applies the umask).
-        if let Ok(f) = open_unnamed(&dir) {
-            return Ok(Output {
-                name,
-                target: Target::File {
-                    path: path.to_path_buf(),
-                    dir,
-                    tmp: Temp::Unnamed(f),
-                    force,
-                },
-            });
-        }
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{file_name}."))
-            .suffix(".tmp")
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(&dir)
-            .map_err(|e| {
-                Error::Io(format!(
-                    "{name}: cannot create a temporary file in {}: {e}; check that the directory exists and is writable",
-                    dir.display()
-                ))
-            })?;
-        register_temp(tmp.path());
+        let tmp = match open_unnamed(&dir) {
+            Ok(f) if unnamed => Temp::Unnamed(f),
+            _ => {
+                // A short name: the target's may be near the 255-byte limit.
+                let tmp = tempfile::Builder::new()
+                    .prefix(".pgc.")
+                    .suffix(".tmp")
+                    .permissions(std::fs::Permissions::from_mode(0o666))
+                    .tempfile_in(&dir)
+                    .map_err(|e| {
+                        Error::Io(format!(
+                            "{name}: cannot create a temporary file in {}: {e}; \
+                             check that the directory exists and is writable",
+                            dir.display()
+                        ))
+                    })?;
+                register_temp(tmp.path());
+                Temp::Named(tmp)
+            }
+        };
         Ok(Output {
             name,
             target: Target::File {
                 path: path.to_path_buf(),
                 dir,
-                tmp: Temp::Named(tmp),
+                tmp,
                 force,
+                _claim: claim,
             },
         })
     }
@@ -540,6 +609,7 @@ impl Output {
             dir,
             tmp,
             force,
+            _claim,
         } = self.target
         else {
             return Ok(());
@@ -738,6 +808,66 @@ pub fn remove_temps() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The fallback where a file system has no O_TMPFILE: a named temporary
+    /// file with a short name, so that a 254-byte target works, created
+    /// with the mode other tools give (0666 minus the umask).
+    #[test]
+    fn a_named_temporary_file_serves_a_long_name() {
+        let d = tempfile::tempdir().unwrap();
+        let name = format!("{}.pgc", "n".repeat(250));
+        let path = d.path().join(&name);
+        let reference = d.path().join("ref");
+        File::create(&reference).unwrap();
+        let want_mode = std::fs::metadata(&reference).unwrap().permissions().mode();
+        std::fs::remove_file(&reference).unwrap();
+        for (force, data) in [(false, b"first"), (true, b"again")] {
+            let claim = Claim::new(&path).unwrap();
+            let out = Output::to_file(&path, name.clone(), force, claim, false).unwrap();
+            assert!(matches!(
+                &out.target,
+                Target::File {
+                    tmp: Temp::Named(_),
+                    ..
+                }
+            ));
+            let mut sink = out.sink().unwrap();
+            sink.put(data).unwrap();
+            sink.finish().unwrap();
+            out.commit().unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), data);
+            assert_eq!(names(d.path()), std::slice::from_ref(&name));
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode, want_mode);
+        }
+    }
+
+    #[test]
+    fn two_outputs_cannot_claim_one_file() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a");
+        let first = Claim::new(&a).unwrap();
+        assert!(Claim::new(&d.path().join(".").join("a")).is_none());
+        std::fs::write(&a, b"x").unwrap();
+        let b = d.path().join("b");
+        std::fs::hard_link(&a, &b).unwrap();
+        // A new claim records the file's identity: a hard link is the same.
+        drop(first);
+        let first = Claim::new(&a).unwrap();
+        assert!(Claim::new(&b).is_none());
+        drop(first);
+        assert!(Claim::new(&b).is_some());
+    }
 
     #[test]
     fn sniffs_formats() {

@@ -377,3 +377,56 @@ fn sigkill_at_any_moment_leaves_no_file_and_no_harm() {
         "most kills must land while pgc runs ({killed_while_running})"
     );
 }
+
+// Point 14: long names, two outputs naming one file.
+
+#[test]
+fn an_output_name_of_250_bytes_works() {
+    let d = tmp();
+    let want = encoded(sample());
+    for len in [246, 251] {
+        let name = format!("{}.pgc", "a".repeat(len));
+        let out = d.path().join(&name);
+        let o = run(&["encode", "-q", p(sample()), "-o", p(&out)], b"");
+        assert_eq!(code(&o), Some(0), "{}: {}", name.len(), stderr(&o));
+        assert_eq!(fs::read(&out).expect("out"), want);
+        let o = run(
+            &["encode", "-q", p(sample()), "-o", p(&out), "--force"],
+            b"",
+        );
+        assert_eq!(code(&o), Some(0), "{}: {}", name.len(), stderr(&o));
+        assert_eq!(fs::read(&out).expect("out"), want);
+        fs::remove_file(&out).expect("remove");
+    }
+    assert_eq!(listing(d.path()), Vec::<String>::new());
+}
+
+#[test]
+fn rejects_and_strict_report_cannot_name_one_file() {
+    let d = tmp();
+    let out = d.path().join("out.pgc");
+    let same = d.path().join("same.txt");
+    let same2 = d.path().join(".").join("same.txt");
+    let o = run(
+        &[
+            "encode",
+            "-q",
+            "--strict",
+            p(sample()),
+            "-o",
+            p(&out),
+            "--rejects",
+            p(&same),
+            "--strict-report",
+            p(&same2),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("same.txt") && err.contains("--rejects") && err.contains("--strict-report"),
+        "{err}"
+    );
+    assert_eq!(listing(d.path()), Vec::<String>::new());
+}
