@@ -52,8 +52,9 @@ pub enum DecodeFormat {
 /// Where the output goes.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output file (`-` or none: stdout). Written to a temporary file beside
-    /// it and renamed at the end.
+    /// Output file (`-` or none: stdout). Written to a temporary file in its
+    /// directory and put in place at the end; devices, pipes and
+    /// `/dev/stdout` are written directly.
     #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
     /// Overwrite existing output files.
