@@ -26,8 +26,10 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// How many bytes are looked at to recognise a format.
-const SNIFF: u64 = 4096;
+/// How many bytes are looked at to recognise a format: enough for a whole
+/// escape-string record (the marker, a two-byte length, up to 65,535 bytes)
+/// and the marker after it.
+const SNIFF: u64 = 3 + 0xffff + 1;
 
 /// What an input holds, judged by its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,23 +38,84 @@ pub enum Format {
     Empty,
     /// PGN text.
     Pgn,
-    /// PGC records.
+    /// PGC records, or at least not text: binary data is read as PGC, which
+    /// says where it fails.
     Pgc,
+}
+
+/// Whether `b` starts a PGC record.
+fn is_marker(b: u8) -> bool {
+    b <= 0x0a || b == 0x80
 }
 
 /// Recognises PGC or PGN from the first bytes of the (decompressed) data.
 ///
 /// A PGC file starts with a record marker: 0x00–0x0a or 0x80. PGN text
-/// starts with printable text, a byte order mark or whitespace; of the
-/// markers only 0x09 (tab) and 0x0a (line feed) are also text, and then a
-/// PGC file (an escape string or a RAV end) soon shows bytes no text holds.
+/// starts with printable text, a byte order mark or whitespace. Of the
+/// markers only 0x09 (tab) and 0x0a (line feed) are also text: a PGC file
+/// starting with 0x0a is an escape-string record (the marker, a
+/// little-endian length, one line of text), which is checked whole, up to
+/// the marker after it. Otherwise data is PGN when it is text: at most one
+/// byte in twenty a control character that text does not hold (a stray
+/// one in a comment is still PGN; random bytes are not).
 pub fn sniff(head: &[u8]) -> Format {
-    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
     match head.first() {
         None => Format::Empty,
-        Some(&b) if b <= 0x08 || b == 0x80 => Format::Pgc,
-        Some(0x09 | 0x0a) if head.iter().any(|&c| binary(c)) => Format::Pgc,
+        Some(0x0a) if starts_with_escape(head) => Format::Pgc,
+        Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => Format::Pgc,
+        Some(_) if !is_text(head) => Format::Pgc,
         Some(_) => Format::Pgn,
+    }
+}
+
+/// Whether `head` starts with a whole PGC escape-string record followed by
+/// a record marker or by the end of the data (`head` holds [`SNIFF`]
+/// bytes, or all the data if it is shorter).
+fn starts_with_escape(head: &[u8]) -> bool {
+    let [0x0a, lo, hi, rest @ ..] = head else {
+        return false;
+    };
+    let len = usize::from(u16::from_le_bytes([*lo, *hi]));
+    match rest.get(..len) {
+        // The escaped data is the rest of one line.
+        Some(text) if !text.contains(&b'\n') => rest.get(len).is_none_or(|&m| is_marker(m)),
+        _ => false,
+    }
+}
+
+/// Whether `head` reads as text: control characters other than tab, line
+/// feed, vertical tab, form feed, carriage return, SUB (a DOS end of file)
+/// and ESC are at most one byte in twenty.
+fn is_text(head: &[u8]) -> bool {
+    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
+    let n = head.iter().filter(|&&c| binary(c)).count();
+    n * 20 <= head.len()
+}
+
+/// The UTF-16 encoding `head` is in, if it looks like UTF-16 text: a byte
+/// order mark, or (without one) mostly ASCII characters each paired with a
+/// zero byte.
+fn utf16(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [0xff, 0xfe, ..] => return Some("UTF-16LE"),
+        [0xfe, 0xff, ..] => return Some("UTF-16BE"),
+        _ => {}
+    }
+    let text = |c: u8| matches!(c, b'\t' | b'\n' | b'\r' | 0x20..=0x7e);
+    let (mut pairs, mut le, mut be) = (0, 0, 0);
+    for p in head.chunks_exact(2).take(256) {
+        pairs += 1;
+        le += usize::from(p[1] == 0 && text(p[0]));
+        be += usize::from(p[0] == 0 && text(p[1]));
+    }
+    if pairs < 2 {
+        None
+    } else if le * 4 >= pairs * 3 {
+        Some("UTF-16LE")
+    } else if be * 4 >= pairs * 3 {
+        Some("UTF-16BE")
+    } else {
+        None
     }
 }
 
@@ -179,6 +242,13 @@ impl Input {
             _ => raw,
         };
         let (head, data) = self.peek(data)?;
+        if let Some(encoding) = utf16(&head) {
+            return Err(Error::Usage(format!(
+                "{}: is {encoding} text; pgc reads PGN in UTF-8 (or Latin-1): convert it \
+                 first, e.g. `iconv -f {encoding} -t UTF-8`",
+                self.name
+            )));
+        }
         Ok(Opened {
             reader: data,
             format: sniff(&head),
@@ -809,6 +879,10 @@ pub fn remove_temps() {
 mod tests {
     use super::*;
 
+    /// The tests of outputs share the process's claims (and a file they
+    /// remove may hand its inode to a file of the other): one at a time.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
@@ -824,6 +898,9 @@ mod tests {
     /// with the mode other tools give (0666 minus the umask).
     #[test]
     fn a_named_temporary_file_serves_a_long_name() {
+        let _serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let d = tempfile::tempdir().unwrap();
         let name = format!("{}.pgc", "n".repeat(250));
         let path = d.path().join(&name);
@@ -854,6 +931,9 @@ mod tests {
 
     #[test]
     fn two_outputs_cannot_claim_one_file() {
+        let _serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let d = tempfile::tempdir().unwrap();
         let a = d.path().join("a");
         let first = Claim::new(&a).unwrap();
@@ -881,5 +961,44 @@ mod tests {
         assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
         // An escape string first: 0x0a, a little-endian length, text.
         assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
+        assert_eq!(sniff(b"\x0a\x05\x00hello"), Format::Pgc);
+        // A long one whose length bytes are spaces (8224 bytes of text).
+        let mut long = b"\x0a\x20\x20".to_vec();
+        long.extend(std::iter::repeat_n(b'a', 0x2020));
+        long.extend_from_slice(&[0x05, 0x02]);
+        assert_eq!(sniff(&long), Format::Pgc);
+        long.truncate(3 + 0x2020 - 1);
+        assert_eq!(sniff(&long), Format::Pgn, "a truncated escape is not PGC");
+        // A leading newline, then a control byte in a comment: PGN.
+        assert_eq!(sniff(b"\n[Event \"a\"]\n\n1. e4 {x\x01y} *"), Format::Pgn);
+        assert_eq!(sniff(b"\n\n[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\t1. e4 *\n"), Format::Pgn);
+        // Random bytes are not text.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let random: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        let mut random = random;
+        random[0] = b'Q';
+        assert_eq!(sniff(&random), Format::Pgc);
+    }
+
+    #[test]
+    fn recognises_utf16() {
+        let le: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [b, 0]).collect();
+        let be: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [0, b]).collect();
+        assert_eq!(utf16(&le), Some("UTF-16LE"));
+        assert_eq!(utf16(&be), Some("UTF-16BE"));
+        assert_eq!(utf16(&[&[0xff, 0xfe][..], &le].concat()), Some("UTF-16LE"));
+        assert_eq!(utf16(&[&[0xfe, 0xff][..], &be].concat()), Some("UTF-16BE"));
+        assert_eq!(utf16(b"[Event \"x\"]\n"), None);
+        assert_eq!(utf16(&[0x05, 0x02, 0x05, 0x00, 0x00, 0x00]), None);
+        assert_eq!(utf16(&[0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(utf16(b"\x0a\x05\x00hello\x05\x06"), None);
     }
 }

@@ -430,3 +430,66 @@ fn rejects_and_strict_report_cannot_name_one_file() {
     );
     assert_eq!(listing(d.path()), Vec::<String>::new());
 }
+
+// Point 12: recognising the format.
+
+#[test]
+fn a_leading_newline_and_a_control_byte_in_a_comment_are_pgn() {
+    let o = run(&["encode", "-q"], b"\n[Event \"a\"]\n\n1. e4 {x\x01y} *\n");
+    assert_ne!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("PGC file"), "{}", stderr(&o));
+    assert_eq!(o.stdout.first(), Some(&0x05), "a game was written");
+}
+
+#[test]
+fn utf16_pgn_is_refused_naming_the_encoding() {
+    let text = fs::read_to_string(sample()).expect("sample");
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (data, encoding) in [
+        ([&[0xff, 0xfe][..], &le].concat(), "UTF-16LE"),
+        (le.clone(), "UTF-16LE"),
+        ([&[0xfe, 0xff][..], &be].concat(), "UTF-16BE"),
+        (be.clone(), "UTF-16BE"),
+    ] {
+        for command in ["encode", "decode"] {
+            let o = run(&[command, "-q"], &data);
+            assert_eq!(code(&o), Some(2), "{command} {encoding}: {}", stderr(&o));
+            assert!(stderr(&o).contains(encoding), "{}", stderr(&o));
+            assert!(o.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn random_bytes_are_not_pgn() {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut data: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u8
+        })
+        .collect();
+    data[0] = b'[';
+    let o = run(&["encode", "-q"], &data);
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not PGN"), "{}", stderr(&o));
+    let o = run(&["decode", "-q"], &data);
+    assert_ne!(code(&o), Some(0));
+    assert!(!stderr(&o).contains("is PGN text"), "{}", stderr(&o));
+}
+
+#[test]
+fn pgc_starting_with_a_long_escape_record_is_pgc() {
+    // 0x0a, then the length 0x2020 (two spaces), then 8224 bytes of text:
+    // the first 4 KiB look like text.
+    let mut data = vec![0x0a, 0x20, 0x20];
+    data.extend(std::iter::repeat_n(b'a', 0x2020));
+    data.extend_from_slice(&encoded(sample()));
+    let o = run(&["verify"], &data);
+    assert_eq!(code(&o), Some(0), "{}{}", common::stdout(&o), stderr(&o));
+    let o = run(&["dump"], &data);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+}
