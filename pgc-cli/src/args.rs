@@ -147,7 +147,8 @@ pub struct PgcBatchArgs {
     pub output: OutputArgs,
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
-    /// it is present and up to date, else scans.
+    /// it is present and up to date, else scans. A range past the last
+    /// game gets a warning, not an error.
     #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
     pub games: Option<crate::index::GameRange>,
     /// Worker threads (default: all cores). At most 4 × the cores and at

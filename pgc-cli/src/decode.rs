@@ -461,6 +461,7 @@ impl PgcBatches<'_> {
                     }
                 },
             )?;
+            input.note_range(a.games, splitter.games);
         }
         let bytes_out = sink.written();
         sink.finish()?;

@@ -118,7 +118,12 @@ pub fn open_batches(
         if let Some(idx) = load_index(path, &mut file, quiet) {
             let Some(&offset) = idx.offsets.get(r.first as usize) else {
                 // Past the last game: nothing to read.
-                return Ok(PgcSplitter::new(Box::new(std::io::empty()), limits));
+                return Ok(PgcSplitter::resume(
+                    Box::new(std::io::empty()),
+                    limits,
+                    0,
+                    idx.offsets.len() as u64,
+                ));
             };
             file.seek(SeekFrom::Start(offset))
                 .map_err(|e| Error::io(&input.name, &e))?;

@@ -184,6 +184,30 @@ impl Input {
         Some(identity(&meta))
     }
 
+    /// Says on stderr when `--games` (`range`) reached past the end of
+    /// this input, which held `games` games: nothing, or only the start of
+    /// the range, was read from it. Not an error: the exit status stays 0.
+    pub fn note_range(&self, range: Option<crate::index::GameRange>, games: u64) {
+        let Some(r) = range else { return };
+        let name = &self.name;
+        if r.first >= games {
+            crate::progress::say(&format!(
+                "warning: {name} has {games} games; --games starts at game {}, past the \
+                 end: nothing was read from it",
+                r.first + 1
+            ));
+        } else if let Some(last) = r.last
+            && last >= games
+        {
+            crate::progress::say(&format!(
+                "warning: {name} has {games} games; --games ends at game {}, past the \
+                 end: games {} to {games} were read from it",
+                last + 1,
+                r.first + 1
+            ));
+        }
+    }
+
     /// What to tell a user who gave PGN text where PGC is read.
     pub fn not_pgc(&self) -> String {
         format!(

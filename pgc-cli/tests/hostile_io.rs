@@ -493,3 +493,52 @@ fn pgc_starting_with_a_long_escape_record_is_pgc() {
     let o = run(&["dump"], &data);
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
 }
+
+// Point 14: a game range past the end.
+
+#[test]
+fn a_game_range_past_the_end_says_so() {
+    let d = tmp();
+    let pgc_file = d.path().join("x.pgc");
+    let o = run(
+        &[
+            "encode",
+            "-q",
+            p(&root().join("samples/mixed.pgn")),
+            "-o",
+            p(&pgc_file),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(1), "one game of mixed.pgn is rejected");
+    let events = |o: &std::process::Output| common::stdout(o).matches("[Event ").count();
+    for indexed in [false, true] {
+        if indexed {
+            let o = run(&["index", "-q", p(&pgc_file)], b"");
+            assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        }
+        for command in ["decode", "moves"] {
+            let o = run(&[command, "-q", "--games", "99999", p(&pgc_file)], b"");
+            assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+            assert!(o.stdout.is_empty());
+            let err = stderr(&o);
+            assert!(
+                err.contains("warning") && err.contains("has 3 games") && err.contains("99999"),
+                "{command} indexed={indexed}: {err}"
+            );
+        }
+        let o = run(&["decode", "-q", "--games", "2..9", p(&pgc_file)], b"");
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        assert_eq!(events(&o), 2);
+        let err = stderr(&o);
+        assert!(
+            err.contains("has 3 games") && err.contains("game 9"),
+            "{err}"
+        );
+        for range in ["3", "1..3", "2.."] {
+            let o = run(&["decode", "-q", "--games", range, p(&pgc_file)], b"");
+            assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+            assert_eq!(stderr(&o), "", "{range} indexed={indexed}");
+        }
+    }
+}
