@@ -690,8 +690,8 @@ impl Output {
     /// meanwhile unless `--force`) and syncs the directory, so that the new
     /// name survives a crash. Call after [`Sink::finish`].
     ///
-    /// An unnamed file is linked to the target's name; with `--force`, as
-    /// a link cannot replace a file, it is linked to a temporary name and
+    /// An unnamed file is linked to the target's name; to replace a file
+    /// (`--force`), as a link cannot, it is linked to a temporary name and
     /// renamed over the target, so the target is replaced at once.
     ///
     /// # Errors
@@ -726,6 +726,9 @@ impl Output {
                     }
                 })?;
             }
+            // With --force and no target (the common case), linking is
+            // enough.
+            Temp::Unnamed(file) if !path.exists() && link_unnamed(&file, &path).is_ok() => {}
             Temp::Unnamed(file) => {
                 let mut tries = 0;
                 let temp_path = loop {
