@@ -1,7 +1,8 @@
 //! The command line's file handling under hostile conditions: outputs that
 //! are devices, pipes or aliases of a descriptor, an output that is an input
 //! under another name, absurd `-j`, file modes, `kill -9` at any moment,
-//! very long names, two outputs naming one file.
+//! very long names, two outputs naming one file, inputs that look like
+//! another format (UTF-16, random bytes), a game range past the end.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -50,7 +51,7 @@ fn code(o: &std::process::Output) -> Option<i32> {
     o.status.code()
 }
 
-// Point 1: outputs that are not regular files are written in place.
+// Outputs that are not regular files are written in place.
 
 /// `-o LINK` where LINK is a link of the test's own to `/proc/self/fd/1` or
 /// to `/dev/stdout`: both name pgc's own stdout, here a regular file. The
@@ -160,7 +161,7 @@ fn a_link_to_dev_null_is_written_in_place() {
     assert_eq!(listing(d.path()), ["null.pgc"]);
 }
 
-// Point 4: the same file under another name.
+// The same file under another name.
 
 #[test]
 fn a_hard_link_of_an_input_is_not_an_output() {
@@ -196,7 +197,7 @@ fn a_hard_link_of_an_input_is_not_an_output() {
     assert_eq!(listing(d.path()), ["alias.pgn", "in.pgn", "sym.pgn"]);
 }
 
-// Point 5: `-j` is clamped.
+// `-j` is clamped.
 
 #[test]
 fn a_huge_jobs_count_is_clamped_and_leaves_nothing_behind() {
@@ -225,7 +226,7 @@ fn a_huge_jobs_count_is_clamped_and_leaves_nothing_behind() {
     );
 }
 
-// Point 9: file modes.
+// File modes.
 
 /// Runs pgc under `umask` (through the shell, since setting the umask of
 /// this process needs unsafe code).
@@ -291,7 +292,7 @@ fn outputs_get_0666_minus_the_umask_and_keep_an_overwritten_mode() {
     }
 }
 
-// Point 13: kill -9 at any moment.
+// `kill -9` at any moment.
 
 /// A PGN input of 20,000 games (8 MB) that takes a while to encode.
 fn big_pgn(dir: &Path) -> PathBuf {
@@ -378,7 +379,7 @@ fn sigkill_at_any_moment_leaves_no_file_and_no_harm() {
     );
 }
 
-// Point 14: long names, two outputs naming one file.
+// Long names, two outputs naming one file.
 
 #[test]
 fn an_output_name_of_250_bytes_works() {
@@ -431,7 +432,7 @@ fn rejects_and_strict_report_cannot_name_one_file() {
     assert_eq!(listing(d.path()), Vec::<String>::new());
 }
 
-// Point 12: recognising the format.
+// Recognising the format.
 
 #[test]
 fn a_leading_newline_and_a_control_byte_in_a_comment_are_pgn() {
@@ -494,7 +495,7 @@ fn pgc_starting_with_a_long_escape_record_is_pgc() {
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
 }
 
-// Point 14: a game range past the end.
+// A game range past the end.
 
 #[test]
 fn a_game_range_past_the_end_says_so() {
