@@ -226,6 +226,49 @@ fn a_huge_jobs_count_is_clamped_and_leaves_nothing_behind() {
     );
 }
 
+/// With no thread allowed (RLIMIT_NPROC of 1 for an unprivileged user, set
+/// by `setpriv` and `prlimit`; skipped where they or root are missing), the
+/// run goes on on the main thread: same bytes, exit 0, nothing left behind.
+#[test]
+fn a_refused_thread_is_no_abort() {
+    let as_root = fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+    let tools = ["setpriv", "prlimit"].iter().all(|t| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !as_root || !tools {
+        eprintln!("skipped: needs root, setpriv and prlimit");
+        return;
+    }
+    let d = tmp();
+    fs::set_permissions(d.path(), fs::Permissions::from_mode(0o777)).expect("chmod");
+    let input = d.path().join("in.pgn");
+    let one = fs::read(sample()).expect("sample");
+    fs::write(&input, one.repeat(50)).expect("write");
+    let out = d.path().join("out.pgc");
+    let back = d.path().join("back.pgn");
+    for args in [
+        ["encode", "-q", "-j", "8", p(&input), "-o", p(&out)],
+        ["decode", "-q", "-j", "8", p(&out), "-o", p(&back)],
+    ] {
+        let o = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .args(["prlimit", "--nproc=1"])
+            .arg(env!("CARGO_BIN_EXE_pgc"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run setpriv");
+        assert_eq!(code(&o), Some(0), "{}: {}", args[0], stderr(&o));
+    }
+    assert_eq!(fs::read(&out).expect("out"), encoded(&input));
+    let o = run(&["decode", "-q", p(&out)], b"");
+    assert_eq!(fs::read(&back).expect("back"), o.stdout);
+    assert_eq!(listing(d.path()), ["back.pgn", "in.pgn", "out.pgc"]);
+}
+
 // File modes.
 
 /// Runs pgc under `umask` (through the shell, since setting the umask of
