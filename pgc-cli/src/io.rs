@@ -503,12 +503,15 @@ fn compression_of(p: &Path) -> Compression {
 }
 
 impl Output {
-    /// Prepares an output: `None` or `-` is stdout; a file must not be one
-    /// of `inputs` nor exist (unless `force`), and its temporary file is
-    /// created now, beside it, so that a bad directory fails before any work.
+    /// Prepares an output: `None` or `-` is stdout; a device, a FIFO or a
+    /// descriptor's name is opened to be written in place; a regular file
+    /// must not be one of `inputs`, nor exist (unless `force`), nor be the
+    /// target of another output, and its temporary file is created now, in
+    /// its directory, so that a bad directory fails before any work.
     ///
     /// # Errors
-    /// Usage errors (the output is an input, exists, is a directory) and I/O.
+    /// Usage errors (the output is an input, exists, is a directory, is
+    /// another output's) and I/O.
     pub fn create(path: Option<&Path>, force: bool, inputs: &[Input]) -> Result<Output> {
         let Some(path) = path.filter(|p| !is_stdio(p)) else {
             return Ok(Output {
@@ -575,8 +578,11 @@ impl Output {
         };
         // 0666 minus the umask, as other tools create files (the mode is
         // given to open(2), which applies the umask).
-        let tmp = match open_unnamed(&dir) {
-            Ok(f) if unnamed => Temp::Unnamed(f),
+        let tmp = match unnamed.then(|| open_unnamed(&dir)) {
+            Some(Ok(f)) => Temp::Unnamed(f),
+            // O_TMPFILE refused (EOPNOTSUPP, EISDIR, EINVAL on some file
+            // systems): a named file; if the directory itself is the
+            // trouble, this fails too and says so.
             _ => {
                 // A short name: the target's may be near the 255-byte limit.
                 let tmp = tempfile::Builder::new()
