@@ -52,8 +52,9 @@ pub enum DecodeFormat {
 /// Where the output goes.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output file (`-` or none: stdout). Written to a temporary file beside
-    /// it and renamed at the end.
+    /// Output file (`-` or none: stdout). Written to a temporary file in its
+    /// directory and put in place at the end; devices, pipes and
+    /// `/dev/stdout` are written directly.
     #[arg(short, long, value_name = "OUTPUT")]
     pub output: Option<PathBuf>,
     /// Overwrite existing output files.
@@ -122,7 +123,8 @@ pub struct EncodeArgs {
     /// game number, what was not kept) to FILE.
     #[arg(long, value_name = "FILE", requires = "strict")]
     pub strict_report: Option<PathBuf>,
-    /// Worker threads (default: all cores). Output is identical for every N.
+    /// Worker threads (default: all cores). At most 4 × the cores and at
+    /// most 256: a larger N is lowered. Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Limits.
@@ -145,10 +147,12 @@ pub struct PgcBatchArgs {
     pub output: OutputArgs,
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
-    /// it is present and up to date, else scans.
+    /// it is present and up to date, else scans. A range past the last
+    /// game gets a warning, not an error.
     #[arg(long, value_name = "RANGE", value_parser = parse_games)]
     pub games: Option<GameRange>,
-    /// Worker threads (default: all cores). Output is identical for every N.
+    /// Worker threads (default: all cores). At most 4 × the cores and at
+    /// most 256: a larger N is lowered. Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Limits.

@@ -34,11 +34,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-/// The number of worker threads: `requested`, or all cores.
+/// The most worker threads a run uses, however many are asked for.
+pub const MAX_JOBS: usize = 256;
+
+/// The number of worker threads: `requested`, or all cores; at most 4 ×
+/// the cores and at most [`MAX_JOBS`] (more threads than that only cost
+/// memory: each holds up to two batches).
 pub fn jobs(requested: Option<usize>) -> usize {
-    requested
-        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores.saturating_mul(4).min(MAX_JOBS);
+    requested.unwrap_or(cores).clamp(1, most)
 }
 
 /// Runs `work` over the jobs `produce` returns until `None`, on `jobs`
@@ -61,21 +66,21 @@ where
     R: Send,
 {
     if jobs <= 1 {
-        while let Some(job) = produce()? {
-            consume(work(job))?;
-        }
-        return Ok(());
+        return sequential(produce, work, consume);
     }
-    let max_in_flight = jobs * 2;
     let cancel = AtomicBool::new(false);
-    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(max_in_flight);
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(jobs * 2);
     let job_rx = Mutex::new(job_rx);
     let (res_tx, res_rx) = mpsc::channel::<(u64, R)>();
     thread::scope(|s| {
+        // The system may refuse threads (a process or memory limit): run on
+        // those that started, or on this thread if none did; the output is
+        // the same.
+        let mut workers = 0;
         for _ in 0..jobs {
             let res_tx = res_tx.clone();
             let (job_rx, work, cancel) = (&job_rx, &work, &cancel);
-            s.spawn(move || {
+            let started = thread::Builder::new().spawn_scoped(s, move || {
                 loop {
                     let next = match job_rx.lock() {
                         Ok(rx) => rx.recv(),
@@ -90,9 +95,17 @@ where
                     }
                 }
             });
+            if started.is_err() {
+                break;
+            }
+            workers += 1;
         }
         drop(res_tx);
         let job_tx = job_tx;
+        if workers == 0 {
+            return sequential(&mut produce, &work, &mut consume);
+        }
+        let max_in_flight = workers * 2;
         let mut produced = 0u64;
         let mut consumed = 0u64;
         let mut pending = BTreeMap::new();
@@ -102,7 +115,7 @@ where
             while more && produced - consumed < max_in_flight as u64 {
                 match produce() {
                     Ok(Some(job)) => {
-                        // Never blocks: the channel holds max_in_flight jobs.
+                        // Never blocks: the channel holds jobs * 2 >= max_in_flight.
                         if job_tx.send((produced, job)).is_err() {
                             more = false;
                         } else {
@@ -437,6 +450,7 @@ impl PgcBatches<'_> {
                     }
                 },
             )?;
+            input.note_range(a.games, splitter.games);
         }
         let bytes_out = sink.written();
         sink.finish()?;
@@ -507,7 +521,12 @@ pub fn open_batches(
         if let Some(idx) = load_index(path, &mut file, quiet) {
             let Some(&offset) = idx.offsets.get(r.first as usize) else {
                 // Past the last game: nothing to read.
-                return Ok(PgcSplitter::new(Box::new(std::io::empty()), limits));
+                return Ok(PgcSplitter::resume(
+                    Box::new(std::io::empty()),
+                    limits,
+                    0,
+                    idx.offsets.len() as u64,
+                ));
             };
             file.seek(SeekFrom::Start(offset))
                 .map_err(|e| Error::io(&input.name, &e))?;
@@ -520,6 +539,18 @@ pub fn open_batches(
         Some(r) => splitter.select(r.first, r.last),
         None => splitter,
     })
+}
+
+/// [`run_ordered`] on the calling thread.
+fn sequential<J, R, E>(
+    mut produce: impl FnMut() -> Result<Option<J>, E>,
+    work: impl Fn(J) -> R,
+    mut consume: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E> {
+    while let Some(job) = produce()? {
+        consume(work(job))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -549,6 +580,16 @@ mod tests {
             },
         );
         (out, r)
+    }
+
+    #[test]
+    fn jobs_are_clamped() {
+        let cores = thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(jobs(Some(0)), 1);
+        assert_eq!(jobs(Some(1)), 1);
+        assert_eq!(jobs(Some(20_000)), (4 * cores).min(256));
+        assert_eq!(jobs(Some(usize::MAX)), (4 * cores).min(256));
+        assert_eq!(jobs(None), cores.min(256));
     }
 
     #[test]

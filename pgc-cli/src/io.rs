@@ -6,20 +6,30 @@
 //!   members are all read, so `cat a.pgc.zst b.pgc.zst` works.
 //! - The data is then sniffed: PGC or PGN text ([`Format`]). `.pgc` is also
 //!   used by other programs, so the name alone decides nothing.
-//! - An output file is written to a temporary file beside the target and
-//!   renamed over it only at the end ([`Output::commit`]); on any error, or
-//!   if the process dies, the target is untouched. An existing output is
-//!   kept unless `--force`, and an output is never one of the inputs.
+//! - An output file is written to an unnamed temporary file (`O_TMPFILE`)
+//!   in the target's directory, made durable and linked into place only at
+//!   the end ([`Output::commit`]); on any error, or if the process dies
+//!   (even by `kill -9`), the target is untouched and nothing is left
+//!   behind. Where the file system has no `O_TMPFILE`, a named temporary
+//!   file takes its place (removed on errors and on SIGINT/SIGTERM). An
+//!   existing output is kept unless `--force`, and an output is never one
+//!   of the inputs.
+//! - An output that is not a regular file (a device, a FIFO, `/dev/stdout`,
+//!   `/dev/fd/N`, `/proc/self/fd/N`, or a link to one) is written in place.
 //! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed.
 
 use crate::error::{Error, Result};
 use crate::syncer::Syncer;
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
+use std::os::fd::AsFd;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// How many bytes are looked at to recognise a format.
-const SNIFF: u64 = 4096;
+/// How many bytes are looked at to recognise a format: enough for a whole
+/// escape-string record (the marker, a two-byte length, up to 65,535 bytes)
+/// and the marker after it.
+const SNIFF: u64 = 3 + 0xffff + 1;
 
 /// What an input holds, judged by its first bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,23 +38,84 @@ pub enum Format {
     Empty,
     /// PGN text.
     Pgn,
-    /// PGC records.
+    /// PGC records, or at least not text: binary data is read as PGC, which
+    /// says where it fails.
     Pgc,
+}
+
+/// Whether `b` starts a PGC record.
+fn is_marker(b: u8) -> bool {
+    b <= 0x0a || b == 0x80
 }
 
 /// Recognises PGC or PGN from the first bytes of the (decompressed) data.
 ///
 /// A PGC file starts with a record marker: 0x00–0x0a or 0x80. PGN text
-/// starts with printable text, a byte order mark or whitespace; of the
-/// markers only 0x09 (tab) and 0x0a (line feed) are also text, and then a
-/// PGC file (an escape string or a RAV end) soon shows bytes no text holds.
+/// starts with printable text, a byte order mark or whitespace. Of the
+/// markers only 0x09 (tab) and 0x0a (line feed) are also text: a PGC file
+/// starting with 0x0a is an escape-string record (the marker, a
+/// little-endian length, one line of text), which is checked whole, up to
+/// the marker after it. Otherwise data is PGN when it is text: at most one
+/// byte in twenty a control character that text does not hold (a stray
+/// one in a comment is still PGN; random bytes are not).
 pub fn sniff(head: &[u8]) -> Format {
-    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
     match head.first() {
         None => Format::Empty,
-        Some(&b) if b <= 0x08 || b == 0x80 => Format::Pgc,
-        Some(0x09 | 0x0a) if head.iter().any(|&c| binary(c)) => Format::Pgc,
+        Some(0x0a) if starts_with_escape(head) => Format::Pgc,
+        Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => Format::Pgc,
+        Some(_) if !is_text(head) => Format::Pgc,
         Some(_) => Format::Pgn,
+    }
+}
+
+/// Whether `head` starts with a whole PGC escape-string record followed by
+/// a record marker or by the end of the data (`head` holds [`SNIFF`]
+/// bytes, or all the data if it is shorter).
+fn starts_with_escape(head: &[u8]) -> bool {
+    let [0x0a, lo, hi, rest @ ..] = head else {
+        return false;
+    };
+    let len = usize::from(u16::from_le_bytes([*lo, *hi]));
+    match rest.get(..len) {
+        // The escaped data is the rest of one line.
+        Some(text) if !text.contains(&b'\n') => rest.get(len).is_none_or(|&m| is_marker(m)),
+        _ => false,
+    }
+}
+
+/// Whether `head` reads as text: control characters other than tab, line
+/// feed, vertical tab, form feed, carriage return, SUB (a DOS end of file)
+/// and ESC are at most one byte in twenty.
+fn is_text(head: &[u8]) -> bool {
+    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
+    let n = head.iter().filter(|&&c| binary(c)).count();
+    n * 20 <= head.len()
+}
+
+/// The UTF-16 encoding `head` is in, if it looks like UTF-16 text: a byte
+/// order mark, or (without one) mostly ASCII characters each paired with a
+/// zero byte.
+fn utf16(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [0xff, 0xfe, ..] => return Some("UTF-16LE"),
+        [0xfe, 0xff, ..] => return Some("UTF-16BE"),
+        _ => {}
+    }
+    let text = |c: u8| matches!(c, b'\t' | b'\n' | b'\r' | 0x20..=0x7e);
+    let (mut pairs, mut le, mut be) = (0, 0, 0);
+    for p in head.chunks_exact(2).take(256) {
+        pairs += 1;
+        le += usize::from(p[1] == 0 && text(p[0]));
+        be += usize::from(p[0] == 0 && text(p[1]));
+    }
+    if pairs < 2 {
+        None
+    } else if le * 4 >= pairs * 3 {
+        Some("UTF-16LE")
+    } else if be * 4 >= pairs * 3 {
+        Some("UTF-16BE")
+    } else {
+        None
     }
 }
 
@@ -100,9 +171,41 @@ impl Input {
         self.path.as_deref()
     }
 
-    /// The canonical path of a file input.
-    fn canonical(&self) -> Option<PathBuf> {
-        self.path.as_ref().and_then(|p| p.canonicalize().ok())
+    /// The device and inode of the input (of stdin when it is a file):
+    /// what makes two names, hard links or mounts one file.
+    fn identity(&self) -> Option<FileId> {
+        let meta = match &self.path {
+            Some(p) => std::fs::metadata(p).ok()?,
+            None => {
+                let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+                File::from(fd).metadata().ok()?
+            }
+        };
+        Some(identity(&meta))
+    }
+
+    /// Says on stderr when `--games` (`range`) reached past the end of
+    /// this input, which held `games` games: nothing, or only the start of
+    /// the range, was read from it. Not an error: the exit status stays 0.
+    pub fn note_range(&self, range: Option<crate::args::GameRange>, games: u64) {
+        let Some(r) = range else { return };
+        let name = &self.name;
+        if r.first >= games {
+            crate::progress::say(&format!(
+                "warning: {name} has {games} games; --games starts at game {}, past the \
+                 end: nothing was read from it",
+                r.first + 1
+            ));
+        } else if let Some(last) = r.last
+            && last >= games
+        {
+            crate::progress::say(&format!(
+                "warning: {name} has {games} games; --games ends at game {}, past the \
+                 end: games {} to {games} were read from it",
+                last + 1,
+                r.first + 1
+            ));
+        }
     }
 
     /// What to tell a user who gave PGN text where PGC is read.
@@ -163,6 +266,13 @@ impl Input {
             _ => raw,
         };
         let (head, data) = self.peek(data)?;
+        if let Some(encoding) = utf16(&head) {
+            return Err(Error::Usage(format!(
+                "{}: is {encoding} text; pgc reads PGN in UTF-8 (or Latin-1): convert it \
+                 first, e.g. `iconv -f {encoding} -t UTF-8`",
+                self.name
+            )));
+        }
         Ok(Opened {
             reader: data,
             format: sniff(&head),
@@ -181,6 +291,53 @@ impl Input {
     }
 }
 
+/// Whether `p` is, or leads through symbolic links to, an alias of an open
+/// file descriptor: an entry of a `/proc/PID/fd` directory (`/dev/stdout`,
+/// `/dev/fd/N` and `/proc/self/fd/N` all lead there). Such a name is
+/// written in place: renaming a file over it would replace the link, not
+/// write to the descriptor.
+fn names_a_descriptor(p: &Path) -> bool {
+    let mut cur = p.to_path_buf();
+    // The kernel follows at most 40 links.
+    for _ in 0..40 {
+        let dir = match cur.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if let Ok(dir) = dir.canonicalize() {
+            let mut parts = dir.components().skip(1);
+            let proc_fd = parts.next().is_some_and(|c| c.as_os_str() == "proc")
+                && parts.next().is_some()
+                && match parts.next() {
+                    Some(c) if c.as_os_str() == "fd" => parts.next().is_none(),
+                    // /proc/PID/task/TID/fd
+                    Some(c) if c.as_os_str() == "task" => {
+                        parts.next().is_some()
+                            && parts.next().is_some_and(|c| c.as_os_str() == "fd")
+                            && parts.next().is_none()
+                    }
+                    _ => false,
+                };
+            if proc_fd {
+                return true;
+            }
+        }
+        match std::fs::read_link(&cur) {
+            Ok(next) => cur = dir.join(next),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// A file's device and inode number.
+type FileId = (u64, u64);
+
+/// The [`FileId`] of a file.
+fn identity(meta: &std::fs::Metadata) -> FileId {
+    (meta.dev(), meta.ino())
+}
+
 /// Whether `p` names stdout.
 pub fn is_stdout(p: Option<&Path>) -> bool {
     p.is_none_or(is_stdio)
@@ -196,14 +353,135 @@ pub struct Output {
 
 enum Target {
     Stdout,
-    /// A device or FIFO (`/dev/null`, `/dev/full`, a named pipe): written
-    /// in place, since a rename would replace the device node itself.
+    /// Not a regular file: a device or FIFO (`/dev/null`, `/dev/full`, a
+    /// named pipe), or a name of an open descriptor (`/dev/stdout`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`), maybe through links: written in
+    /// place (appending), since a rename would replace the name itself.
     Device(File),
     File {
         path: PathBuf,
-        tmp: tempfile::NamedTempFile,
+        /// The directory of `path`.
+        dir: PathBuf,
+        tmp: Temp,
         force: bool,
+        /// No other output of this process writes `path` meanwhile.
+        _claim: Claim,
     },
+}
+
+/// The regular files that outputs of this process are writing: the
+/// canonical directory joined with the name, and the device and inode of
+/// a file that exists.
+static CLAIMS: std::sync::Mutex<Vec<(PathBuf, Option<FileId>)>> = std::sync::Mutex::new(Vec::new());
+
+/// An output's hold on its target file, released when dropped: two
+/// outputs of one run (`-o`, `--rejects`, `--strict-report`) cannot name
+/// the same file, however spelled.
+struct Claim {
+    key: PathBuf,
+}
+
+impl Claim {
+    /// Claims `path`; `None` if another output holds it.
+    fn new(path: &Path) -> Option<Claim> {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let key = match (dir.canonicalize(), path.file_name()) {
+            (Ok(d), Some(f)) => d.join(f),
+            _ => path.to_path_buf(),
+        };
+        let id = std::fs::metadata(path)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| identity(&m));
+        let mut claims = CLAIMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if claims
+            .iter()
+            .any(|(k, i)| *k == key || (id.is_some() && *i == id))
+        {
+            return None;
+        }
+        claims.push((key.clone(), id));
+        Some(Claim { key })
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut claims = CLAIMS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(i) = claims.iter().position(|(k, _)| *k == self.key) {
+            claims.remove(i);
+        }
+    }
+}
+
+/// The temporary file an output is written to.
+enum Temp {
+    /// An unnamed file (`O_TMPFILE`): a killed process leaves nothing.
+    Unnamed(File),
+    /// A named file, where the file system refuses `O_TMPFILE`.
+    Named(tempfile::NamedTempFile),
+}
+
+impl Temp {
+    fn file(&self) -> &File {
+        match self {
+            Temp::Unnamed(f) => f,
+            Temp::Named(t) => t.as_file(),
+        }
+    }
+}
+
+/// Opens an unnamed regular file in `dir`, mode 0666 minus the umask.
+fn open_unnamed(dir: &Path) -> io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let fd = rustix::fs::open(
+        dir,
+        OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    )?;
+    Ok(File::from(fd))
+}
+
+/// Gives the unnamed `file` the name `dest` (which must not exist).
+fn link_unnamed(file: &File, dest: &Path) -> io::Result<()> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd;
+    let by_proc = format!("/proc/self/fd/{}", file.as_raw_fd());
+    match linkat(CWD, by_proc.as_str(), CWD, dest, AtFlags::SYMLINK_FOLLOW) {
+        // No /proc: AT_EMPTY_PATH (needs CAP_DAC_READ_SEARCH before Linux 6.10).
+        Err(e) if e == rustix::io::Errno::NOENT && !Path::new("/proc/self/fd").exists() => {
+            Ok(linkat(file, "", CWD, dest, AtFlags::EMPTY_PATH)?)
+        }
+        r => Ok(r?),
+    }
+}
+
+/// A name for a temporary file in `dir`: short (the target's name may
+/// already be near the 255-byte limit) and unlikely to exist.
+fn temp_name(dir: &Path) -> PathBuf {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    dir.join(format!(".pgc.{:012x}.tmp", h.finish() & 0xffff_ffff_ffff))
+}
+
+/// Makes the entries of `dir` durable (after a rename or a link into it).
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    match File::open(dir).and_then(|d| d.sync_all()) {
+        // Some file systems cannot sync a directory.
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => Ok(()),
+        r => r,
+    }
 }
 
 /// Which compression an output name asks for.
@@ -225,12 +503,15 @@ fn compression_of(p: &Path) -> Compression {
 }
 
 impl Output {
-    /// Prepares an output: `None` or `-` is stdout; a file must not be one
-    /// of `inputs` nor exist (unless `force`), and its temporary file is
-    /// created now, beside it, so that a bad directory fails before any work.
+    /// Prepares an output: `None` or `-` is stdout; a device, a FIFO or a
+    /// descriptor's name is opened to be written in place; a regular file
+    /// must not be one of `inputs`, nor exist (unless `force`), nor be the
+    /// target of another output, and its temporary file is created now, in
+    /// its directory, so that a bad directory fails before any work.
     ///
     /// # Errors
-    /// Usage errors (the output is an input, exists, is a directory) and I/O.
+    /// Usage errors (the output is an input, exists, is a directory, is
+    /// another output's) and I/O.
     pub fn create(path: Option<&Path>, force: bool, inputs: &[Input]) -> Result<Output> {
         let Some(path) = path.filter(|p| !is_stdio(p)) else {
             return Ok(Output {
@@ -239,10 +520,12 @@ impl Output {
             });
         };
         let name = path.display().to_string();
-        if let Ok(canon) = path.canonicalize()
-            && inputs
-                .iter()
-                .any(|i| i.canonical().as_ref() == Some(&canon))
+        // The same device and inode: the same file whatever the names
+        // (another spelling, a symbolic or hard link, a bind mount). Devices
+        // and pipes are not data that an output could destroy.
+        if let Ok(meta) = std::fs::metadata(path)
+            && meta.is_file()
+            && inputs.iter().any(|i| i.identity() == Some(identity(&meta)))
         {
             return Err(Error::Usage(format!(
                 "{name} is also an input; write the output to another file"
@@ -253,11 +536,12 @@ impl Output {
                 "{name} is a directory; give an output file name"
             )));
         }
-        if let Ok(meta) = std::fs::metadata(path)
-            && !meta.is_file()
-        {
+        if names_a_descriptor(path) || std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            // Appending: through `/dev/stdout` to a file the shell opened,
+            // what is already there (`{ echo x; pgc … -o /dev/stdout; } > f`)
+            // stays; on a device or a pipe it makes no difference.
             let f = std::fs::OpenOptions::new()
-                .write(true)
+                .append(true)
                 .open(path)
                 .map_err(|e| Error::Io(format!("{name}: cannot open for writing: {e}")))?;
             return Ok(Output {
@@ -270,31 +554,61 @@ impl Output {
                 "{name} exists; use --force to overwrite"
             )));
         }
+        let claim = Claim::new(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "{name} is named by two outputs (-o, --rejects, --strict-report); \
+                 give each its own file"
+            ))
+        })?;
+        Output::to_file(path, name, force, claim, true)
+    }
+
+    /// An output to the regular file `path`, through an unnamed temporary
+    /// file if `unnamed` and the file system allows, else a named one.
+    fn to_file(
+        path: &Path,
+        name: String,
+        force: bool,
+        claim: Claim,
+        unnamed: bool,
+    ) -> Result<Output> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let file_name = path
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "output".into());
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{file_name}."))
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .map_err(|e| {
-                Error::Io(format!(
-                    "{name}: cannot create a temporary file in {}: {e}; check that the directory exists and is writable",
-                    dir.display()
-                ))
-            })?;
-        register_temp(tmp.path());
+        // 0666 minus the umask, as other tools create files (the mode is
+        // given to open(2), which applies the umask).
+        let tmp = match unnamed.then(|| open_unnamed(&dir)) {
+            Some(Ok(f)) => Temp::Unnamed(f),
+            // O_TMPFILE refused (EOPNOTSUPP, EISDIR, EINVAL on some file
+            // systems): a named file; if the directory itself is the
+            // trouble, this fails too and says so.
+            _ => {
+                // A short name: the target's may be near the 255-byte limit.
+                let tmp = tempfile::Builder::new()
+                    .prefix(".pgc.")
+                    .suffix(".tmp")
+                    .permissions(std::fs::Permissions::from_mode(0o666))
+                    .tempfile_in(&dir)
+                    .map_err(|e| {
+                        Error::Io(format!(
+                            "{name}: cannot create a temporary file in {}: {e}; \
+                             check that the directory exists and is writable",
+                            dir.display()
+                        ))
+                    })?;
+                register_temp(tmp.path());
+                Temp::Named(tmp)
+            }
+        };
         Ok(Output {
             name,
             target: Target::File {
                 path: path.to_path_buf(),
+                dir,
                 tmp,
                 force,
+                _claim: claim,
             },
         })
     }
@@ -319,7 +633,11 @@ impl Output {
                     let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok();
                     dir.map(|d| d.join(p.file_name().unwrap_or_default()))
                 };
-                a == b || (canon(a).is_some() && canon(a) == canon(b))
+                let same_file = match (std::fs::metadata(a), std::fs::metadata(b)) {
+                    (Ok(x), Ok(y)) => identity(&x) == identity(&y),
+                    _ => false,
+                };
+                a == b || same_file || (canon(a).is_some() && canon(a) == canon(b))
             }
             _ => false,
         }
@@ -339,7 +657,7 @@ impl Output {
             ),
             Target::File { path, tmp, .. } => {
                 let f = tmp
-                    .as_file()
+                    .file()
                     .try_clone()
                     .map_err(|e| Error::io(&self.name, &e))?;
                 syncer = f.try_clone().ok().and_then(Syncer::start);
@@ -373,18 +691,72 @@ impl Output {
     }
 
     /// Makes the output visible: syncs the temporary file (most of it was
-    /// flushed while it was written, see [`crate::syncer`]) and renames it
-    /// over the target (refusing to replace a file that appeared meanwhile unless
-    /// `--force`). Call after [`Sink::finish`].
+    /// flushed while it was written, see [`crate::syncer`]), puts it in
+    /// place of the target (refusing to replace a file that appeared
+    /// meanwhile unless `--force`) and syncs the directory, so that the new
+    /// name survives a crash. Call after [`Sink::finish`].
+    ///
+    /// An unnamed file is linked to the target's name; to replace a file
+    /// (`--force`), as a link cannot, it is linked to a temporary name and
+    /// renamed over the target, so the target is replaced at once.
     ///
     /// # Errors
     /// I/O, or the target appeared while we worked.
     pub fn commit(self) -> Result<()> {
         let name = self.name;
-        match self.target {
-            Target::Stdout | Target::Device(_) => Ok(()),
-            Target::File { path, tmp, force } => {
-                tmp.as_file().sync_all().map_err(|e| Error::io(&name, &e))?;
+        let Target::File {
+            path,
+            dir,
+            tmp,
+            force,
+            _claim,
+        } = self.target
+        else {
+            return Ok(());
+        };
+        let appeared = || {
+            Error::Usage(format!(
+                "{name} appeared while pgc was writing it; use --force to overwrite"
+            ))
+        };
+        let io_err = |what: &str, e: &io::Error| Error::Io(format!("{name}: {what}: {e}"));
+        keep_mode(tmp.file(), &path).map_err(|e| Error::io(&name, &e))?;
+        tmp.file().sync_all().map_err(|e| Error::io(&name, &e))?;
+        match tmp {
+            Temp::Unnamed(file) if !force => {
+                link_unnamed(&file, &path).map_err(|e| {
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        appeared()
+                    } else {
+                        io_err("cannot link the output into place", &e)
+                    }
+                })?;
+            }
+            // With --force and no target (the common case), linking is
+            // enough.
+            Temp::Unnamed(file) if !path.exists() && link_unnamed(&file, &path).is_ok() => {}
+            Temp::Unnamed(file) => {
+                let mut tries = 0;
+                let temp_path = loop {
+                    let candidate = temp_name(&dir);
+                    match link_unnamed(&file, &candidate) {
+                        Ok(()) => break candidate,
+                        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => {
+                            tries += 1;
+                        }
+                        Err(e) => return Err(io_err("cannot link the output into place", &e)),
+                    }
+                };
+                register_temp(&temp_path);
+                let renamed = std::fs::rename(&temp_path, &path);
+                if renamed.is_err() {
+                    // Best effort: the error below is what matters.
+                    let _ = std::fs::remove_file(&temp_path);
+                }
+                unregister_temp(&temp_path);
+                renamed.map_err(|e| io_err("cannot rename the temporary file", &e))?;
+            }
+            Temp::Named(tmp) => {
                 let temp_path = tmp.path().to_path_buf();
                 let done = if force {
                     tmp.persist(&path)
@@ -392,20 +764,25 @@ impl Output {
                     tmp.persist_noclobber(&path)
                 };
                 unregister_temp(&temp_path);
-                done.map(|_| ()).map_err(|e| {
+                done.map_err(|e| {
                     if e.error.kind() == io::ErrorKind::AlreadyExists {
-                        Error::Usage(format!(
-                            "{name} appeared while pgc was writing it; use --force to overwrite"
-                        ))
+                        appeared()
                     } else {
-                        Error::Io(format!(
-                            "{name}: cannot rename the temporary file: {}",
-                            e.error
-                        ))
+                        io_err("cannot rename the temporary file", &e.error)
                     }
-                })
+                })?;
             }
         }
+        sync_dir(&dir).map_err(|e| io_err("cannot sync its directory", &e))
+    }
+}
+
+/// Gives `file` the mode of the regular file at `target`, if there is one
+/// (the file it is about to replace, with `--force`).
+fn keep_mode(file: &File, target: &Path) -> io::Result<()> {
+    match std::fs::metadata(target) {
+        Ok(old) if old.is_file() => file.set_permissions(old.permissions()),
+        _ => Ok(()),
     }
 }
 
@@ -535,6 +912,76 @@ pub fn remove_temps() {
 mod tests {
     use super::*;
 
+    /// The tests of outputs share the process's claims (and a file they
+    /// remove may hand its inode to a file of the other): one at a time.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The fallback where a file system has no O_TMPFILE: a named temporary
+    /// file with a short name, so that a 254-byte target works, created
+    /// with the mode other tools give (0666 minus the umask).
+    #[test]
+    fn a_named_temporary_file_serves_a_long_name() {
+        let _serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let d = tempfile::tempdir().unwrap();
+        let name = format!("{}.pgc", "n".repeat(250));
+        let path = d.path().join(&name);
+        let reference = d.path().join("ref");
+        File::create(&reference).unwrap();
+        let want_mode = std::fs::metadata(&reference).unwrap().permissions().mode();
+        std::fs::remove_file(&reference).unwrap();
+        for (force, data) in [(false, b"first"), (true, b"again")] {
+            let claim = Claim::new(&path).unwrap();
+            let out = Output::to_file(&path, name.clone(), force, claim, false).unwrap();
+            assert!(matches!(
+                &out.target,
+                Target::File {
+                    tmp: Temp::Named(_),
+                    ..
+                }
+            ));
+            let mut sink = out.sink().unwrap();
+            sink.put(data).unwrap();
+            sink.finish().unwrap();
+            out.commit().unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), data);
+            assert_eq!(names(d.path()), std::slice::from_ref(&name));
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode, want_mode);
+        }
+    }
+
+    #[test]
+    fn two_outputs_cannot_claim_one_file() {
+        let _serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a");
+        let first = Claim::new(&a).unwrap();
+        assert!(Claim::new(&d.path().join(".").join("a")).is_none());
+        std::fs::write(&a, b"x").unwrap();
+        let b = d.path().join("b");
+        std::fs::hard_link(&a, &b).unwrap();
+        // A new claim records the file's identity: a hard link is the same.
+        drop(first);
+        let first = Claim::new(&a).unwrap();
+        assert!(Claim::new(&b).is_none());
+        drop(first);
+        assert!(Claim::new(&b).is_some());
+    }
+
     #[test]
     fn sniffs_formats() {
         assert_eq!(sniff(b""), Format::Empty);
@@ -547,5 +994,44 @@ mod tests {
         assert_eq!(sniff(&[0x80, 1, 0]), Format::Pgc);
         // An escape string first: 0x0a, a little-endian length, text.
         assert_eq!(sniff(b"\x0a\x05\x00hello\x05\x06"), Format::Pgc);
+        assert_eq!(sniff(b"\x0a\x05\x00hello"), Format::Pgc);
+        // A long one whose length bytes are spaces (8224 bytes of text).
+        let mut long = b"\x0a\x20\x20".to_vec();
+        long.extend(std::iter::repeat_n(b'a', 0x2020));
+        long.extend_from_slice(&[0x05, 0x02]);
+        assert_eq!(sniff(&long), Format::Pgc);
+        long.truncate(3 + 0x2020 - 1);
+        assert_eq!(sniff(&long), Format::Pgn, "a truncated escape is not PGC");
+        // A leading newline, then a control byte in a comment: PGN.
+        assert_eq!(sniff(b"\n[Event \"a\"]\n\n1. e4 {x\x01y} *"), Format::Pgn);
+        assert_eq!(sniff(b"\n\n[Event \"x\"]\n"), Format::Pgn);
+        assert_eq!(sniff(b"\t1. e4 *\n"), Format::Pgn);
+        // Random bytes are not text.
+        let mut x = 0x2545_f491_4f6c_dd1d_u64;
+        let random: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        let mut random = random;
+        random[0] = b'Q';
+        assert_eq!(sniff(&random), Format::Pgc);
+    }
+
+    #[test]
+    fn recognises_utf16() {
+        let le: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [b, 0]).collect();
+        let be: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [0, b]).collect();
+        assert_eq!(utf16(&le), Some("UTF-16LE"));
+        assert_eq!(utf16(&be), Some("UTF-16BE"));
+        assert_eq!(utf16(&[&[0xff, 0xfe][..], &le].concat()), Some("UTF-16LE"));
+        assert_eq!(utf16(&[&[0xfe, 0xff][..], &be].concat()), Some("UTF-16BE"));
+        assert_eq!(utf16(b"[Event \"x\"]\n"), None);
+        assert_eq!(utf16(&[0x05, 0x02, 0x05, 0x00, 0x00, 0x00]), None);
+        assert_eq!(utf16(&[0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(utf16(b"\x0a\x05\x00hello\x05\x06"), None);
     }
 }

@@ -32,8 +32,9 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
-    // Ctrl-C or SIGTERM: remove the temporary output, say so, exit 2. The
-    // target was never touched (it is only replaced by the final rename).
+    // Ctrl-C or SIGTERM: remove a named temporary output (an unnamed one
+    // goes with the process), say so, exit 2. The target was never touched
+    // (it is only replaced at the very end).
     let _ = ctrlc::set_handler(|| {
         io::remove_temps();
         progress::say("interrupted; no output was written");

@@ -30,16 +30,28 @@ fn big_input(dir: &Path) -> PathBuf {
     p
 }
 
-fn wait_started(out_dir: &Path) {
-    // Wait until the temporary output exists (the run is under way).
+fn wait_started(out_dir: &Path, pid: u32) {
+    // Wait until the temporary output exists (the run is under way): a
+    // named one in the directory, or an unnamed one (O_TMPFILE) among the
+    // open files of the process, shown as `DIR/#INODE (deleted)`.
     let t = Instant::now();
     while t.elapsed() < Duration::from_secs(20) {
-        let started = std::fs::read_dir(out_dir)
+        let named = std::fs::read_dir(out_dir)
             .map(|rd| {
                 rd.flatten()
                     .any(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             })
             .unwrap_or(false);
+        let unnamed = std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .map(|rd| {
+                rd.flatten().any(|e| {
+                    std::fs::read_link(e.path()).is_ok_and(|l| {
+                        l.starts_with(out_dir) && l.to_string_lossy().ends_with(" (deleted)")
+                    })
+                })
+            })
+            .unwrap_or(false);
+        let started = named || unnamed;
         if started {
             return;
         }
@@ -71,7 +83,7 @@ fn interrupt(signal: &str) -> (Option<i32>, String, PathBuf, Vec<u8>) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn pgc");
-    wait_started(&dir);
+    wait_started(&dir, child.id());
     let status = Command::new("kill")
         .arg(format!("-{signal}"))
         .arg(child.id().to_string())
