@@ -26,7 +26,7 @@ use crate::ext::{self, Outcome};
 use crate::item::{TooLong, put_varint};
 use crate::record::RecordRef;
 use crate::visit::STR_TAGS;
-use crate::writer::write_moves;
+use crate::writer::{write_moves, write_tag_pair};
 
 /// Which record a game was written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -147,7 +147,7 @@ impl GameBuilder {
         }
         self.flush_run();
         let start = self.body.len();
-        RecordRef::TagPair { name, value }.write_to(&mut self.body)?;
+        write_tag_pair(&mut self.body, name, value)?;
         // 0x02, name length, name, value length: then the value.
         let at = start + 3 + name.len();
         self.roster_tag(Some((name, (at, at + value.len()))));

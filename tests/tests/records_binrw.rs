@@ -5,15 +5,16 @@
 //!   binrw declaration reads, with the same length;
 //! - what the encoder wrote (through pgc-core's `GameBuilder`) is what the
 //!   binrw declaration writes for that record;
-//! - the hand writer of move runs (`writer::write_moves`) writes the same
-//!   bytes as the binrw declaration.
+//! - the hand writers of the two most frequent records, move runs
+//!   (`writer::write_moves`) and tag pairs (`writer::write_tag_pair`),
+//!   write the same bytes as the binrw declaration.
 //!
 //! Skips with a printed reason when the corpus is absent; fails then when
 //! `PGC_REQUIRE_CORPUS` is set.
 
 use pgc_core::Limits;
 use pgc_core::record::{Record, RecordRef, frame, frame_common};
-use pgc_core::writer::write_moves;
+use pgc_core::writer::{write_moves, write_tag_pair};
 use pgc_tests::{corpus_dir, read_corpus_file};
 use pgn_bridge::encode::EncodeOptions;
 use pgn_bridge::pgn_to_pgc;
@@ -69,11 +70,16 @@ fn check_file(pgc: &[u8], name: &str, counts: &mut Counts) {
         let mut by_ref = Vec::new();
         rec.write_to(&mut by_ref).unwrap();
         assert_eq!(by_ref, bytes, "{name}: byte {at}: RecordRef::write_to");
-        // The hand writer of move runs == binrw.
+        // The hand writers of move runs and tag pairs == binrw.
         if let RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) = rec {
             let mut hand = Vec::new();
             write_moves(&mut hand, m);
             assert_eq!(hand, bytes, "{name}: byte {at}: write_moves");
+        }
+        if let RecordRef::TagPair { name: n, value } = rec {
+            let mut hand = Vec::new();
+            write_tag_pair(&mut hand, n, value).unwrap();
+            assert_eq!(hand, bytes, "{name}: byte {at}: write_tag_pair");
         }
         counts.records += 1;
         counts.by_marker[usize::from(bytes[0])] += 1;

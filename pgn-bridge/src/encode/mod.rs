@@ -13,6 +13,8 @@
 mod reject;
 mod resolve;
 mod result;
+#[cfg(test)]
+mod tests;
 
 pub use reject::RejectReason;
 
@@ -372,7 +374,8 @@ impl Encoder {
             self.g.losses.moves_after_null += 1;
             return;
         }
-        let found = match self.moves.resolve(token) {
+        let (body, suffix) = split_suffix(token);
+        let found = match self.moves.resolve_body(body, token) {
             Ok(found) => found,
             Err(reason) => return self.fail(reason),
         };
@@ -380,7 +383,6 @@ impl Encoder {
         let number = before.fullmoves().get();
         let white = before.turn() == Color::White;
         self.moves.play(found.mv);
-        let (_, suffix) = split_suffix(token);
         let after = self.moves.position();
         self.layout
             .san(number, white, token, found.canonical, suffix, || {

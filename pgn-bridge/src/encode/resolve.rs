@@ -97,8 +97,15 @@ impl Resolver {
     /// # Errors
     /// [`RejectReason::IllegalMove`] when no single legal move fits,
     /// [`RejectReason::NotAMove`] when the token is not SAN at all.
+    #[cfg(test)]
     pub(crate) fn resolve(&self, token: &[u8]) -> Result<Resolved, RejectReason> {
         let (body, _) = split_suffix(token);
+        self.resolve_body(body, token)
+    }
+
+    /// [`Resolver::resolve`] for a token already split from its check
+    /// suffix: `body` without it, `token` with it (for the reject reason).
+    pub(crate) fn resolve_body(&self, body: &[u8], token: &[u8]) -> Result<Resolved, RejectReason> {
         let pos = &self.line.pos;
         if let Some((mv, ordinal)) = ordinal::find_canonical_in(pos, body) {
             return Ok(Resolved {
