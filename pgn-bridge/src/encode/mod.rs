@@ -1,9 +1,9 @@
 //! PGN → PGC: a lexer [`Visitor`] that plays each game on a shakmaty board
 //! and writes records, without building a game tree.
 //!
-//! The work is split by job: [`resolve`] turns SAN into moves and ordinals
+//! The work is split by job: `resolve` turns SAN into moves and ordinals
 //! on the positions of the line being read and of the lines its variations
-//! interrupt; [`result`] reconciles the Result tag with the termination
+//! interrupt; `result` reconciles the Result tag with the termination
 //! marker; the layout probe (`crate::layout`) decides the text layout once
 //! per game; pgc-core's [`GameBuilder`] owns the records, the choice between
 //! 0x01 and 0x05 and the marker bytes. A game is built in reused buffers and
