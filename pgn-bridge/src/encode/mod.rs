@@ -478,8 +478,9 @@ impl Encoder {
         if self.opts.strict && layout != Layout::EXPORT {
             self.g.losses.layouts += 1;
             layout = Layout::EXPORT;
-            identical = false;
         }
+        // What strict mode left out does not come back.
+        identical &= self.g.losses.is_empty();
         if let Some((ply, reason)) = self.g.failure.take() {
             return self.reject(ply, reason, raw);
         }

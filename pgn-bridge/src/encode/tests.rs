@@ -411,11 +411,27 @@ fn anything_but_the_roster_and_the_main_line_makes_a_general_game() {
 fn strict_mode_drops_what_1994_cannot_hold_and_may_then_reduce() {
     // The comment is dropped: what is left is a reduced game.
     let (out, bytes) = encode(&format!("{STR_TAGS}\n1. e4 {{c}} 1... e5 1-0\n\n"), true);
-    let GameOutput::Encoded { losses, .. } = out else {
+    let GameOutput::Encoded {
+        losses, identical, ..
+    } = out
+    else {
         panic!("{out:?}")
     };
     assert_eq!(losses.comments, 1);
     assert_eq!(bytes[0], 0x01);
+    // The comment does not come back: the text is not reproduced.
+    assert!(!identical);
+    let (out, _) = encode(&format!("{STR_TAGS}\n1. e4 e5 1-0\n\n"), true);
+    assert!(
+        matches!(
+            out,
+            GameOutput::Encoded {
+                identical: true,
+                ..
+            }
+        ),
+        "{out:?}"
+    );
     // A marker that differs from the tag is a loss, not a record.
     let (out, bytes) = encode(&format!("{STR_TAGS}\n1. e4 e5 0-1\n\n"), true);
     let GameOutput::Encoded { losses, .. } = out else {
