@@ -1,11 +1,18 @@
 //! Records of section 20.4: one marker byte, then the marker's items.
 //!
-//! Two views of the same bytes:
-//! - [`RecordRef`]: borrowed, framed by hand from a slice with [`frame`]; what
-//!   the streaming reader hands out, with no allocation.
-//! - [`Record`]: owned, read and written with **binrw**, with every length
-//!   computed on write so it cannot drift from the data. Tests check that both
-//!   agree byte for byte.
+//! Two views of the same bytes, each a **binrw** declaration:
+//! - [`RecordRef`]: borrowed; the declaration records are written from
+//!   ([`RecordRef::write_to`]), with every length computed from the data so
+//!   it cannot drift from it. Framed by hand from a slice with [`frame`] for
+//!   speed: what the streaming reader hands out, with no allocation.
+//! - [`Record`]: owned; the declaration records are read with
+//!   ([`Record::read`]), written through [`RecordRef`].
+//!
+//! Tests check that the hand framing reads what the binrw declaration
+//! reads, and that the hand writers of the two most frequent records
+//! ([`crate::writer::write_moves`], [`crate::writer::write_tag_pair`]) write
+//! what it writes, on every record of encoded corpus files
+//! (`tests/tests/records_binrw.rs`).
 //!
 //! Marker [`Marker::Extension`] (0x80) is this project's one addition: a kind
 //! byte, a LEB128 length and a payload, so a reader that does not know the

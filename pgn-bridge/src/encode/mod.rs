@@ -159,7 +159,7 @@ pub enum GameOutput {
 }
 
 /// A game's tags, values unescaped, in one buffer.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Tags {
     text: Vec<u8>,
     /// Name and value of each tag in `text`.
@@ -296,7 +296,10 @@ impl Encoder {
             start: GameStart::default(),
             game: GameBuilder::new(),
             done: Vec::with_capacity(4096),
-            tags: Tags::default(),
+            tags: Tags {
+                text: Vec::with_capacity(1024),
+                list: Vec::with_capacity(32),
+            },
             moves: Resolver::new(),
             layout: LayoutProbe::new(),
             commands: GameCommands::new(),
