@@ -8,6 +8,8 @@
 //!   with binrw, plus this project's extension marker ([`ext`]);
 //! - [`ordinal`]: the move-ordinal codec (20.2) on shakmaty positions;
 //! - [`reader`] / [`writer`]: streaming framing over `Read`/`Write`;
+//! - [`build`]: one game's records, written as a reduced record (0x01) or
+//!   a general game (0x05 … 0x06);
 //! - [`visit`]: walking a game's moves as shakmaty `Move`s, with the
 //!   [`opening`] cache of moves already decoded for the first plies;
 //! - [`bulk`]: bulk loading for engines and training: per game, tags, start
@@ -39,6 +41,7 @@
 #![forbid(unsafe_code)]
 
 pub mod buffer;
+pub mod build;
 pub mod bulk;
 pub mod ext;
 pub mod item;
@@ -51,6 +54,7 @@ pub mod verify;
 pub mod visit;
 pub mod writer;
 
+pub use build::GameBuilder;
 pub use bulk::{BulkGame, BulkOptions, BulkReader};
 pub use limits::Limits;
 pub use ordinal::opening;

@@ -1,17 +1,24 @@
 //! Records of section 20.4: one marker byte, then the marker's items.
 //!
-//! Two views of the same bytes:
-//! - [`RecordRef`]: borrowed, framed by hand from a slice with [`frame`]; what
-//!   the streaming reader hands out, with no allocation.
-//! - [`Record`]: owned, read and written with **binrw**, with every length
-//!   computed on write so it cannot drift from the data. Tests check that both
-//!   agree byte for byte.
+//! Two views of the same bytes, each a **binrw** declaration:
+//! - [`RecordRef`]: borrowed; the declaration records are written from
+//!   ([`RecordRef::write_to`]), with every length computed from the data so
+//!   it cannot drift from it. Framed by hand from a slice with [`frame`] for
+//!   speed: what the streaming reader hands out, with no allocation.
+//! - [`Record`]: owned; the declaration records are read with
+//!   ([`Record::read`]), written through [`RecordRef`].
+//!
+//! Tests check that the hand framing reads what the binrw declaration
+//! reads, and that the hand writers of the two most frequent records
+//! ([`crate::writer::write_moves`], [`crate::writer::write_tag_pair`]) write
+//! what it writes, on every record of encoded corpus files
+//! (`tests/tests/records_binrw.rs`).
 //!
 //! Marker [`Marker::Extension`] (0x80) is this project's one addition: a kind
 //! byte, a LEB128 length and a payload, so a reader that does not know the
 //! kind can skip it (`spec/extensions.md`).
 
-use crate::item::{self, ItemKind, Items, Short};
+use crate::item::{self, ItemKind, Items, Short, TooLong};
 use crate::limits::Limits;
 use binrw::{BinRead, BinResult, BinWrite, binrw};
 use std::io::{Read, Seek, Write};
@@ -97,47 +104,202 @@ impl std::fmt::Display for Marker {
 }
 
 /// A record borrowed from a buffer.
+///
+/// This is also the declaration records are written from: binrw writes the
+/// marker and then each item, with every length computed from its data
+/// ([`RecordRef::write_to`], and [`Record::write`] through
+/// [`Record::as_ref`]), so a length cannot drift from what follows it.
+#[binrw::binwrite]
+#[bw(little)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecordRef<'a> {
     /// 0x00.
+    #[bw(magic = 0x00u8)]
     Noop,
     /// 0x01: the seven STR values in STR order and the played moves.
+    #[bw(magic = 0x01u8)]
     ReducedGame {
         /// Event, Site, Date, Round, White, Black, Result values.
+        #[bw(write_with = write_roster)]
         roster: [&'a [u8]; 7],
         /// The move ordinals (mvseq-2).
+        #[bw(map = Counted2::mvseq2)]
         moves: &'a [u8],
     },
     /// 0x02.
+    #[bw(magic = 0x02u8)]
     TagPair {
         /// Tag name.
+        #[bw(map = Counted1::string1)]
         name: &'a [u8],
         /// Tag value, unescaped.
+        #[bw(map = Counted1::string1)]
         value: &'a [u8],
     },
     /// 0x03 (mvseq-1).
-    ShortMoves(&'a [u8]),
+    #[bw(magic = 0x03u8)]
+    ShortMoves(#[bw(map = Counted1::mvseq1)] &'a [u8]),
     /// 0x04 (mvseq-2).
-    LongMoves(&'a [u8]),
+    #[bw(magic = 0x04u8)]
+    LongMoves(#[bw(map = Counted2::mvseq2)] &'a [u8]),
     /// 0x05.
+    #[bw(magic = 0x05u8)]
     GameBegin,
     /// 0x06.
+    #[bw(magic = 0x06u8)]
     GameEnd,
     /// 0x07.
+    #[bw(magic = 0x07u8)]
     Nag(u8),
     /// 0x08.
+    #[bw(magic = 0x08u8)]
     RavBegin,
     /// 0x09.
+    #[bw(magic = 0x09u8)]
     RavEnd,
     /// 0x0a (string-2): the text after `%` up to the newline.
-    Escape(&'a [u8]),
+    #[bw(magic = 0x0au8)]
+    Escape(#[bw(map = Counted2::string2)] &'a [u8]),
     /// 0x80: an extension record.
+    #[bw(magic = 0x80u8)]
     Extension {
         /// The extension kind (`spec/extensions.md`).
         kind: u8,
         /// The payload.
+        #[bw(map = ExtPayload::new)]
         payload: &'a [u8],
     },
+}
+
+/// A string-1 or mvseq-1 item borrowed for writing: a one-byte count,
+/// computed from the data on write, then the data.
+#[binrw::binwrite]
+#[bw(little)]
+#[derive(Debug, Clone, Copy)]
+struct Counted1<'a> {
+    #[bw(ignore)]
+    item: ItemKind,
+    #[bw(try_calc = count(*item, data, u8::MAX))]
+    len: u8,
+    #[bw(write_with = write_bytes)]
+    data: &'a [u8],
+}
+
+/// A string-2 or mvseq-2 item borrowed for writing: a two-byte count,
+/// computed from the data on write, then the data.
+#[binrw::binwrite]
+#[bw(little)]
+#[derive(Debug, Clone, Copy)]
+struct Counted2<'a> {
+    #[bw(ignore)]
+    item: ItemKind,
+    #[bw(try_calc = count(*item, data, u16::MAX))]
+    len: u16,
+    #[bw(write_with = write_bytes)]
+    data: &'a [u8],
+}
+
+/// An extension payload borrowed for writing: its LEB128 length (at most
+/// `u32::MAX`), computed from the data on write, then the data.
+#[binrw::binwrite]
+#[bw(little)]
+#[derive(Debug, Clone, Copy)]
+struct ExtPayload<'a> {
+    #[bw(try_calc = count(ItemKind::ExtHeader, data, u32::MAX).map(Leb128))]
+    len: Leb128,
+    #[bw(write_with = write_bytes)]
+    data: &'a [u8],
+}
+
+impl<'a> Counted1<'a> {
+    fn string1(data: &&'a [u8]) -> Counted1<'a> {
+        Counted1 {
+            item: ItemKind::String1,
+            data,
+        }
+    }
+
+    fn mvseq1(data: &&'a [u8]) -> Counted1<'a> {
+        Counted1 {
+            item: ItemKind::MvSeq1,
+            data,
+        }
+    }
+}
+
+impl<'a> Counted2<'a> {
+    fn string2(data: &&'a [u8]) -> Counted2<'a> {
+        Counted2 {
+            item: ItemKind::String2,
+            data,
+        }
+    }
+
+    fn mvseq2(data: &&'a [u8]) -> Counted2<'a> {
+        Counted2 {
+            item: ItemKind::MvSeq2,
+            data,
+        }
+    }
+}
+
+impl<'a> ExtPayload<'a> {
+    fn new(data: &&'a [u8]) -> ExtPayload<'a> {
+        ExtPayload { data }
+    }
+}
+
+/// The count of `data` for an item whose header holds at most `max`.
+fn count<T: TryFrom<usize> + Into<u64>>(item: ItemKind, data: &[u8], max: T) -> Result<T, TooLong> {
+    T::try_from(data.len()).map_err(|_| TooLong {
+        item,
+        len: data.len(),
+        max: usize::try_from(max.into()).unwrap_or(usize::MAX),
+    })
+}
+
+#[binrw::writer(writer)]
+fn write_bytes(data: &&[u8]) -> BinResult<()> {
+    writer.write_all(data)?;
+    Ok(())
+}
+
+/// An unsigned LEB128 integer (the length of an extension payload).
+#[derive(Debug, Clone, Copy)]
+struct Leb128(u32);
+
+impl BinWrite for Leb128 {
+    type Args<'a> = ();
+
+    fn write_options<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        _: binrw::Endian,
+        (): Self::Args<'_>,
+    ) -> BinResult<()> {
+        let mut buf = [0u8; 5];
+        let mut n = 0;
+        let mut v = self.0;
+        while let Some(slot) = buf.get_mut(n) {
+            n += 1;
+            if v < 0x80 {
+                *slot = v as u8;
+                break;
+            }
+            *slot = (v & 0x7f) as u8 | 0x80;
+            v >>= 7;
+        }
+        writer.write_all(&buf[..n])?;
+        Ok(())
+    }
+}
+
+#[binrw::writer(writer)]
+fn write_roster(roster: &[&[u8]; 7]) -> BinResult<()> {
+    for s in roster {
+        Counted1::string1(s).write_le(writer)?;
+    }
+    Ok(())
 }
 
 impl RecordRef<'_> {
@@ -186,54 +348,33 @@ impl RecordRef<'_> {
         }
     }
 
-    /// Appends the record's bytes to `out`.
+    /// Appends the record's bytes to `out`, written by binrw from the
+    /// declaration of [`RecordRef`].
     ///
     /// # Errors
     /// [`item::TooLong`] if a string or move sequence exceeds its header;
     /// nothing is appended then.
     pub fn write_to(&self, out: &mut Vec<u8>) -> Result<(), item::TooLong> {
         let start = out.len();
-        let r = self.write_inner(out);
-        if r.is_err() {
-            out.truncate(start);
+        let mut cursor = binrw::io::Cursor::new(&mut *out);
+        cursor.set_position(start as u64);
+        match self.write_le(&mut cursor) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                out.truncate(start);
+                Err(too_long(&e))
+            }
         }
-        r
     }
+}
 
-    fn write_inner(&self, out: &mut Vec<u8>) -> Result<(), item::TooLong> {
-        out.push(self.marker() as u8);
-        match *self {
-            RecordRef::ReducedGame { roster, moves } => {
-                for s in roster {
-                    item::put_string1(out, s)?;
-                }
-                item::put_mvseq2(out, moves)?;
-            }
-            RecordRef::TagPair { name, value } => {
-                item::put_string1(out, name)?;
-                item::put_string1(out, value)?;
-            }
-            RecordRef::ShortMoves(m) => item::put_mvseq1(out, m)?,
-            RecordRef::LongMoves(m) => item::put_mvseq2(out, m)?,
-            RecordRef::Nag(n) => out.push(n),
-            RecordRef::Escape(s) => item::put_string2(out, s)?,
-            RecordRef::Extension { kind, payload } => {
-                let len = u32::try_from(payload.len()).map_err(|_| item::TooLong {
-                    item: ItemKind::ExtHeader,
-                    len: payload.len(),
-                    max: u32::MAX as usize,
-                })?;
-                out.push(kind);
-                item::put_varint(out, len);
-                out.extend_from_slice(payload);
-            }
-            RecordRef::Noop
-            | RecordRef::GameBegin
-            | RecordRef::GameEnd
-            | RecordRef::RavBegin
-            | RecordRef::RavEnd => {}
-        }
-        Ok(())
+/// The [`item::TooLong`] behind a binrw write error. Writing to a `Vec`
+/// fails in no other way: the counts are the only fallible part of the
+/// declaration.
+fn too_long(e: &binrw::Error) -> item::TooLong {
+    match e.custom_err::<item::TooLong>() {
+        Some(t) => *t,
+        None => unreachable!("a record written to memory failed otherwise: {e}"),
     }
 }
 
@@ -475,7 +616,8 @@ pub struct MvSeq2(
     #[br(count = self_0)] pub Vec<u8>,
 );
 
-/// An owned record, read and written with binrw.
+/// An owned record: read with binrw from this declaration, written with
+/// binrw from the declaration of [`RecordRef`] (through [`Record::as_ref`]).
 ///
 /// ```
 /// use binrw::{BinRead, BinWrite, io::Cursor};
@@ -487,15 +629,15 @@ pub struct MvSeq2(
 /// bytes.set_position(0);
 /// assert_eq!(Record::read(&mut bytes).unwrap(), rec);
 /// ```
-#[binrw]
-#[brw(little)]
+#[binrw::binread]
+#[br(little)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Record {
     /// 0x00.
-    #[brw(magic = 0x00u8)]
+    #[br(magic = 0x00u8)]
     Noop,
     /// 0x01.
-    #[brw(magic = 0x01u8)]
+    #[br(magic = 0x01u8)]
     ReducedGame {
         /// Event, Site, Date, Round, White, Black, Result.
         roster: [Str1; 7],
@@ -503,7 +645,7 @@ pub enum Record {
         moves: MvSeq2,
     },
     /// 0x02.
-    #[brw(magic = 0x02u8)]
+    #[br(magic = 0x02u8)]
     TagPair {
         /// Tag name.
         name: Str1,
@@ -511,37 +653,36 @@ pub enum Record {
         value: Str1,
     },
     /// 0x03.
-    #[brw(magic = 0x03u8)]
+    #[br(magic = 0x03u8)]
     ShortMoves(MvSeq1),
     /// 0x04.
-    #[brw(magic = 0x04u8)]
+    #[br(magic = 0x04u8)]
     LongMoves(MvSeq2),
     /// 0x05.
-    #[brw(magic = 0x05u8)]
+    #[br(magic = 0x05u8)]
     GameBegin,
     /// 0x06.
-    #[brw(magic = 0x06u8)]
+    #[br(magic = 0x06u8)]
     GameEnd,
     /// 0x07.
-    #[brw(magic = 0x07u8)]
+    #[br(magic = 0x07u8)]
     Nag(u8),
     /// 0x08.
-    #[brw(magic = 0x08u8)]
+    #[br(magic = 0x08u8)]
     RavBegin,
     /// 0x09.
-    #[brw(magic = 0x09u8)]
+    #[br(magic = 0x09u8)]
     RavEnd,
     /// 0x0a.
-    #[brw(magic = 0x0au8)]
+    #[br(magic = 0x0au8)]
     Escape(Str2),
     /// 0x80.
-    #[brw(magic = 0x80u8)]
+    #[br(magic = 0x80u8)]
     Extension {
         /// Extension kind.
         kind: u8,
         /// Payload (length written as LEB128).
         #[br(parse_with = read_ext_payload)]
-        #[bw(write_with = write_ext_payload)]
         payload: Vec<u8>,
     },
 }
@@ -572,19 +713,17 @@ fn read_ext_payload() -> BinResult<Vec<u8>> {
     Ok(payload)
 }
 
-// binrw hands a `#[bw(write_with)]` function a reference to the field's own type.
-#[allow(clippy::ptr_arg)]
-#[binrw::writer(writer)]
-fn write_ext_payload(payload: &Vec<u8>) -> BinResult<()> {
-    let len = u32::try_from(payload.len()).map_err(|_| binrw::Error::AssertFail {
-        pos: 0,
-        message: "extension payload over 4 GiB".into(),
-    })?;
-    let mut hdr = Vec::with_capacity(5);
-    item::put_varint(&mut hdr, len);
-    writer.write_all(&hdr)?;
-    writer.write_all(payload)?;
-    Ok(())
+impl BinWrite for Record {
+    type Args<'a> = ();
+
+    fn write_options<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        endian: binrw::Endian,
+        args: Self::Args<'_>,
+    ) -> BinResult<()> {
+        self.as_ref().write_options(writer, endian, args)
+    }
 }
 
 impl Record {
@@ -706,6 +845,55 @@ mod tests {
                     "{rec:?} cut {cut}"
                 );
             }
+        }
+    }
+
+    /// The bytes of a record put together item by item with the `item`
+    /// functions (20.1–20.3), independently of the binrw declaration.
+    fn by_items(rec: &RecordRef<'_>) -> Vec<u8> {
+        let mut out = vec![rec.marker() as u8];
+        match *rec {
+            RecordRef::ReducedGame { roster, moves } => {
+                for s in roster {
+                    item::put_string1(&mut out, s).unwrap();
+                }
+                item::put_mvseq2(&mut out, moves).unwrap();
+            }
+            RecordRef::TagPair { name, value } => {
+                item::put_string1(&mut out, name).unwrap();
+                item::put_string1(&mut out, value).unwrap();
+            }
+            RecordRef::ShortMoves(m) => item::put_mvseq1(&mut out, m).unwrap(),
+            RecordRef::LongMoves(m) => item::put_mvseq2(&mut out, m).unwrap(),
+            RecordRef::Nag(n) => out.push(n),
+            RecordRef::Escape(s) => item::put_string2(&mut out, s).unwrap(),
+            RecordRef::Extension { kind, payload } => {
+                out.push(kind);
+                item::put_varint(&mut out, payload.len() as u64);
+                out.extend_from_slice(payload);
+            }
+            _ => {}
+        }
+        out
+    }
+
+    #[test]
+    fn the_declaration_writes_what_the_items_make() {
+        for rec in samples() {
+            let mut bytes = Vec::new();
+            rec.as_ref().write_to(&mut bytes).unwrap();
+            assert_eq!(bytes, by_items(&rec.as_ref()), "{rec:?}");
+        }
+        // LEB128 lengths of one to three bytes.
+        for n in [0usize, 127, 128, 16_383, 16_384] {
+            let payload = vec![7u8; n];
+            let rec = RecordRef::Extension {
+                kind: 9,
+                payload: &payload,
+            };
+            let mut bytes = vec![0xaa];
+            rec.write_to(&mut bytes).unwrap();
+            assert_eq!(bytes[1..], by_items(&rec)[..], "{n}");
         }
     }
 

@@ -240,7 +240,7 @@ fn a_million_nested_parentheses_in_pgn() {
     let mut out = Vec::new();
     let stats = pgn_to_pgc(&pgn[..], &mut out, None, &EncodeOptions::default()).unwrap();
     assert_eq!((stats.games, stats.rejected), (2, 1));
-    let reason = &stats.rejects[0].reason;
+    let reason = stats.rejects[0].reason.to_string();
     assert!(reason.contains("--max-rav-depth"), "{reason}");
     // The other game is kept.
     let mut back = Vec::new();

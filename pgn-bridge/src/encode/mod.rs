@@ -1,0 +1,712 @@
+//! PGN → PGC: a lexer [`Visitor`] that plays each game on a shakmaty board
+//! and writes records, without building a game tree.
+//!
+//! The work is split by job: `resolve` turns SAN into moves and ordinals
+//! on the positions of the line being read and of the lines its variations
+//! interrupt; `result` reconciles the Result tag with the termination
+//! marker; the layout probe (`crate::layout`) decides the text layout once
+//! per game; pgc-core's [`GameBuilder`] owns the records, the choice between
+//! 0x01 and 0x05 and the marker bytes. A game is built in reused buffers and
+//! written only once it is complete, so a game with an illegal move is
+//! rejected whole, verbatim.
+
+mod reject;
+mod resolve;
+mod result;
+#[cfg(test)]
+mod tests;
+
+pub use reject::RejectReason;
+
+use crate::commands::{GameCommands, TypedComment, encode_comment_into};
+use crate::export::unescape_into;
+use crate::layout::{Layout, LayoutProbe};
+use crate::visitor::{GameStart, Visitor};
+use pgc_core::build::{BuildError, GameBuilder};
+use pgc_core::ext::{self, Outcome};
+use pgc_core::record::RecordRef;
+use pgc_core::setup::start_position;
+use resolve::{Resolver, check_suffix, split_suffix};
+use result::Termination;
+use shakmaty::{Color, Position};
+use std::ops::Range;
+
+/// Options of the encoder.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Write 1994 records only; count what could not be kept.
+    pub strict: bool,
+    /// Deepest RAV nesting accepted (0 = the core's default limit).
+    pub max_rav_depth: u32,
+}
+
+/// What strict mode could not keep, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// Brace comments dropped.
+    pub comments: u64,
+    /// `;` comments dropped.
+    pub line_comments: u64,
+    /// Termination markers that differed from the Result tag (or had none).
+    pub terminations: u64,
+    /// Null moves (the rest of their line is dropped).
+    pub null_moves: u64,
+    /// Moves dropped after a null move.
+    pub moves_after_null: u64,
+    /// Tags with a name or value over 255 bytes.
+    pub long_tags: u64,
+    /// NAGs above 255.
+    pub long_nags: u64,
+    /// Games whose text layout (for a byte-identical round trip) was dropped.
+    pub layouts: u64,
+}
+
+impl Losses {
+    /// Whether nothing was lost.
+    pub fn is_empty(&self) -> bool {
+        *self == Losses::default()
+    }
+
+    /// Adds another count.
+    pub fn add(&mut self, o: &Losses) {
+        self.comments += o.comments;
+        self.line_comments += o.line_comments;
+        self.terminations += o.terminations;
+        self.null_moves += o.null_moves;
+        self.moves_after_null += o.moves_after_null;
+        self.long_tags += o.long_tags;
+        self.long_nags += o.long_nags;
+        self.layouts += o.layouts;
+    }
+
+    /// `(name, count)` pairs for reports.
+    pub fn items(&self) -> [(&'static str, u64); 8] {
+        [
+            ("comments", self.comments),
+            ("line comments", self.line_comments),
+            ("termination markers", self.terminations),
+            ("null moves", self.null_moves),
+            ("moves after null moves", self.moves_after_null),
+            ("long tags", self.long_tags),
+            ("NAGs over 255", self.long_nags),
+            ("layouts", self.layouts),
+        ]
+    }
+}
+
+impl std::fmt::Display for Losses {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut first = true;
+        for (name, n) in self.items() {
+            if n > 0 {
+                if !first {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{n} {name}")?;
+                first = false;
+            }
+        }
+        if first {
+            f.write_str("nothing")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a game was not converted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reject {
+    /// 0-based game number.
+    pub game: u64,
+    /// Line of the game's first byte.
+    pub line: u64,
+    /// Byte offset of the game.
+    pub offset: u64,
+    /// Ply at which it failed (0 = before the first move).
+    pub ply: u32,
+    /// What went wrong.
+    pub reason: RejectReason,
+}
+
+impl std::fmt::Display for Reject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "game {} (line {}, byte {}), ply {}: {}",
+            self.game + 1,
+            self.line,
+            self.offset,
+            self.ply,
+            self.reason
+        )
+    }
+}
+
+/// The result of encoding one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameOutput {
+    /// Converted: the PGC bytes are in [`Encoder::take_game`].
+    Encoded {
+        /// Plies played (all lines).
+        plies: u64,
+        /// Whether the game's text is reproduced byte for byte on decoding.
+        identical: bool,
+        /// What strict mode dropped.
+        losses: Losses,
+    },
+    /// Not converted: the reason.
+    Rejected(Reject),
+}
+
+/// A game's tags, values unescaped, in one buffer.
+#[derive(Debug, Clone)]
+struct Tags {
+    text: Vec<u8>,
+    /// Name and value of each tag in `text`.
+    list: Vec<(Range<usize>, Range<usize>)>,
+}
+
+impl Tags {
+    fn clear(&mut self) {
+        self.text.clear();
+        self.list.clear();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Adds a tag; its name and unescaped value.
+    fn push(&mut self, name: &[u8], raw_value: &[u8]) -> (&[u8], &[u8]) {
+        let n0 = self.text.len();
+        self.text.extend_from_slice(name);
+        let v0 = self.text.len();
+        unescape_into(&mut self.text, raw_value);
+        self.list.push((n0..v0, v0..self.text.len()));
+        (&self.text[n0..v0], &self.text[v0..])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+        self.list
+            .iter()
+            .map(|(n, v)| (&self.text[n.clone()], &self.text[v.clone()]))
+    }
+
+    /// The value of the first tag named `name`.
+    fn value(&self, name: &[u8]) -> Option<&[u8]> {
+        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// Moves, null moves, NAGs and text comments written so far: a typed
+/// comment right after one attaches to it (`spec/extensions-commands.md`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Anchors {
+    written: u64,
+    /// The last record written was an anchor.
+    last_is_anchor: bool,
+}
+
+/// What kinds of text a game had.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    /// Anything but junk and whitespace.
+    content: bool,
+    /// Junk.
+    junk: bool,
+}
+
+/// The encoder's facts about the game being read, reset at each game (the
+/// buffers it reuses live in [`Encoder`] and are cleared instead).
+#[derive(Debug, Clone, Default)]
+struct GameState {
+    /// The movetext began (the start position is set up).
+    movetext: bool,
+    /// The first reason to reject the game, at its ply.
+    failure: Option<(u32, RejectReason)>,
+    /// The termination marker at depth 0.
+    outcome: Option<Outcome>,
+    /// Plies played (all lines).
+    plies: u64,
+    losses: Losses,
+    /// Strict mode cut the line at a null move: the rest of it is dropped.
+    cut_at_null: bool,
+    seen: Seen,
+    anchors: Anchors,
+}
+
+/// The PGN → PGC encoder, one game per [`crate::reader::PgnReader::read_game`] call.
+pub struct Encoder {
+    opts: EncodeOptions,
+    start: GameStart,
+    /// The game's records.
+    game: GameBuilder,
+    /// The finished game (what [`Encoder::take_game`] returns).
+    done: Vec<u8>,
+    tags: Tags,
+    /// Positions of the line being read and of the lines it interrupts.
+    moves: Resolver,
+    /// The game's tokens and layout facts, for the layout decision.
+    layout: LayoutProbe,
+    /// Typed embedded commands of the game (one CLOCKS record).
+    commands: GameCommands,
+    /// Scratch for parsing one comment's commands.
+    typed: TypedComment,
+    /// Payloads of the records that lead a general game.
+    layout_payload: Vec<u8>,
+    commands_payload: Vec<u8>,
+    /// The text of a move number not yet followed by a move. The export
+    /// writer makes numbers from the moves, so one that no move follows
+    /// (`24. 1-0`, a lone `1`) is kept as junk where it stood.
+    pending_number: Vec<u8>,
+    /// What one game has shown so far; reset at each game.
+    g: GameState,
+}
+
+impl Default for Encoder {
+    fn default() -> Self {
+        Encoder::new(EncodeOptions::default())
+    }
+}
+
+fn unsupported_variant(v: &[u8]) -> bool {
+    let v = v.trim_ascii().to_ascii_lowercase();
+    !matches!(
+        v.as_slice(),
+        b"" | b"standard"
+            | b"chess"
+            | b"normal"
+            | b"chess960"
+            | b"chess 960"
+            | b"960"
+            | b"fischerandom"
+            | b"fischerrandom"
+            | b"fischer random"
+            | b"from position"
+            | b"frc"
+            | b"freestyle"
+    )
+}
+
+impl Encoder {
+    /// A new encoder.
+    pub fn new(opts: EncodeOptions) -> Encoder {
+        Encoder {
+            opts,
+            start: GameStart::default(),
+            game: GameBuilder::new(),
+            done: Vec::with_capacity(4096),
+            tags: Tags {
+                text: Vec::with_capacity(1024),
+                list: Vec::with_capacity(32),
+            },
+            moves: Resolver::new(),
+            layout: LayoutProbe::new(),
+            commands: GameCommands::new(),
+            typed: TypedComment::new(),
+            layout_payload: Vec::with_capacity(8),
+            commands_payload: Vec::with_capacity(256),
+            pending_number: Vec::new(),
+            g: GameState::default(),
+        }
+    }
+
+    /// The PGC bytes of the last encoded game, or the verbatim PGN text of the
+    /// last rejected one.
+    pub fn take_game(&self) -> &[u8] {
+        &self.done
+    }
+
+    fn fail(&mut self, reason: RejectReason) {
+        if self.g.failure.is_none() {
+            self.g.failure = Some((self.moves.ply(), reason));
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.g.failure.is_some()
+    }
+
+    /// A record was added, or could not be: the game is rejected then.
+    fn written(&mut self, r: Result<(), BuildError>) {
+        if let Err(e) = r {
+            self.fail(RejectReason::Unwritable(e));
+        }
+    }
+
+    /// A move, null move, NAG or text comment was written.
+    fn anchor(&mut self) {
+        self.g.anchors.written += 1;
+        self.g.anchors.last_is_anchor = true;
+    }
+
+    fn ext(&mut self, kind: u8, payload: &[u8]) {
+        let r = self.game.extension(kind, payload);
+        self.g.anchors.last_is_anchor = false;
+        self.written(r);
+    }
+
+    /// Sets up the start position when the movetext begins.
+    fn start_movetext(&mut self) {
+        if self.g.movetext {
+            return;
+        }
+        self.g.movetext = true;
+        let unsupported = self
+            .tags
+            .iter()
+            .find(|&(n, v)| n == b"Variant" && unsupported_variant(v))
+            .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
+        if let Some(variant) = unsupported {
+            return self.fail(RejectReason::UnsupportedVariant { variant });
+        }
+        // The last FEN tag counts. A FEN start is never a 0x01 game: the FEN
+        // tag is not one of the seven STR tags the reduced record holds.
+        let fen = self.tags.iter().filter(|&(n, _)| n == b"FEN").last();
+        match start_position(fen.map(|(_, v)| v)) {
+            Ok(p) => self.moves.reset(p),
+            Err(e) => self.fail(RejectReason::Setup(e)),
+        }
+    }
+
+    fn play_san(&mut self, token: &[u8]) {
+        if self.failed() {
+            return;
+        }
+        if self.g.cut_at_null {
+            self.g.losses.moves_after_null += 1;
+            return;
+        }
+        let (body, suffix) = split_suffix(token);
+        let found = match self.moves.resolve_body(body, token) {
+            Ok(found) => found,
+            Err(reason) => return self.fail(reason),
+        };
+        let before = self.moves.position();
+        let number = before.fullmoves().get();
+        let white = before.turn() == Color::White;
+        self.moves.play(found.mv);
+        let after = self.moves.position();
+        self.layout
+            .san(number, white, token, found.canonical, suffix, || {
+                check_suffix(after)
+            });
+        self.game.push_move(found.ordinal);
+        self.anchor();
+        self.g.plies += 1;
+    }
+
+    fn null_move(&mut self, token: &[u8]) {
+        if self.failed() || self.g.cut_at_null {
+            return;
+        }
+        if self.opts.strict {
+            self.g.losses.null_moves += 1;
+            self.g.cut_at_null = true;
+            return;
+        }
+        if let Err(reason) = self.moves.null_move(token) {
+            return self.fail(reason);
+        }
+        let payload: &[u8] = if token == b"--" { b"" } else { token };
+        self.ext(ext::NULL_MOVE, payload);
+        self.anchor();
+        // Null moves are written `--` on export; other spellings are not byte-identical.
+        self.layout.unreproducible();
+    }
+
+    /// What every movetext item (NAG, comment, RAV) does first: it ends any
+    /// result-like token before it, starts the movetext, and counts as
+    /// content. `false` when the game is already failing or cut at a null
+    /// move, so the item is not recorded.
+    fn movetext_item(&mut self) -> bool {
+        self.layout.not_outcome();
+        self.layout.token();
+        self.g.seen.content = true;
+        self.start_movetext();
+        !self.failed() && !self.g.cut_at_null
+    }
+
+    /// Keeps a move number that no move followed as junk, at its place.
+    fn flush_number(&mut self) {
+        if self.pending_number.is_empty() {
+            return;
+        }
+        let number = std::mem::take(&mut self.pending_number);
+        <Self as Visitor>::junk(self, &number);
+        self.pending_number = number;
+        self.pending_number.clear();
+    }
+
+    fn reject(&mut self, ply: u32, reason: RejectReason, raw: &[u8]) -> GameOutput {
+        self.done.clear();
+        self.done.extend_from_slice(raw);
+        GameOutput::Rejected(Reject {
+            game: self.start.index,
+            line: self.start.line,
+            offset: self.start.offset,
+            ply,
+            reason,
+        })
+    }
+
+    fn finish_game(&mut self, raw: &[u8]) -> GameOutput {
+        self.flush_number();
+        if !self.failed() && self.g.seen.junk && !self.g.seen.content {
+            self.fail(RejectReason::NotPgn);
+        }
+        if !self.failed() {
+            self.start_movetext();
+        }
+        if let Some((ply, reason)) = self.g.failure.take() {
+            return self.reject(ply, reason, raw);
+        }
+        // Close variations left open (import files do that).
+        if self.game.close_variations() > 0 {
+            self.layout.unreproducible();
+        }
+        let records_after = self.game.records_after_outcome();
+        match result::reconcile(self.tags.value(b"Result"), self.g.outcome, records_after) {
+            Termination::FromTag => {}
+            Termination::Record { agrees, .. } if self.opts.strict => {
+                self.g.losses.terminations += u64::from(!agrees);
+            }
+            Termination::Record { outcome, .. } => {
+                let r = self.game.termination(outcome);
+                self.written(r);
+            }
+        }
+        let decision = self.layout.decide(raw, !self.tags.is_empty());
+        let (mut layout, mut identical) = (decision.layout, decision.identical);
+        if self.opts.strict && layout != Layout::EXPORT {
+            self.g.losses.layouts += 1;
+            layout = Layout::EXPORT;
+        }
+        // What strict mode left out does not come back.
+        identical &= self.g.losses.is_empty();
+        if let Some((ply, reason)) = self.g.failure.take() {
+            return self.reject(ply, reason, raw);
+        }
+        // The records that lead a general game: LAYOUT, then CLOCKS.
+        let mut lead = [RecordRef::Noop; 2];
+        let mut n = 0;
+        if layout != Layout::EXPORT {
+            self.layout_payload.clear();
+            layout.to_payload(&mut self.layout_payload);
+            lead[n] = RecordRef::Extension {
+                kind: ext::LAYOUT,
+                payload: &self.layout_payload,
+            };
+            n += 1;
+        }
+        if !self.commands.is_empty() {
+            self.commands_payload.clear();
+            self.commands.to_payload(&mut self.commands_payload);
+            lead[n] = RecordRef::Extension {
+                kind: ext::CLOCKS,
+                payload: &self.commands_payload,
+            };
+            n += 1;
+        }
+        self.done.clear();
+        if let Err(e) = self.game.finish(&lead[..n], &mut self.done) {
+            let ply = self.moves.ply();
+            return self.reject(ply, RejectReason::Unwritable(e), raw);
+        }
+        GameOutput::Encoded {
+            plies: self.g.plies,
+            identical,
+            losses: self.g.losses,
+        }
+    }
+}
+
+impl Visitor for Encoder {
+    type Output = GameOutput;
+
+    fn begin_game(&mut self, start: GameStart) {
+        self.start = start;
+        self.g = GameState::default();
+        self.game.clear();
+        self.tags.clear();
+        self.moves.reset(shakmaty::Chess::default());
+        self.layout.clear();
+        self.commands.clear();
+        self.pending_number.clear();
+    }
+
+    fn bom(&mut self) {
+        self.layout.bom();
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) {
+        self.g.seen.content = true;
+        if self.g.movetext {
+            self.layout.unreproducible();
+            return;
+        }
+        let (name_u, value_u) = self.tags.push(name, value);
+        self.layout.tag(name, value);
+        if self.opts.strict && !GameBuilder::tag_fits(name_u, value_u) {
+            self.g.losses.long_tags += 1;
+            self.game.omit_tag();
+            return;
+        }
+        let r = self.game.tag(name_u, value_u);
+        self.written(r);
+    }
+
+    fn begin_movetext(&mut self) {
+        self.start_movetext();
+    }
+
+    fn san(&mut self, token: &[u8]) {
+        self.pending_number.clear();
+        self.layout.not_outcome();
+        self.g.seen.content = true;
+        self.start_movetext();
+        match token {
+            b"--" | b"Z0" | b"0000" | b"@@@@" => self.null_move(token),
+            _ => self.play_san(token),
+        }
+    }
+
+    fn move_number(&mut self, _number: u32, _dots: u8, raw: &[u8]) {
+        self.flush_number();
+        self.pending_number.extend_from_slice(raw);
+        self.layout.move_number();
+    }
+
+    fn whitespace(&mut self, ws: &[u8]) {
+        self.layout.whitespace(ws, self.g.outcome.is_some());
+    }
+
+    fn en_passant_marker(&mut self, _raw: &[u8]) {
+        self.layout.unreproducible();
+    }
+
+    fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+        if !self.movetext_item() {
+            return;
+        }
+        self.layout.nag(raw, nag, is_suffix);
+        if self.opts.strict && nag > 255 {
+            self.g.losses.long_nags += 1;
+            return;
+        }
+        let r = self.game.nag(nag);
+        self.written(r);
+        self.anchor();
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        if !self.movetext_item() {
+            return;
+        }
+        self.layout.comment(text);
+        let anchors = self.g.anchors;
+        if self.opts.strict {
+            self.g.losses.comments += 1;
+        } else if anchors.last_is_anchor
+            && anchors.written > 0
+            && encode_comment_into(text, &mut self.typed)
+            && self.commands.push(anchors.written - 1, &self.typed)
+        {
+            // Typed embedded commands: kept in the game's CLOCKS record.
+        } else {
+            self.ext(ext::COMMENT, text);
+            self.anchor();
+        }
+    }
+
+    fn line_comment(&mut self, text: &[u8]) {
+        self.layout.not_outcome();
+        self.g.seen.content = true;
+        if self.failed() || self.g.cut_at_null {
+            return;
+        }
+        self.layout.line_comment(text, !self.g.movetext);
+        if self.opts.strict {
+            self.g.losses.line_comments += 1;
+        } else {
+            self.ext(ext::LINE_COMMENT, text);
+        }
+    }
+
+    fn escape_line(&mut self, text: &[u8]) {
+        self.layout.not_outcome();
+        self.g.seen.content = true;
+        if self.failed() {
+            return;
+        }
+        self.layout.escape(text);
+        let r = self.game.escape(text);
+        self.g.anchors.last_is_anchor = false;
+        self.written(r);
+    }
+
+    fn begin_variation(&mut self) {
+        if !self.movetext_item() {
+            return;
+        }
+        let limit = if self.opts.max_rav_depth == 0 {
+            pgc_core::Limits::DEFAULT.max_rav_depth
+        } else {
+            self.opts.max_rav_depth
+        };
+        if let Err(reason) = self.moves.begin_variation(limit) {
+            return self.fail(reason);
+        }
+        let r = self.game.begin_variation();
+        self.g.anchors.last_is_anchor = false;
+        self.written(r);
+        self.layout.begin_variation();
+    }
+
+    fn end_variation(&mut self) {
+        self.flush_number();
+        self.layout.not_outcome();
+        self.layout.token();
+        if self.failed() || self.g.cut_at_null {
+            return;
+        }
+        let closed = self.moves.end_variation();
+        if closed {
+            let r = self.game.end_variation();
+            self.g.anchors.last_is_anchor = false;
+            self.written(r);
+        }
+        self.layout.end_variation(closed);
+    }
+
+    fn outcome(&mut self, raw: &[u8]) {
+        self.flush_number();
+        self.layout.outcome_gap();
+        self.g.seen.content = true;
+        if self.moves.depth() > 0 {
+            // `(*`: a continuation marker inside a variation; not kept exactly.
+            self.layout.unreproducible();
+            return;
+        }
+        self.start_movetext();
+        self.game.mark_outcome();
+        self.g.outcome = Outcome::from_bytes(raw);
+        self.layout.outcome(raw);
+    }
+
+    fn junk(&mut self, raw: &[u8]) {
+        self.layout.not_outcome();
+        if self.failed() {
+            return;
+        }
+        self.g.seen.junk = true;
+        self.layout.junk(raw);
+        if !self.opts.strict {
+            self.ext(ext::JUNK, raw);
+        }
+    }
+
+    fn end_game(&mut self, raw: &[u8]) -> GameOutput {
+        self.finish_game(raw)
+    }
+}

@@ -1,0 +1,256 @@
+//! SAN → move → ordinal, on the position of the line being read, with the
+//! positions of the lines a variation interrupts kept on a stack.
+//!
+//! Per move the work is one legal-move generation: the ordinal table both
+//! finds the move from its SAN (canonical SAN matches a key exactly; other
+//! spellings go through shakmaty's lenient SAN parser) and gives its
+//! ordinal (`pgc_core::ordinal`).
+
+use super::RejectReason;
+use pgc_core::ordinal;
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, MoveList, Position};
+
+/// The position a line has reached.
+#[derive(Debug, Clone)]
+struct Line {
+    /// The position to play the next move in.
+    pos: Chess,
+    /// The position before the last move: where a variation on that move
+    /// starts.
+    prev: Option<Chess>,
+    /// Plies played to reach `pos` (a variation starts one ply back).
+    ply: u32,
+}
+
+impl Line {
+    const fn at(pos: Chess, ply: u32) -> Line {
+        Line {
+            pos,
+            prev: None,
+            ply,
+        }
+    }
+}
+
+/// A move found for a SAN token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Resolved {
+    /// The legal move.
+    pub(crate) mv: Move,
+    /// Its ordinal in the position (20.2).
+    pub(crate) ordinal: u8,
+    /// The token is the move's canonical SAN (without check suffix).
+    pub(crate) canonical: bool,
+}
+
+/// The positions of the line being read and of the lines its variations
+/// interrupt.
+#[derive(Debug, Clone)]
+pub(crate) struct Resolver {
+    line: Line,
+    /// One entry per open variation: the line it interrupts.
+    stack: Vec<Line>,
+}
+
+impl Default for Resolver {
+    fn default() -> Self {
+        Resolver::new()
+    }
+}
+
+impl Resolver {
+    /// At the initial position, no variation open.
+    pub(crate) fn new() -> Resolver {
+        Resolver {
+            line: Line::at(Chess::default(), 0),
+            stack: Vec::new(),
+        }
+    }
+
+    /// Starts a game at `start`.
+    pub(crate) fn reset(&mut self, start: Chess) {
+        self.line = Line::at(start, 0);
+        self.stack.clear();
+    }
+
+    /// The position the next move is played in.
+    pub(crate) fn position(&self) -> &Chess {
+        &self.line.pos
+    }
+
+    /// Plies played on the current line.
+    pub(crate) fn ply(&self) -> u32 {
+        self.line.ply
+    }
+
+    /// Variations open.
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// The legal move a SAN token names, in the current position. The
+    /// token may carry a check suffix (`+`, `#`, not checked here); import
+    /// spellings are accepted: `0-0`, `e8Q`, `gxf6ep`, over-disambiguation
+    /// (`Nge2`), long algebraic (`g1f3`).
+    ///
+    /// # Errors
+    /// [`RejectReason::IllegalMove`] when no single legal move fits,
+    /// [`RejectReason::NotAMove`] when the token is not SAN at all.
+    #[cfg(test)]
+    pub(crate) fn resolve(&self, token: &[u8]) -> Result<Resolved, RejectReason> {
+        let (body, _) = split_suffix(token);
+        self.resolve_body(body, token)
+    }
+
+    /// [`Resolver::resolve`] for a token already split from its check
+    /// suffix: `body` without it, `token` with it (for the reject reason).
+    pub(crate) fn resolve_body(&self, body: &[u8], token: &[u8]) -> Result<Resolved, RejectReason> {
+        let pos = &self.line.pos;
+        if let Some((mv, ordinal)) = ordinal::find_canonical_in(pos, body) {
+            return Ok(Resolved {
+                mv,
+                ordinal,
+                canonical: true,
+            });
+        }
+        let moves = pos.legal_moves();
+        let Some((index, canonical)) = find_move(body, &moves, pos) else {
+            let token = String::from_utf8_lossy(token).into_owned();
+            return Err(match San::from_ascii(body) {
+                Ok(_) => RejectReason::IllegalMove { token },
+                Err(_) => RejectReason::NotAMove { token },
+            });
+        };
+        let ordinal = ordinal::rank_of(pos, &moves, index).map_err(RejectReason::Ordinal)?;
+        Ok(Resolved {
+            mv: moves[index],
+            ordinal,
+            canonical,
+        })
+    }
+
+    /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
+    pub(crate) fn play(&mut self, mv: Move) {
+        let mut after = self.line.pos.clone();
+        after.play_unchecked(mv);
+        self.advance(after);
+    }
+
+    /// Plays a null move on the current line.
+    ///
+    /// # Errors
+    /// [`RejectReason::NullMoveInCheck`]: a null move cannot leave the king
+    /// in check.
+    pub(crate) fn null_move(&mut self, token: &[u8]) -> Result<(), RejectReason> {
+        let after = pgc_core::setup::null_move(&self.line.pos).map_err(|_| {
+            RejectReason::NullMoveInCheck {
+                token: String::from_utf8_lossy(token).into_owned(),
+            }
+        })?;
+        self.advance(after);
+        Ok(())
+    }
+
+    fn advance(&mut self, after: Chess) {
+        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
+        self.line.ply += 1;
+    }
+
+    /// Opens a variation on the last move: the next move is an alternative
+    /// to it.
+    ///
+    /// # Errors
+    /// [`RejectReason::VariationsTooDeep`] when `limit` variations are open
+    /// already; [`RejectReason::VariationBeforeMove`] when the line has no
+    /// move yet. Nothing changes then.
+    pub(crate) fn begin_variation(&mut self, limit: u32) -> Result<(), RejectReason> {
+        if self.stack.len() >= limit as usize {
+            return Err(RejectReason::VariationsTooDeep { limit });
+        }
+        let Some(prev) = self.line.prev.clone() else {
+            return Err(RejectReason::VariationBeforeMove);
+        };
+        let ply = self.line.ply.saturating_sub(1);
+        let interrupted = std::mem::replace(&mut self.line, Line::at(prev, ply));
+        self.stack.push(interrupted);
+        Ok(())
+    }
+
+    /// Closes the innermost variation, back to the line it interrupted;
+    /// false when none is open.
+    pub(crate) fn end_variation(&mut self) -> bool {
+        match self.stack.pop() {
+            Some(line) => {
+                self.line = line;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A SAN token split before its check suffix (`+`, `#`, or several).
+pub(crate) fn split_suffix(token: &[u8]) -> (&[u8], &[u8]) {
+    let end = token
+        .iter()
+        .rposition(|&b| b != b'+' && b != b'#')
+        .map_or(0, |i| i + 1);
+    token.split_at(end)
+}
+
+/// The check suffix a position calls for after a move: `#` for mate, `+`
+/// for check, else nothing (section 8.2.3.4).
+pub(crate) fn check_suffix(after: &Chess) -> &'static [u8] {
+    if after.is_check() {
+        if after.is_checkmate() { b"#" } else { b"+" }
+    } else {
+        b""
+    }
+}
+
+/// Finds the legal move a SAN token names: its index in `moves` and whether
+/// the token is the canonical SAN body. Import forms are accepted: `0-0`,
+/// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`).
+fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)> {
+    let mut buf = [0u8; 16];
+    let n = body.len().min(buf.len());
+    buf[..n].copy_from_slice(&body[..n]);
+    // Indexing below stays inside `buf` ([u8; 16]): `n <= 16`, and the
+    // promotion fix-up checks `3 <= n < 16` first.
+    if buf[0] == b'0' {
+        // `0-0`, `0-0-0`: zeros for the letter O.
+        for b in &mut buf[..n] {
+            if *b == b'0' {
+                *b = b'O';
+            }
+        }
+    }
+    let mut n = n;
+    if n > 4 && buf[..n].ends_with(b"ep") && buf[..n].contains(&b'x') {
+        // `gxf6ep`: an en passant capture marked with a glued `ep`.
+        n -= 2;
+    }
+    if n >= 3
+        && n < buf.len()
+        && matches!(buf[n - 1], b'Q' | b'R' | b'B' | b'N')
+        && matches!(buf[n - 2], b'1' | b'8')
+        && buf[0].is_ascii_lowercase()
+    {
+        // `e8Q`, `cxd1N`: a promotion written without `=`.
+        buf[n] = buf[n - 1];
+        buf[n - 1] = b'=';
+        n += 1;
+    }
+    let fixed = &buf[..n];
+    let m = match San::from_ascii(fixed).map(|san| san.find_move(moves).copied()) {
+        Ok(Ok(m)) => m,
+        _ => {
+            let uci = shakmaty::uci::UciMove::from_ascii(body).ok()?;
+            uci.to_move(pos).ok()?
+        }
+    };
+    let index = moves.iter().position(|&x| x == m)?;
+    let canonical = ordinal::san_body(pos, moves, m).as_bytes() == body;
+    Some((index, canonical))
+}

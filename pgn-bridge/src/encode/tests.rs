@@ -1,0 +1,547 @@
+//! Unit tests of the encoder's parts. Expected moves are written by hand
+//! as shakmaty moves and their ordinals computed with
+//! `pgc_core::ordinal::encode`; expected bytes follow section 20 of the
+//! standard and `spec/extensions.md`.
+
+use super::resolve::Resolver;
+use super::result::{Termination, reconcile};
+use super::{EncodeOptions, Encoder, GameOutput, Reject, RejectReason};
+use crate::reader::PgnReader;
+use pgc_core::ext::{self, Outcome};
+use pgc_core::ordinal;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position, Role, Square};
+
+fn position(fen: &str) -> Chess {
+    Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
+}
+
+fn at(fen: &str) -> Resolver {
+    let mut r = Resolver::new();
+    r.reset(position(fen));
+    r
+}
+
+fn normal(role: Role, from: Square, to: Square) -> Move {
+    Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    }
+}
+
+/// Resolves `token` and checks the move, its ordinal and whether the
+/// spelling is canonical.
+fn assert_resolves(r: &Resolver, token: &str, want: Move, canonical: bool) {
+    let found = r
+        .resolve(token.as_bytes())
+        .unwrap_or_else(|e| panic!("{token}: {e}"));
+    assert_eq!(found.mv, want, "{token}");
+    assert_eq!(
+        found.ordinal,
+        ordinal::encode(r.position(), want).unwrap(),
+        "{token}"
+    );
+    assert_eq!(found.canonical, canonical, "{token}");
+}
+
+fn illegal(token: &str) -> RejectReason {
+    RejectReason::IllegalMove {
+        token: token.into(),
+    }
+}
+
+#[test]
+fn file_disambiguation_names_one_knight() {
+    // Knights on b1 and f3 both reach d2.
+    let r = at("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    let b1d2 = normal(Role::Knight, Square::B1, Square::D2);
+    let f3d2 = normal(Role::Knight, Square::F3, Square::D2);
+    assert_resolves(&r, "Nbd2", b1d2, true);
+    assert_resolves(&r, "Nfd2", f3d2, true);
+    assert_resolves(&r, "Nbd2+", b1d2, true);
+    // Over-disambiguated and long algebraic: the same move, not canonical.
+    assert_resolves(&r, "Nb1d2", b1d2, false);
+    assert_resolves(&r, "b1d2", b1d2, false);
+    assert_ne!(
+        r.resolve(b"Nbd2").unwrap().ordinal,
+        r.resolve(b"Nfd2").unwrap().ordinal
+    );
+    assert_eq!(r.resolve(b"Nd2"), Err(illegal("Nd2")));
+}
+
+#[test]
+fn rank_disambiguation_names_one_knight() {
+    // Knights on b1 and b3, same file: the rank tells them apart.
+    let r = at("4k3/8/8/8/8/1N6/8/1N2K3 w - - 0 1");
+    assert_resolves(
+        &r,
+        "N1d2",
+        normal(Role::Knight, Square::B1, Square::D2),
+        true,
+    );
+    assert_resolves(
+        &r,
+        "N3d2",
+        normal(Role::Knight, Square::B3, Square::D2),
+        true,
+    );
+    assert_eq!(r.resolve(b"Nbd2"), Err(illegal("Nbd2")));
+    assert_eq!(r.resolve(b"Nd2"), Err(illegal("Nd2")));
+}
+
+#[test]
+fn en_passant_captures() {
+    // Black has just played d7-d5 beside the e5 pawn.
+    let r = at("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    let ep = Move::EnPassant {
+        from: Square::E5,
+        to: Square::D6,
+    };
+    assert_resolves(&r, "exd6", ep, true);
+    assert_resolves(&r, "exd6ep", ep, false);
+    assert_resolves(&r, "e5d6", ep, false);
+    // Without the en passant square the capture is illegal.
+    let r = at("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
+    assert_eq!(r.resolve(b"exd6"), Err(illegal("exd6")));
+}
+
+#[test]
+fn promotions() {
+    let r = at("3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+    let promote = |to, capture, role| Move::Normal {
+        role: Role::Pawn,
+        from: Square::E7,
+        capture,
+        to,
+        promotion: Some(role),
+    };
+    let e8q = promote(Square::E8, None, Role::Queen);
+    assert_resolves(&r, "e8=Q", e8q, true);
+    assert_resolves(&r, "e8Q", e8q, false);
+    assert_resolves(&r, "e7e8q", e8q, false);
+    assert_resolves(&r, "e8=N", promote(Square::E8, None, Role::Knight), true);
+    let exd8r = promote(Square::D8, Some(Role::Rook), Role::Rook);
+    assert_resolves(&r, "exd8=R", exd8r, true);
+    assert_resolves(&r, "exd8R", exd8r, false);
+    // Each promotion piece is its own move with its own ordinal.
+    let ords: Vec<u8> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
+        .iter()
+        .map(|t| r.resolve(t.as_bytes()).unwrap().ordinal)
+        .collect();
+    for (i, a) in ords.iter().enumerate() {
+        assert!(!ords[i + 1..].contains(a), "{ords:?}");
+    }
+    // A pawn on the last rank must promote.
+    assert_eq!(r.resolve(b"e8"), Err(illegal("e8")));
+}
+
+#[test]
+fn castling_spellings() {
+    let r = at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let short = Move::Castle {
+        king: Square::E1,
+        rook: Square::H1,
+    };
+    let long = Move::Castle {
+        king: Square::E1,
+        rook: Square::A1,
+    };
+    assert_resolves(&r, "O-O", short, true);
+    assert_resolves(&r, "0-0", short, false);
+    assert_resolves(&r, "O-O-O", long, true);
+    assert_resolves(&r, "0-0-0", long, false);
+    assert_resolves(&r, "O-O+", short, true);
+    // No castling rights: no castling.
+    let r = at("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+    assert_eq!(r.resolve(b"O-O"), Err(illegal("O-O")));
+}
+
+#[test]
+fn what_is_no_move_is_refused_with_the_token() {
+    let r = Resolver::new();
+    assert_eq!(r.resolve(b"Ke2"), Err(illegal("Ke2")));
+    assert_eq!(r.resolve(b"e5"), Err(illegal("e5")));
+    let e = r.resolve(b"xyz").unwrap_err();
+    assert_eq!(
+        e,
+        RejectReason::NotAMove {
+            token: "xyz".into()
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "not a move \"xyz\" (expected a legal SAN move)"
+    );
+    assert_eq!(
+        illegal("Ke2").to_string(),
+        "illegal or ambiguous move \"Ke2\" (expected a legal SAN move)"
+    );
+}
+
+#[test]
+fn variations_resolve_on_the_position_they_start_from() {
+    let mut r = Resolver::new();
+    let e4 = r.resolve(b"e4").unwrap();
+    r.play(e4.mv);
+    assert_eq!(r.ply(), 1);
+    // (1. d4 d5): an alternative to 1. e4, from the initial position.
+    r.begin_variation(256).unwrap();
+    assert_eq!((r.depth(), r.ply()), (1, 0));
+    let start = Chess::default();
+    let d4 = normal(Role::Pawn, Square::D2, Square::D4);
+    assert_resolves(&r, "d4", d4, true);
+    assert_eq!(
+        r.resolve(b"d4").unwrap().ordinal,
+        ordinal::encode(&start, d4).unwrap()
+    );
+    r.play(d4);
+    let d5 = r.resolve(b"d5").unwrap();
+    r.play(d5.mv);
+    // A variation inside the variation: an alternative to 1... d5.
+    r.begin_variation(256).unwrap();
+    assert_resolves(
+        &r,
+        "Nf6",
+        normal(Role::Knight, Square::G8, Square::F6),
+        true,
+    );
+    assert!(r.end_variation());
+    assert!(r.end_variation());
+    // Back after 1. e4: Black to move.
+    assert_eq!((r.depth(), r.ply()), (0, 1));
+    assert_resolves(&r, "e5", normal(Role::Pawn, Square::E7, Square::E5), true);
+    assert!(!r.end_variation());
+}
+
+#[test]
+fn variations_are_refused_before_a_move_and_past_the_limit() {
+    let mut r = Resolver::new();
+    assert_eq!(
+        r.begin_variation(256),
+        Err(RejectReason::VariationBeforeMove)
+    );
+    let e4 = r.resolve(b"e4").unwrap();
+    r.play(e4.mv);
+    r.begin_variation(1).unwrap();
+    let d4 = r.resolve(b"d4").unwrap();
+    r.play(d4.mv);
+    assert_eq!(
+        r.begin_variation(1),
+        Err(RejectReason::VariationsTooDeep { limit: 1 })
+    );
+    assert_eq!(r.depth(), 1);
+}
+
+#[test]
+fn a_null_move_in_check_is_refused() {
+    let mut r = at("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    assert_eq!(
+        r.null_move(b"--"),
+        Err(RejectReason::NullMoveInCheck { token: "--".into() })
+    );
+    assert_eq!(r.ply(), 0);
+    let mut r = Resolver::new();
+    r.null_move(b"Z0").unwrap();
+    assert_eq!(r.ply(), 1);
+    assert_eq!(r.position().turn(), shakmaty::Color::Black);
+}
+
+#[test]
+fn result_reconciliation() {
+    use Outcome::*;
+    type Case = (Option<&'static [u8]>, Option<Outcome>, bool, Termination);
+    let cases: [Case; 8] = [
+        // The tag says what the marker says: the decoder writes it back.
+        (Some(b"1-0"), Some(WhiteWins), false, Termination::FromTag),
+        (Some(b"*"), Some(Unknown), false, Termination::FromTag),
+        // They differ: the marker is kept.
+        (
+            Some(b"1-0"),
+            Some(BlackWins),
+            false,
+            Termination::Record {
+                outcome: BlackWins,
+                agrees: false,
+            },
+        ),
+        // No Result tag.
+        (
+            None,
+            Some(Draw),
+            false,
+            Termination::Record {
+                outcome: Draw,
+                agrees: false,
+            },
+        ),
+        // No marker.
+        (
+            Some(b"1/2-1/2"),
+            None,
+            false,
+            Termination::Record {
+                outcome: Missing,
+                agrees: false,
+            },
+        ),
+        (
+            None,
+            None,
+            false,
+            Termination::Record {
+                outcome: Missing,
+                agrees: false,
+            },
+        ),
+        // An empty Result value and no marker: nothing to write back.
+        (Some(b""), None, false, Termination::FromTag),
+        // Records after the marker: it keeps its place.
+        (
+            Some(b"0-1"),
+            Some(BlackWins),
+            true,
+            Termination::Record {
+                outcome: BlackWins,
+                agrees: true,
+            },
+        ),
+    ];
+    for (tag, marker, after, want) in cases {
+        assert_eq!(
+            reconcile(tag, marker, after),
+            want,
+            "{tag:?} {marker:?} {after}"
+        );
+    }
+}
+
+/// Encodes the first game of `pgn`: what the encoder says and its bytes.
+fn encode(pgn: &str, strict: bool) -> (GameOutput, Vec<u8>) {
+    let mut enc = Encoder::new(EncodeOptions {
+        strict,
+        max_rav_depth: 0,
+    });
+    let out = PgnReader::new(pgn.as_bytes())
+        .read_game(&mut enc)
+        .unwrap()
+        .unwrap();
+    (out, enc.take_game().to_vec())
+}
+
+const STR_TAGS: &str = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.02\"]\n[Round \"1\"]\n\
+                        [White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n";
+
+fn ordinals(sans: &[&str]) -> Vec<u8> {
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for san in sans {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        out.push(ordinal::encode(&pos, m).unwrap());
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+#[test]
+fn a_seven_tag_export_game_is_one_reduced_record() {
+    let (out, bytes) = encode(&format!("{STR_TAGS}\n1. e4 e5 2. Nf3 1-0\n\n"), false);
+    assert!(
+        matches!(
+            out,
+            GameOutput::Encoded {
+                plies: 3,
+                identical: true,
+                ..
+            }
+        ),
+        "{out:?}"
+    );
+    let mut want = vec![0x01];
+    for v in ["E", "S", "2024.01.02", "1", "W", "B", "1-0"] {
+        want.push(v.len() as u8);
+        want.extend_from_slice(v.as_bytes());
+    }
+    want.extend_from_slice(&[3, 0]);
+    want.extend_from_slice(&ordinals(&["e4", "e5", "Nf3"]));
+    assert_eq!(bytes, want);
+}
+
+#[test]
+fn anything_but_the_roster_and_the_main_line_makes_a_general_game() {
+    let seven_out_of_order = STR_TAGS.replacen("[Event \"E\"]\n", "", 1) + "[Event \"E\"]\n";
+    let texts = [
+        format!("{STR_TAGS}\n1. e4 {{c}} 1... e5 1-0\n\n"),
+        format!("{STR_TAGS}\n1. e4 $1 1... e5 1-0\n\n"),
+        format!("{STR_TAGS}\n1. e4 (1. d4) 1... e5 1-0\n\n"),
+        format!("{STR_TAGS}[ECO \"C20\"]\n\n1. e4 e5 1-0\n\n"),
+        format!("{seven_out_of_order}\n1. e4 e5 1-0\n\n"),
+        format!("{STR_TAGS}\n1. e4 e5 0-1\n\n"),
+        STR_TAGS.replace('\n', "\r\n") + "\r\n1. e4 e5 1-0\r\n\r\n",
+        format!("{STR_TAGS}\n1. e4 e5 --\n1-0\n\n"),
+    ];
+    for text in &texts {
+        let (out, bytes) = encode(text, false);
+        assert!(matches!(out, GameOutput::Encoded { .. }), "{text}: {out:?}");
+        assert_eq!(bytes[0], 0x05, "{text}");
+        assert_eq!(bytes.last(), Some(&0x06), "{text}");
+    }
+    // CR LF lines: a LAYOUT record leads the game (flags bit 0: crlf).
+    let (_, bytes) = encode(&texts[6], false);
+    assert_eq!(&bytes[..5], &[0x05, 0x80, ext::LAYOUT, 3, 0b1]);
+    // The marker differs from the Result tag: a TERMINATION record with it.
+    let (_, bytes) = encode(&texts[5], false);
+    let end = bytes.len() - 1;
+    assert_eq!(
+        &bytes[end - 4..end],
+        &[0x80, ext::TERMINATION, 1, Outcome::BlackWins as u8]
+    );
+}
+
+#[test]
+fn strict_mode_drops_what_1994_cannot_hold_and_may_then_reduce() {
+    // The comment is dropped: what is left is a reduced game.
+    let (out, bytes) = encode(&format!("{STR_TAGS}\n1. e4 {{c}} 1... e5 1-0\n\n"), true);
+    let GameOutput::Encoded {
+        losses, identical, ..
+    } = out
+    else {
+        panic!("{out:?}")
+    };
+    assert_eq!(losses.comments, 1);
+    assert_eq!(bytes[0], 0x01);
+    // The comment does not come back: the text is not reproduced.
+    assert!(!identical);
+    let (out, _) = encode(&format!("{STR_TAGS}\n1. e4 e5 1-0\n\n"), true);
+    assert!(
+        matches!(
+            out,
+            GameOutput::Encoded {
+                identical: true,
+                ..
+            }
+        ),
+        "{out:?}"
+    );
+    // A marker that differs from the tag is a loss, not a record.
+    let (out, bytes) = encode(&format!("{STR_TAGS}\n1. e4 e5 0-1\n\n"), true);
+    let GameOutput::Encoded { losses, .. } = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(losses.terminations, 1);
+    assert_eq!(bytes[0], 0x01);
+    assert!(!bytes.contains(&0x80));
+    // A long tag left out: not the seven tags as pairs, so a general game.
+    let long = "x".repeat(300);
+    let (out, bytes) = encode(
+        &format!("{STR_TAGS}[Annotator \"{long}\"]\n\n1. e4 1-0\n\n"),
+        true,
+    );
+    let GameOutput::Encoded { losses, .. } = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(losses.long_tags, 1);
+    assert_eq!(bytes[0], 0x05);
+    assert!(!bytes.contains(&0x80));
+}
+
+#[test]
+fn a_reject_says_where_and_why() {
+    let pgn = "[Event \"ok\"]\n\n1. e4 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let mut enc = Encoder::default();
+    let mut reader = PgnReader::new(pgn.as_bytes());
+    let first = reader.read_game(&mut enc).unwrap().unwrap();
+    assert!(matches!(first, GameOutput::Encoded { .. }));
+    let GameOutput::Rejected(r) = reader.read_game(&mut enc).unwrap().unwrap() else {
+        panic!("not rejected")
+    };
+    let offset = pgn.find("[Event \"bad\"]").unwrap() as u64;
+    assert_eq!(
+        r,
+        Reject {
+            game: 1,
+            line: 5,
+            offset,
+            ply: 2,
+            reason: illegal("Ke3"),
+        }
+    );
+    assert_eq!(
+        r.to_string(),
+        format!(
+            "game 2 (line 5, byte {offset}), ply 2: illegal or ambiguous move \"Ke3\" \
+             (expected a legal SAN move)"
+        )
+    );
+    // The rejected game's text, verbatim.
+    assert_eq!(enc.take_game(), &pgn.as_bytes()[offset as usize..]);
+}
+
+#[test]
+fn reject_reasons_read_as_before() {
+    let cases = [
+        (
+            "[Variant \"Crazyhouse\"]\n\n1. e4 *\n",
+            "unsupported variant \"Crazyhouse\"",
+        ),
+        (
+            "[Event \"x\"]\n\n( 1. e4 ) *\n",
+            "a variation before any move (expected a move first)",
+        ),
+        ("<br />\n", "no PGN game here, only text that is not PGN"),
+        (
+            "[FEN \"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\"]\n\n1. -- *\n",
+            "null move \"--\" while in check",
+        ),
+    ];
+    for (pgn, want) in cases {
+        let (out, _) = encode(pgn, false);
+        let GameOutput::Rejected(r) = out else {
+            panic!("{pgn}: {out:?}")
+        };
+        assert_eq!(r.reason.to_string(), want, "{pgn}");
+    }
+    let deep = format!("[Event \"x\"]\n\n1. e4 {}*\n", "(1. d4 ".repeat(3));
+    let mut enc = Encoder::new(EncodeOptions {
+        strict: false,
+        max_rav_depth: 2,
+    });
+    let out = PgnReader::new(deep.as_bytes())
+        .read_game(&mut enc)
+        .unwrap()
+        .unwrap();
+    let GameOutput::Rejected(r) = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(
+        r.reason.to_string(),
+        "variations nested deeper than the limit of 2 (raise it with --max-rav-depth)"
+    );
+}
+
+#[test]
+fn an_escape_line_no_record_holds_rejects_the_game() {
+    let pgn = format!("[Event \"x\"]\n\n1. e4\n%{}\n*\n", "y".repeat(70_000));
+    let (out, bytes) = encode(&pgn, false);
+    let GameOutput::Rejected(r) = out else {
+        panic!("{out:?}")
+    };
+    assert!(matches!(r.reason, RejectReason::Unwritable(_)), "{r}");
+    assert_eq!(bytes, pgn.as_bytes());
+    // One that fits is an escape record (0x0a, string-2).
+    let (_, bytes) = encode("[Event \"x\"]\n\n1. e4\n%note\n*\n", false);
+    assert!(
+        bytes
+            .windows(7)
+            .any(|w| w == [0x0a, 4, 0, b'n', b'o', b't', b'e'])
+    );
+}

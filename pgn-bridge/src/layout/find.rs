@@ -1,0 +1,518 @@
+//! Which [`Layout`] a game's text was written in, if any: the encoder feeds
+//! the tokens it keeps and the text's spacing facts while it reads a game,
+//! and asks once at the game's end ([`LayoutProbe::decide`]).
+//!
+//! The tokens are rendered by the export writer under candidate layouts, in
+//! a fixed order, and compared with the game's bytes; the first layout that
+//! gives them exactly is the game's.
+
+use super::Layout;
+use crate::export::{ExportWriter, unescape_into};
+use std::ops::Range;
+
+/// A movetext event recorded for the rendering.
+#[derive(Debug, Clone)]
+enum Ev {
+    Tag(Range<usize>, Range<usize>),
+    Movetext,
+    San(u32, bool, Range<usize>),
+    Nag(u32),
+    Comment(Range<usize>),
+    LineComment(Range<usize>),
+    Escape(Range<usize>),
+    Begin,
+    End,
+    Outcome(Range<usize>),
+    Junk(Range<usize>, bool),
+}
+
+/// Layout facts the text shows, whether or not it turns out reproducible.
+#[derive(Debug, Clone, Copy)]
+struct Facts {
+    bom: bool,
+    glyphs: bool,
+    number_after_comment: bool,
+    /// Two spaces stood before the termination marker.
+    result_gap: bool,
+    /// A move number was glued to its move (`1.e4`).
+    glued_numbers: bool,
+}
+
+/// Where the reading is, for the spacing rules.
+#[derive(Debug, Clone, Copy)]
+struct Spacing {
+    /// The last token was a comment (a black move after it shows whether
+    /// numbers follow comments).
+    after_comment: bool,
+    /// The last whitespace was two spaces (allowed only before the marker).
+    gap2: bool,
+    /// A move number was read and no whitespace yet.
+    number_glued: bool,
+    /// A movetext token was read (whitespace checks start).
+    movetext_token: bool,
+    /// `Ev::Movetext` was recorded.
+    movetext_rendered: bool,
+}
+
+/// The layout decision for one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Decision {
+    /// The layout to store.
+    pub(crate) layout: Layout,
+    /// The text is reproduced byte for byte under `layout`.
+    pub(crate) identical: bool,
+}
+
+/// Collects a game's tokens and facts, then decides its layout.
+#[derive(Debug, Clone)]
+pub(crate) struct LayoutProbe {
+    events: Vec<Ev>,
+    arena: Vec<u8>,
+    render: Vec<u8>,
+    scratch: Vec<u8>,
+    writer: ExportWriter,
+    /// The text so far is what the export writer renders under some
+    /// layout.
+    exact: bool,
+    facts: Facts,
+    spacing: Spacing,
+}
+
+impl Default for LayoutProbe {
+    fn default() -> Self {
+        LayoutProbe::new()
+    }
+}
+
+impl LayoutProbe {
+    pub(crate) fn new() -> LayoutProbe {
+        LayoutProbe {
+            events: Vec::with_capacity(256),
+            arena: Vec::with_capacity(4096),
+            render: Vec::with_capacity(4096),
+            scratch: Vec::with_capacity(256),
+            writer: ExportWriter::new(),
+            exact: true,
+            facts: Facts {
+                bom: false,
+                glyphs: false,
+                number_after_comment: true,
+                result_gap: false,
+                glued_numbers: false,
+            },
+            spacing: Spacing {
+                after_comment: false,
+                gap2: false,
+                number_glued: false,
+                movetext_token: false,
+                movetext_rendered: false,
+            },
+        }
+    }
+
+    /// Forgets the game (the buffers are kept).
+    pub(crate) fn clear(&mut self) {
+        self.events.clear();
+        self.arena.clear();
+        let LayoutProbe { facts, spacing, .. } = LayoutProbe::new();
+        self.exact = true;
+        self.facts = facts;
+        self.spacing = spacing;
+    }
+
+    fn keep(&mut self, t: &[u8]) -> Range<usize> {
+        let s = self.arena.len();
+        self.arena.extend_from_slice(t);
+        s..self.arena.len()
+    }
+
+    /// The decoder writes the empty line after the tags when it meets the
+    /// first record that belongs to the movetext (or the game's end); the
+    /// rendering puts it at the same place.
+    fn movetext_event(&mut self) {
+        if !self.spacing.movetext_rendered {
+            self.spacing.movetext_rendered = true;
+            self.events.push(Ev::Movetext);
+        }
+    }
+
+    /// Something no layout reproduces.
+    pub(crate) fn unreproducible(&mut self) {
+        self.exact = false;
+    }
+
+    /// The game starts with a byte-order mark.
+    pub(crate) fn bom(&mut self) {
+        self.facts.bom = true;
+    }
+
+    /// A token other than the termination marker: two spaces before it are
+    /// not reproducible.
+    pub(crate) fn not_outcome(&mut self) {
+        if std::mem::take(&mut self.spacing.gap2) {
+            self.exact = false;
+        }
+    }
+
+    /// A movetext token (whitespace checks start).
+    pub(crate) fn token(&mut self) {
+        self.spacing.movetext_token = true;
+    }
+
+    /// A tag pair, its value as written (escaped).
+    pub(crate) fn tag(&mut self, name: &[u8], raw_value: &[u8]) {
+        if self.exact {
+            let (n, v) = (self.keep(name), self.keep(raw_value));
+            self.events.push(Ev::Tag(n, v));
+        }
+    }
+
+    /// A move read as `token` (check suffix included), numbered `number`,
+    /// by White or Black; `canonical`: the body is the move's SAN;
+    /// `want_suffix`: the suffix the position after the move calls for
+    /// (asked only while the text is reproducible).
+    pub(crate) fn san(
+        &mut self,
+        number: u32,
+        white: bool,
+        token: &[u8],
+        canonical: bool,
+        suffix: &[u8],
+        want_suffix: impl FnOnce() -> &'static [u8],
+    ) {
+        if self.spacing.number_glued {
+            // `1.e4`: a layout fact; mixed with `1. e4` no layout reproduces it.
+            self.facts.glued_numbers = true;
+        }
+        self.spacing.movetext_token = true;
+        if self.exact {
+            if !canonical || suffix != want_suffix() {
+                self.exact = false;
+            } else {
+                let r = self.keep(token);
+                self.movetext_event();
+                self.events.push(Ev::San(number, white, r));
+            }
+        }
+        if !white && self.spacing.after_comment {
+            // A black move right after a comment with no move number: old Lichess style.
+            self.facts.number_after_comment = false;
+        }
+        self.spacing.after_comment = false;
+    }
+
+    /// A move number (the export writer makes its own from the moves).
+    pub(crate) fn move_number(&mut self) {
+        self.not_outcome();
+        self.spacing.after_comment = false;
+        self.spacing.number_glued = true;
+        self.spacing.movetext_token = true;
+    }
+
+    /// Whitespace; `after_outcome`: the termination marker was read.
+    pub(crate) fn whitespace(&mut self, ws: &[u8], after_outcome: bool) {
+        self.spacing.number_glued = false;
+        let checked = self.exact && self.spacing.movetext_token && !after_outcome;
+        if checked && ws == b"  " {
+            // Two spaces: reproducible only before the termination marker.
+            self.spacing.gap2 = true;
+            return;
+        }
+        // Between movetext tokens the export format has one space or one
+        // line end; anything else cannot be reproduced.
+        if checked && !matches!(ws, b" " | b"\n" | b"\r\n") {
+            self.exact = false;
+        }
+    }
+
+    /// A NAG written as `raw` (`$3`, `!!`).
+    pub(crate) fn nag(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+        if is_suffix {
+            self.facts.glyphs = true;
+        } else if raw.len() > 2 && raw[1] == b'0' {
+            // `$01`: leading zeros are not reproduced.
+            self.exact = false;
+        }
+        self.movetext_event();
+        self.events.push(Ev::Nag(nag));
+        self.spacing.after_comment = false;
+    }
+
+    /// A brace comment.
+    pub(crate) fn comment(&mut self, text: &[u8]) {
+        if self.exact {
+            let r = self.keep(text);
+            self.movetext_event();
+            self.events.push(Ev::Comment(r));
+        }
+        self.spacing.after_comment = true;
+    }
+
+    /// A `;` comment; `in_tags`: before the movetext (kept, but no layout
+    /// puts it there).
+    pub(crate) fn line_comment(&mut self, text: &[u8], in_tags: bool) {
+        if in_tags {
+            self.exact = false;
+        }
+        if self.exact {
+            let r = self.keep(text);
+            self.events.push(Ev::LineComment(r));
+        }
+    }
+
+    /// A `%` escape line.
+    pub(crate) fn escape(&mut self, text: &[u8]) {
+        if self.exact {
+            let r = self.keep(text);
+            self.events.push(Ev::Escape(r));
+        }
+    }
+
+    /// A variation opens.
+    pub(crate) fn begin_variation(&mut self) {
+        self.movetext_event();
+        self.events.push(Ev::Begin);
+    }
+
+    /// A `)`: `closed` when it closed a variation (else it is not
+    /// reproducible).
+    pub(crate) fn end_variation(&mut self, closed: bool) {
+        if closed {
+            self.events.push(Ev::End);
+            self.spacing.after_comment = false;
+        } else {
+            self.exact = false;
+        }
+    }
+
+    /// Whitespace before a termination marker is measured here.
+    pub(crate) fn outcome_gap(&mut self) {
+        self.facts.result_gap = std::mem::take(&mut self.spacing.gap2);
+    }
+
+    /// The termination marker at depth 0.
+    pub(crate) fn outcome(&mut self, raw: &[u8]) {
+        let r = self.keep(raw);
+        self.movetext_event();
+        self.events.push(Ev::Outcome(r));
+    }
+
+    /// Text that is not PGN, kept at its place.
+    pub(crate) fn junk(&mut self, raw: &[u8]) {
+        if self.exact {
+            let r = self.keep(raw);
+            self.events
+                .push(Ev::Junk(r, self.spacing.movetext_rendered));
+        }
+    }
+
+    /// The layout of the game whose text is `raw` (`has_tags`: the game had
+    /// a tag section): the first candidate under which the tokens render
+    /// to exactly `raw`, or, when none does, the export layout with the
+    /// text's newline style and byte-order mark (facts every rendering
+    /// shows, so that re-encoding the rendering finds the same layout: the
+    /// PGC fixed point).
+    pub(crate) fn decide(&mut self, raw: &[u8], has_tags: bool) -> Decision {
+        // A game with no movetext record: the decoder writes the empty line
+        // after the tags at the game's end.
+        self.movetext_event();
+        let guess = self.guess(raw, has_tags);
+        let found = if self.exact {
+            self.find(raw, guess)
+        } else {
+            None
+        };
+        match found {
+            Some(layout) => Decision {
+                layout,
+                identical: true,
+            },
+            None => Decision {
+                layout: Layout {
+                    crlf: guess.crlf,
+                    bom: guess.bom,
+                    ..Layout::EXPORT
+                },
+                identical: false,
+            },
+        }
+    }
+
+    /// The layout facts visible in the text.
+    fn guess(&self, raw: &[u8], has_tags: bool) -> Layout {
+        let crlf = memchr::memmem::find(raw, b"\r\n").is_some();
+        let blank: &[u8] = if crlf { b"\r\n\r\n " } else { b"\n\n " };
+        Layout {
+            crlf,
+            bom: self.facts.bom,
+            width: 79,
+            number_after_comment: self.facts.number_after_comment,
+            glyphs: self.facts.glyphs,
+            lead_space: has_tags && memchr::memmem::find(raw, blank).is_some(),
+            move_per_line: false,
+            result_nowrap: false,
+            result_gap: self.facts.result_gap,
+            glued_numbers: self.facts.glued_numbers,
+            pair_words: false,
+            trailer: 2,
+        }
+    }
+
+    /// The first layout, in a fixed order, under which the game's text is
+    /// exactly what the export writer produces. The export layout is tried
+    /// first, so that a game rendered by the decoder finds the layout it was
+    /// rendered with (the PGC fixed point).
+    fn find(&mut self, raw: &[u8], guess: Layout) -> Option<Layout> {
+        // Newline style and byte-order mark are facts of the text: a
+        // candidate that differs in them cannot match, so it is not rendered.
+        let export = Layout::EXPORT;
+        if export.crlf == guess.crlf
+            && export.bom == guess.bom
+            && let Some(t) = self.trailer_of(raw, export)
+        {
+            return Some(Layout {
+                trailer: t,
+                ..export
+            });
+        }
+        let (widest, widest_body) = widest_movetext_lines(raw);
+        // Move pairs as words only go with glued numbers (pgnmentor).
+        // Orders below follow the guess where only a reproduced text is at
+        // stake; for a text without these facts the plain candidates stay
+        // first (the PGC fixed point of unreproducible games).
+        let pairs: &[bool] = if guess.glued_numbers {
+            &[true, false]
+        } else {
+            &[false]
+        };
+        let nowraps = if guess.result_gap {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        for (&pair_words, result_nowrap) in pairs.iter().flat_map(|p| nowraps.map(move |r| (p, r)))
+        {
+            for nac in [guess.number_after_comment, !guess.number_after_comment] {
+                // 80: ChessBase fills lines to 80 characters.
+                let widths = if result_nowrap {
+                    [79, widest_body, 80, 0]
+                } else {
+                    [79, widest, 80, 0]
+                };
+                for (i, &width) in widths.iter().enumerate() {
+                    let c = Layout {
+                        width,
+                        number_after_comment: nac,
+                        result_nowrap,
+                        pair_words,
+                        ..guess
+                    };
+                    if c == Layout::EXPORT || widths[..i].contains(&width) {
+                        continue;
+                    }
+                    if let Some(t) = self.trailer_of(raw, c) {
+                        return Some(Layout { trailer: t, ..c });
+                    }
+                }
+            }
+        }
+        let c = Layout {
+            width: 0,
+            move_per_line: true,
+            ..guess
+        };
+        self.trailer_of(raw, c).map(|t| Layout { trailer: t, ..c })
+    }
+
+    /// Renders the recorded events in `layout` into `self.render`, stopping
+    /// (false) at the first byte that differs from `raw`: most candidate
+    /// layouts fail on the first line.
+    fn render_with(&mut self, layout: Layout, raw: &[u8]) -> bool {
+        self.render.clear();
+        let w = &mut self.writer;
+        let out = &mut self.render;
+        w.begin_game(out, layout);
+        let mut checked = 0;
+        for ev in &self.events {
+            match ev {
+                Ev::Tag(n, v) => {
+                    self.scratch.clear();
+                    unescape_into(&mut self.scratch, &self.arena[v.clone()]);
+                    w.tag(out, &self.arena[n.clone()], &self.scratch);
+                }
+                Ev::Movetext => w.begin_movetext(out),
+                Ev::San(num, white, r) => w.san(out, *num, *white, &self.arena[r.clone()]),
+                Ev::Nag(n) => w.nag(out, *n),
+                Ev::Comment(r) => w.comment(out, &self.arena[r.clone()]),
+                Ev::LineComment(r) => w.line_comment(out, &self.arena[r.clone()]),
+                Ev::Escape(r) => w.escape_line(out, &self.arena[r.clone()]),
+                Ev::Begin => w.begin_variation(out),
+                Ev::End => w.end_variation(out),
+                Ev::Outcome(r) => w.outcome(out, &self.arena[r.clone()]),
+                Ev::Junk(r, m) => w.junk(out, &self.arena[r.clone()], *m),
+            }
+            // The writer holds back the word it is building, so what is in
+            // `out` is final.
+            let n = out.len();
+            if n > checked {
+                if raw.get(checked..n) != out.get(checked..n) {
+                    return false;
+                }
+                checked = n;
+            }
+        }
+        // The trailer is measured, not rendered.
+        let mut trailerless = layout;
+        trailerless.trailer = 0;
+        w.set_layout(out, trailerless);
+        w.end_game(out);
+        true
+    }
+
+    /// Whether `raw` is the rendering in `layout` followed by newlines; returns the count.
+    fn trailer_of(&mut self, raw: &[u8], layout: Layout) -> Option<u8> {
+        if !self.render_with(layout, raw) {
+            return None;
+        }
+        let rest = raw.strip_prefix(self.render.as_slice())?;
+        let nl = layout.newline();
+        if rest.len() % nl.len() != 0 || rest.len() / nl.len() > 255 {
+            return None;
+        }
+        if rest.chunks(nl.len()).all(|c| c == nl) {
+            Some((rest.len() / nl.len()) as u8)
+        } else {
+            None
+        }
+    }
+}
+
+/// The longest line that is not a tag pair or escape line (line ends
+/// excluded), and the longest such line once the termination marker is taken
+/// off the last one (where a marker may run past the width).
+fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
+    let (mut widest, mut body, mut last) = (0, 0, 0);
+    for line in raw.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%") {
+            continue;
+        }
+        body = body.max(last);
+        last = without_marker(line).len();
+        widest = widest.max(line.len());
+    }
+    body = body.max(last);
+    let w = |n: usize| u32::try_from(n).unwrap_or(0);
+    (w(widest), w(body))
+}
+
+/// `line` without a trailing termination marker and the spaces before it.
+fn without_marker(line: &[u8]) -> &[u8] {
+    let t = line.trim_ascii_end();
+    for m in [&b"1/2-1/2"[..], b"1-0", b"0-1", b"*"] {
+        if let Some(rest) = t.strip_suffix(m) {
+            return rest.trim_ascii_end();
+        }
+    }
+    line
+}
