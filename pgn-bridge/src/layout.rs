@@ -8,10 +8,6 @@
 
 use pgc_core::item::{Items, put_varint};
 
-mod find;
-
-pub(crate) use find::LayoutProbe;
-
 /// How a game's text is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout {

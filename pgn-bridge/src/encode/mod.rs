@@ -4,12 +4,13 @@
 //! The work is split by job: `resolve` turns SAN into moves and ordinals
 //! on the positions of the line being read and of the lines its variations
 //! interrupt; `result` reconciles the Result tag with the termination
-//! marker; the layout probe (`crate::layout`) decides the text layout once
+//! marker; `layout_probe` decides the text layout once
 //! per game; pgc-core's [`GameBuilder`] owns the records, the choice between
 //! 0x01 and 0x05 and the marker bytes. A game is built in reused buffers and
 //! written only once it is complete, so a game with an illegal move is
 //! rejected whole, verbatim.
 
+mod layout_probe;
 mod reject;
 mod resolve;
 mod result;
@@ -20,8 +21,9 @@ pub use reject::RejectReason;
 
 use crate::commands::{GameCommands, TypedComment, encode_comment_into};
 use crate::export::unescape_into;
-use crate::layout::{Layout, LayoutProbe};
+use crate::layout::Layout;
 use crate::visitor::{GameStart, Visitor};
+use layout_probe::LayoutProbe;
 use pgc_core::build::{BuildError, GameBuilder};
 use pgc_core::ext::{self, Outcome};
 use pgc_core::record::RecordRef;

@@ -6,8 +6,8 @@
 //! a fixed order, and compared with the game's bytes; the first layout that
 //! gives them exactly is the game's.
 
-use super::Layout;
 use crate::export::{ExportWriter, unescape_into};
+use crate::layout::Layout;
 use std::ops::Range;
 
 /// A movetext event recorded for the rendering.
