@@ -13,6 +13,7 @@ use crate::io::{Input, Output};
 use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
 use pgc_core::buffer::RefillBuffer;
+use pgc_core::ext::ExtError;
 use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame_common, record_len};
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use pgc_core::{Limits, PgcReader};
@@ -292,17 +293,25 @@ pub struct Done {
 /// A visitor that renders games as text.
 trait Render: GameVisitor {
     fn text(&mut self) -> &mut Vec<u8>;
+    /// The payload the last game's codec refused, if any.
+    fn take_error(&mut self) -> Option<ExtError>;
 }
 
 impl Render for Decoder {
     fn text(&mut self) -> &mut Vec<u8> {
         Decoder::text(self)
     }
+    fn take_error(&mut self) -> Option<ExtError> {
+        Decoder::take_error(self)
+    }
 }
 
 impl Render for JsonlWriter {
     fn text(&mut self) -> &mut Vec<u8> {
         JsonlWriter::text(self)
+    }
+    fn take_error(&mut self) -> Option<ExtError> {
+        JsonlWriter::take_error(self)
     }
 }
 
@@ -325,8 +334,12 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
     let mut games = 0;
     let mut good = 0;
     let error = walk_batch(&mut walker, &mut v, &b, |v| {
-        games += 1;
-        good = v.inner.text().len();
+        let e = v.inner.take_error();
+        if e.is_none() {
+            games += 1;
+            good = v.inner.text().len();
+        }
+        e
     });
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.
@@ -342,17 +355,25 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
 }
 
 /// Walks every game of batch `b` with `v`, calling `game_done` after each
-/// whole game, and returns the error that stopped the walk (if any) with
-/// its positions in the whole input rather than the batch.
+/// whole game (it returns the payload error the visitor met in the game, if
+/// any, which stops the walk), and returns the error that stopped the walk
+/// (if any) with its positions in the whole input rather than the batch.
 pub fn walk_batch<V: GameVisitor>(
     walker: &mut GameWalker<&[u8]>,
     v: &mut V,
     b: &Batch,
-    mut game_done: impl FnMut(&mut V),
+    mut game_done: impl FnMut(&mut V) -> Option<ExtError>,
 ) -> Option<WalkError> {
     loop {
         match walker.walk_game(v) {
-            Ok(true) => game_done(v),
+            Ok(true) => {
+                if let Some(e) = game_done(v) {
+                    let mut e = WalkError::from(e);
+                    e.offset += b.offset;
+                    e.game += b.games;
+                    return Some(e);
+                }
+            }
             Ok(false) => return None,
             Err(mut e) => {
                 e.offset += b.offset;
