@@ -1112,4 +1112,111 @@ mod tests {
         put_varint(&mut huge, u64::MAX);
         assert!(GameIndex::from_bytes(&huge).is_err());
     }
+
+    /// The game `1. e4 {clk 3:00} e5 {clk 2:59} (1... d5 {clk 2:58}) 2. Nf3
+    /// {clk 2:57}` with the clocks in a commands record, and the offset of
+    /// that record.
+    fn clocked_game() -> (Vec<u8>, u64) {
+        use crate::ext::commands::{ClockFormat, GameCommands, Separator};
+        let ord = |moves: &[&[u8]], san: &[u8]| {
+            let mut pos = Chess::default();
+            for m in moves {
+                let (mv, _) = crate::ordinal::find_canonical_in(&pos, m).unwrap();
+                pos.play_unchecked(mv);
+            }
+            crate::ordinal::find_canonical_in(&pos, san).unwrap().1
+        };
+        let mut g = GameCommands::new();
+        for (anchor, secs) in [(0u64, 180u64), (1, 179), (2, 178), (3, 177)] {
+            let mut c = TypedComment::new();
+            c.push_time(
+                Separator::Space,
+                TimeKind::Clk,
+                Clock {
+                    millis: secs * 1000,
+                },
+                ClockFormat::HMS,
+            );
+            assert!(g.push(anchor, &c));
+        }
+        let mut payload = Vec::new();
+        g.to_payload(&mut payload);
+        let mut pgc = vec![0x05];
+        RecordRef::Extension {
+            kind: ext::CLOCKS,
+            payload: &payload,
+        }
+        .write_to(&mut pgc)
+        .unwrap();
+        pgc.extend([0x03, 2, ord(&[], b"e4"), ord(&[b"e4"], b"e5")]);
+        pgc.extend([0x08, 0x03, 1, ord(&[b"e4"], b"d5"), 0x09]);
+        pgc.extend([0x03, 1, ord(&[b"e4", b"e5"], b"Nf3"), 0x06]);
+        (pgc, 1)
+    }
+
+    #[test]
+    fn typed_comments_come_from_the_commands_record() {
+        let (pgc, _) = clocked_game();
+        let secs = |g: &BulkGame| -> Vec<(u32, u64)> {
+            g.clocks().map(|(p, c)| (p, c.millis / 1000)).collect()
+        };
+        // Variations skipped: their anchors still count, so Nf3 gets 2:57.
+        let opts = BulkOptions {
+            comments: true,
+            ..BulkOptions::default()
+        };
+        let mut r = BulkReader::new(&pgc[..], opts);
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(secs(g), [(1, 180), (2, 179), (3, 177)]);
+        assert_eq!(g.moves().count(), 3);
+        assert_eq!(g.plies(), 3);
+        // Variations kept: the variation's clock is an event inside it.
+        let mut r = BulkReader::new(
+            &pgc[..],
+            BulkOptions {
+                variations: true,
+                ..opts
+            },
+        );
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(secs(g), [(1, 180), (2, 179), (3, 177)]);
+        let times: Vec<u64> = g
+            .events()
+            .filter_map(|e| match e {
+                Event::Time(TimeKind::Clk, c) => Some(c.millis / 1000),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(times, [180, 179, 178, 177]);
+        // Comments off: no typed values.
+        let mut r = BulkReader::new(&pgc[..], BulkOptions::default());
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(g.clocks().count(), 0);
+        assert!(!g.events().any(|e| matches!(e, Event::Time(..))));
+    }
+
+    #[test]
+    fn a_corrupt_payload_is_an_error_with_or_without_comments() {
+        let (mut pgc, record) = clocked_game();
+        // The commands payload starts after 0x80, kind, length: its
+        // template count becomes 0.
+        assert_eq!(pgc[record as usize], 0x80);
+        pgc[record as usize + 3] = 0;
+        for comments in [true, false] {
+            let opts = BulkOptions {
+                comments,
+                ..BulkOptions::default()
+            };
+            let e = BulkReader::new(&pgc[..], opts)
+                .starting_at(100, 7)
+                .next_game()
+                .unwrap_err();
+            assert_eq!((e.offset, e.game), (100 + record, 7));
+            let text = e.to_string();
+            assert!(
+                text.contains("0x10 commands") && text.contains("payload byte 0"),
+                "{text}"
+            );
+        }
+    }
 }

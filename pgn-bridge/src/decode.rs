@@ -349,3 +349,62 @@ impl GameVisitor for Decoder {
         self.writer.end_game(&mut self.out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::ConvertError;
+    use crate::jsonl::JsonlWriter;
+    use pgc_core::GameWalker;
+    use pgc_core::ext::{ExtKind, Found};
+
+    /// A game with a commands record and a termination record, encoded,
+    /// and the offset of its commands record (right after 0x05).
+    fn game() -> Vec<u8> {
+        let pgn = b"[Result \"*\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 1-0\n\n";
+        let mut pgc = Vec::new();
+        crate::pgn_to_pgc(&pgn[..], &mut pgc, None, &Default::default()).unwrap();
+        assert_eq!(&pgc[..3], [0x05, 0x80, 0x10]);
+        pgc
+    }
+
+    #[test]
+    fn a_corrupt_commands_payload_is_an_error_not_a_lost_comment() {
+        let mut pgc = game();
+        let mut back = Vec::new();
+        crate::pgc_to_pgn(&pgc[..], &mut back, &Default::default()).unwrap();
+        assert!(back.windows(5).any(|w| w == b"[%clk"));
+        // Template count 0 (payload byte 0, after 0x80, kind, length).
+        pgc[4] = 0;
+        let e = match crate::pgc_to_pgn(&pgc[..], &mut Vec::new(), &Default::default()) {
+            Err(ConvertError::Payload(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!((e.offset, e.game, e.kind), (1, 0, ExtKind::COMMANDS));
+        assert_eq!((e.error.at, e.error.found), (0, Found::Value(0)));
+        // JSON Lines: the same error.
+        let mut w = JsonlWriter::new();
+        let mut walker = GameWalker::new(&pgc[..]);
+        assert!(walker.walk_game(&mut w).unwrap());
+        assert_eq!(w.take_error(), Some(e));
+    }
+
+    #[test]
+    fn a_corrupt_termination_is_an_error_at_its_record() {
+        let mut pgc = game();
+        let at = pgc.len() - 5; // 0x80 0x03 0x01 code 0x06
+        assert_eq!(pgc[at..at + 3], [0x80, 0x03, 0x01]);
+        pgc[at + 3] = 7;
+        let e = match crate::pgc_to_pgn(&pgc[..], &mut Vec::new(), &Default::default()) {
+            Err(ConvertError::Payload(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            (e.offset, e.kind, e.ply),
+            (at as u64, ExtKind::TERMINATION, 2)
+        );
+        assert_eq!(e.error.found, Found::Byte(7));
+        assert!(e.to_string().starts_with(&format!(
+            "byte {at}, game 1, ply 2, extension 0x03 termination"
+        )));
+    }
+}
