@@ -1,9 +1,9 @@
 //! A corrupt extension payload is a positioned error everywhere: for each
 //! extension kind whose payload has a shape, a real encoded game holding
 //! that kind has its payload damaged in place (the record still frames),
-//! and `pgc verify`, `pgc decode` (PGN and JSON Lines) and `pgc moves`
-//! (line and position formats) each fail, naming the record's byte offset
-//! and the kind.
+//! and `pgc verify`, `pgc decode` (PGN and JSON Lines), `pgc moves` (line
+//! and position formats) and `pgc info` each fail, naming the record's byte
+//! offset and the kind.
 
 mod common;
 
@@ -92,6 +92,7 @@ const COMMANDS: &[&[&str]] = &[
     &["decode", "-q", "--format", "jsonl", "-"],
     &["moves", "-q", "-"],
     &["moves", "-q", "--format", "fen", "-"],
+    &["info", "-"],
 ];
 
 #[test]
