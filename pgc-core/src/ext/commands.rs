@@ -860,27 +860,29 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
     let max = MAX_CLOCK_MILLIS as i64 / step;
     let bias = unzigzag(r.u64("a clock bias")?);
     values.reserve(n);
+    // The two values before the current one, in units.
+    let (mut before2, mut before1) = (0i64, 0i64);
     for i in 0..n {
         let at = r.pos;
-        let res = unzigzag(r.u64("a clock residual")?);
+        let z = r.u64("a clock residual")?;
         let pred = match i {
             0 => Some(0),
-            1 => Some(values[0] as i64),
-            _ => (values[i - 2] as i64).checked_add(bias),
+            1 => Some(before1),
+            _ => before2.checked_add(bias),
         };
-        match pred.and_then(|p| p.checked_add(res)) {
-            Some(v) if (0..=max).contains(&v) => values.push(v as u64),
+        match pred.and_then(|p| p.checked_add(unzigzag(z))) {
+            Some(v) if (0..=max).contains(&v) => {
+                values.push((v * step) as u64);
+                (before2, before1) = (before1, v);
+            }
             _ => {
                 return Err(r.err_at(
                     at,
                     "a residual giving a clock within 0..=999999999:59:59.999",
-                    Found::Value(zigzag(res)),
+                    Found::Value(z),
                 ));
             }
         }
-    }
-    for v in values.iter_mut() {
-        *v *= step as u64;
     }
     Ok(())
 }
@@ -1851,7 +1853,15 @@ impl<'a> Bytes<'a> {
         Ok(b)
     }
 
+    #[inline]
     fn u64(&mut self, what: &'static str) -> Result<u64, PayloadError> {
+        // Most values of a column are one byte.
+        if let Some(&b) = self.buf.get(self.pos)
+            && b < 0x80
+        {
+            self.pos += 1;
+            return Ok(u64::from(b));
+        }
         match read_varint64(self.buf.get(self.pos..).unwrap_or_default()) {
             Ok((v, n)) => {
                 self.pos += n;
