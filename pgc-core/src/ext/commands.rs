@@ -1533,7 +1533,7 @@ impl GameCommandsReader {
         if mask & COL_MARKS != 0 {
             let at = r.pos;
             let n = r.count(1, "a mark list count")?;
-            if n as u64 != need[5] + need[6] {
+            if n as u64 != need[5].saturating_add(need[6]) {
                 return Err(r.err_at(
                     at,
                     "a mark list count equal to the templates' cal and csl commands",

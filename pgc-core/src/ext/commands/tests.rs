@@ -311,3 +311,16 @@ fn value_spellings() {
     e.render(f, &mut out);
     assert_eq!((e, &out[..]), (Eval::Centipawns(-605), &b"-6.05"[..]));
 }
+
+#[test]
+fn huge_claimed_counts_are_errors_not_overflows() {
+    // One template `[%cal][%csl]`, one run of 2^63 commented anchors: each
+    // mark column would need 2^63 lists; the payload holds none.
+    let mut p = vec![0x01, 0x02, 0x07, 0x08, 0x01, 0x00];
+    p.extend([0x80; 9]);
+    p.push(0x01);
+    let mask_at = p.len();
+    p.extend([0x20, 0x00]);
+    let e = GameCommandsReader::from_payload(&p).unwrap_err();
+    assert_eq!((e.at, e.found), (mask_at + 1, Found::Value(0)));
+}
