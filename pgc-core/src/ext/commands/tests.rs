@@ -324,3 +324,26 @@ fn huge_claimed_counts_are_errors_not_overflows() {
     let e = GameCommandsReader::from_payload(&p).unwrap_err();
     assert_eq!((e.at, e.found), (mask_at + 1, Found::Value(0)));
 }
+
+proptest::proptest! {
+    /// Any bytes: every codec answers, none panics, and an error is
+    /// positioned within the payload (or at its end).
+    #[test]
+    fn any_bytes_are_answered_without_panic(p in proptest::collection::vec(0u8..=255, 0..48)) {
+        let mut r = GameCommandsReader::new();
+        match r.load(&p) {
+            Ok(()) => {
+                let mut out = TypedComment::new();
+                for a in 0..64 {
+                    r.typed_at(a, &mut out);
+                }
+            }
+            Err(e) => proptest::prop_assert!(e.at <= p.len()),
+        }
+        for kind in 0..=255u8 {
+            if let Err(e) = crate::ext::check(crate::ext::ExtKind(kind), &p) {
+                proptest::prop_assert!(e.at <= p.len(), "{kind}: {e}");
+            }
+        }
+    }
+}
