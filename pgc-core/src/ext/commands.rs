@@ -859,12 +859,36 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
     let step = 10i64.pow(3 - u32::from(digits));
     let max = MAX_CLOCK_MILLIS as i64 / step;
     let bias = unzigzag(r.u64("a clock bias")?);
-    values.reserve(n);
+    // The loop works on locals (the cursor, the vector), which the compiler
+    // keeps in registers.
+    let mut vals = std::mem::take(values);
+    vals.reserve(n);
+    let buf = r.buf;
+    let mut pos = r.pos;
     // The two values before the current one, in units.
     let (mut before2, mut before1) = (0i64, 0i64);
+    let mut result = Ok(());
     for i in 0..n {
-        let at = r.pos;
-        let z = r.u64("a clock residual")?;
+        let at = pos;
+        let z = match buf.get(pos) {
+            Some(&b) if b < 0x80 => {
+                pos += 1;
+                u64::from(b)
+            }
+            _ => {
+                r.pos = pos;
+                match r.u64("a clock residual") {
+                    Ok(z) => {
+                        pos = r.pos;
+                        z
+                    }
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+        };
         let pred = match i {
             0 => Some(0),
             1 => Some(before1),
@@ -872,19 +896,24 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
         };
         match pred.and_then(|p| p.checked_add(unzigzag(z))) {
             Some(v) if (0..=max).contains(&v) => {
-                values.push((v * step) as u64);
+                vals.push((v * step) as u64);
                 (before2, before1) = (before1, v);
             }
             _ => {
-                return Err(r.err_at(
+                result = Err(r.err_at(
                     at,
                     "a residual giving a clock within 0..=999999999:59:59.999",
                     Found::Value(z),
                 ));
+                break;
             }
         }
     }
-    Ok(())
+    if result.is_ok() {
+        r.pos = pos;
+    }
+    *values = vals;
+    result
 }
 
 /// A column of `[%eval]` values for one game, in game order.
