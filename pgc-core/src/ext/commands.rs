@@ -859,16 +859,16 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
     let step = 10i64.pow(3 - u32::from(digits));
     let max = MAX_CLOCK_MILLIS as i64 / step;
     let bias = unzigzag(r.u64("a clock bias")?);
-    // The loop works on locals (the cursor, the vector), which the compiler
-    // keeps in registers.
+    // The loop works on locals (the cursor, the vector, sized up front),
+    // which the compiler keeps in registers.
     let mut vals = std::mem::take(values);
-    vals.reserve(n);
+    vals.resize(n, 0);
     let buf = r.buf;
     let mut pos = r.pos;
     // The two values before the current one, in units.
     let (mut before2, mut before1) = (0i64, 0i64);
     let mut result = Ok(());
-    for i in 0..n {
+    for (i, slot) in vals.iter_mut().enumerate() {
         let at = pos;
         let z = match buf.get(pos) {
             Some(&b) if b < 0x80 => {
@@ -889,14 +889,16 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
                 }
             }
         };
-        let pred = match i {
-            0 => Some(0),
-            1 => Some(before1),
-            _ => before2.checked_add(bias),
+        let pred = if i >= 2 {
+            before2.checked_add(bias)
+        } else if i == 1 {
+            Some(before1)
+        } else {
+            Some(0)
         };
         match pred.and_then(|p| p.checked_add(unzigzag(z))) {
             Some(v) if (0..=max).contains(&v) => {
-                vals.push((v * step) as u64);
+                *slot = (v * step) as u64;
                 (before2, before1) = (before1, v);
             }
             _ => {
@@ -911,6 +913,8 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
     }
     if result.is_ok() {
         r.pos = pos;
+    } else {
+        vals.clear();
     }
     *values = vals;
     result
