@@ -580,7 +580,7 @@ impl From<ExtError> for WalkError {
             game: e.game,
             ply: e.ply,
             marker: Some(Marker::Extension),
-            kind: WalkErrorKind::Structure(format!("extension {}: {}", e.kind, e.error)),
+            kind: WalkErrorKind::Structure(format!("kind {}, {}", e.kind, e.error)),
         }
     }
 }
