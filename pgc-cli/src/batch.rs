@@ -24,6 +24,7 @@ use crate::progress::{Progress, say, summary_line};
 use pgc_core::Limits;
 use pgc_core::buffer::RefillBuffer;
 use pgc_core::bulk::{GameIndex, IndexError};
+use pgc_core::ext::ExtError;
 use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame_common, record_len};
 use pgc_core::visit::{GameVisitor, GameWalker, WalkError};
 use std::collections::BTreeMap;
@@ -366,17 +367,25 @@ pub struct Done {
 }
 
 /// Walks every game of batch `b` with `v`, calling `game_done` after each
-/// whole game, and returns the error that stopped the walk (if any) with
-/// its positions in the whole input rather than the batch.
+/// whole game (it returns the payload error the visitor met in the game, if
+/// any, which stops the walk), and returns the error that stopped the walk
+/// (if any) with its positions in the whole input rather than the batch.
 pub fn walk_batch<V: GameVisitor>(
     walker: &mut GameWalker<&[u8]>,
     v: &mut V,
     b: &Batch,
-    mut game_done: impl FnMut(&mut V),
+    mut game_done: impl FnMut(&mut V) -> Option<ExtError>,
 ) -> Option<WalkError> {
     loop {
         match walker.walk_game(v) {
-            Ok(true) => game_done(v),
+            Ok(true) => {
+                if let Some(e) = game_done(v) {
+                    let mut e = WalkError::from(e);
+                    e.offset += b.offset;
+                    e.game += b.games;
+                    return Some(e);
+                }
+            }
             Ok(false) => return None,
             Err(mut e) => {
                 e.offset += b.offset;

@@ -32,14 +32,17 @@
 //! # Ok::<(), pgc_core::visit::WalkError>(())
 //! ```
 
-use crate::ext::{self, Outcome};
+use crate::ext::commands::{
+    Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
+};
+use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
 use crate::ordinal::MoveText;
 use crate::reader::{PgcReader, ReadError};
-use crate::record::{Marker, frame};
+use crate::record::{Marker, RecordRef, frame};
 use crate::setup::start_position;
-use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
+use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError, WalkErrorKind};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Mutex;
@@ -51,7 +54,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct BulkOptions {
     /// Decode variations (RAVs) too; else they are skipped unread.
     pub variations: bool,
-    /// Keep brace and rest-of-line comments as [`Event::Comment`].
+    /// Keep brace and rest-of-line comments as [`Event::Comment`], and the
+    /// values of typed comments (stored in the game's commands record) as
+    /// [`Event::Time`], [`Event::Eval`], [`Event::Arrows`] and
+    /// [`Event::Squares`].
     pub comments: bool,
     /// Keep each move's SAN (with `+`/`#`), see [`BulkGame::san`]. Costs a
     /// check test per move.
@@ -86,6 +92,17 @@ pub enum Event<'a> {
     Nag(u8),
     /// A comment's text (only with [`BulkOptions::comments`]).
     Comment(&'a [u8]),
+    /// A time command of a typed comment (`[%clk 0:03:00]` is
+    /// `Time(TimeKind::Clk, …)`), after the move it belongs to (only with
+    /// [`BulkOptions::comments`]).
+    Time(TimeKind, Clock),
+    /// An `[%eval]` of a typed comment (only with [`BulkOptions::comments`]).
+    Eval(Eval),
+    /// The arrows of a typed `[%cal]` (only with [`BulkOptions::comments`]).
+    Arrows(&'a [Arrow]),
+    /// The square marks of a typed `[%csl]` (only with
+    /// [`BulkOptions::comments`]).
+    Squares(&'a [SquareMark]),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +113,10 @@ enum Raw {
     End,
     Nag(u8),
     Comment(u32, u32),
+    Time(TimeKind, Clock),
+    Eval(Eval),
+    Arrows(u32, u32),
+    Squares(u32, u32),
 }
 
 /// One game as read by [`BulkReader`]: everything borrows the reader's
@@ -113,6 +134,8 @@ pub struct BulkGame {
     has_null: bool,
     san: Vec<MoveText>,
     text: Vec<u8>,
+    arrows: Vec<Arrow>,
+    squares: Vec<SquareMark>,
     termination: Option<Outcome>,
     depth: u32,
     plies: u64,
@@ -134,6 +157,8 @@ impl Default for BulkGame {
             has_null: false,
             san: Vec::new(),
             text: Vec::new(),
+            arrows: Vec::new(),
+            squares: Vec::new(),
             termination: None,
             depth: 0,
             plies: 0,
@@ -203,6 +228,28 @@ impl BulkGame {
             Raw::End => Event::EndVariation,
             Raw::Nag(n) => Event::Nag(n),
             Raw::Comment(a, b) => Event::Comment(&self.text[a as usize..b as usize]),
+            Raw::Time(k, c) => Event::Time(k, c),
+            Raw::Eval(e) => Event::Eval(e),
+            Raw::Arrows(a, b) => Event::Arrows(&self.arrows[a as usize..b as usize]),
+            Raw::Squares(a, b) => Event::Squares(&self.squares[a as usize..b as usize]),
+        })
+    }
+
+    /// The clock (`[%clk]`) of each main-line move that has one, as
+    /// `(ply, clock)` with ply 1 for the first move (only with
+    /// [`BulkOptions::comments`]).
+    pub fn clocks(&self) -> impl Iterator<Item = (u32, Clock)> + '_ {
+        let mut depth = 0u32;
+        let mut ply = 0u32;
+        self.events.iter().filter_map(move |r| {
+            match *r {
+                Raw::Begin => depth += 1,
+                Raw::End => depth = depth.saturating_sub(1),
+                Raw::Move(_) | Raw::Null if depth == 0 => ply += 1,
+                Raw::Time(TimeKind::Clk, c) if depth == 0 && ply > 0 => return Some((ply, c)),
+                _ => {}
+            }
+            None
         })
     }
 
@@ -237,6 +284,8 @@ impl BulkGame {
         self.main.clear();
         self.san.clear();
         self.text.clear();
+        self.arrows.clear();
+        self.squares.clear();
         self.has_null = false;
         self.termination = None;
         self.started = false;
@@ -312,12 +361,82 @@ impl Iterator for Positions<'_> {
 struct Collector {
     opts: BulkOptions,
     game: BulkGame,
+    /// The game's typed comments, anchor by anchor (with comments on).
+    anchors: Anchors,
+    typed: TypedComment,
+    /// Variations entered only to count anchors (comments on, variations
+    /// off): nothing in them is kept.
+    hidden: u32,
+    /// Payload buffers, and the first payload refused in the game.
+    payloads: PayloadChecker,
+    offset: u64,
+    error: Option<ExtError>,
+}
+
+impl Collector {
+    fn new(opts: BulkOptions) -> Collector {
+        Collector {
+            opts,
+            game: BulkGame::default(),
+            anchors: Anchors::new(),
+            typed: TypedComment::new(),
+            hidden: 0,
+            payloads: PayloadChecker::new(),
+            offset: 0,
+            error: None,
+        }
+    }
+
+    fn fail(&mut self, kind: u8, e: PayloadError) {
+        if self.error.is_none() {
+            let ply = u32::try_from(self.game.plies).unwrap_or(u32::MAX);
+            self.error = Some(e.at_record(ExtKind(kind), self.offset, self.game.info.index, ply));
+        }
+    }
+
+    /// After an anchor (a move, null move, NAG or text comment): the values
+    /// of the typed comment that follows it, if any.
+    #[inline]
+    fn after_anchor(&mut self) {
+        if !self.opts.comments {
+            return;
+        }
+        if self.hidden > 0 || !self.anchors.after_anchor(&mut self.typed) {
+            if self.hidden > 0 {
+                // Counted by `after_anchor` only when not hidden.
+                self.anchors.skip(1);
+            }
+            return;
+        }
+        let g = &mut self.game;
+        for part in self.typed.parts() {
+            let TypedPart::Command(_, c) = part else {
+                continue;
+            };
+            g.events.push(match c {
+                TypedCommand::Time(k, clock, _) => Raw::Time(k, clock),
+                TypedCommand::Eval(e, _) => Raw::Eval(e),
+                TypedCommand::Arrows(a) => {
+                    let s = g.arrows.len() as u32;
+                    g.arrows.extend_from_slice(a);
+                    Raw::Arrows(s, g.arrows.len() as u32)
+                }
+                TypedCommand::Squares(a) => {
+                    let s = g.squares.len() as u32;
+                    g.squares.extend_from_slice(a);
+                    Raw::Squares(s, g.squares.len() as u32)
+                }
+            });
+        }
+    }
 }
 
 impl GameVisitor for Collector {
     fn begin_game(&mut self, info: &GameInfo) {
         self.game.clear();
         self.game.info = *info;
+        self.anchors.begin_game();
+        self.hidden = 0;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
@@ -337,41 +456,61 @@ impl GameVisitor for Collector {
         false
     }
 
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.offset = offset;
+    }
+
     fn play(&mut self, ply: &Ply<'_>) {
-        let g = &mut self.game;
-        g.events.push(Raw::Move(ply.mv));
-        if g.depth == 0 {
-            g.main.push(ply.mv);
+        if self.hidden == 0 {
+            let g = &mut self.game;
+            g.events.push(Raw::Move(ply.mv));
+            if g.depth == 0 {
+                g.main.push(ply.mv);
+            }
+            if self.opts.san {
+                g.san.push(ply.san);
+            }
+            g.plies += 1;
         }
-        if self.opts.san {
-            g.san.push(ply.san);
-        }
-        g.plies += 1;
+        self.after_anchor();
     }
 
     fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
-        let g = &mut self.game;
-        g.events.push(Raw::Null);
-        if g.depth == 0 {
-            g.has_null = true;
+        if self.hidden == 0 {
+            let g = &mut self.game;
+            g.events.push(Raw::Null);
+            if g.depth == 0 {
+                g.has_null = true;
+            }
+            if self.opts.san {
+                let mut t = MoveText::new();
+                t.push(b'-');
+                t.push(b'-');
+                g.san.push(t);
+            }
+            g.plies += 1;
         }
-        if self.opts.san {
-            let mut t = MoveText::new();
-            t.push(b'-');
-            t.push(b'-');
-            g.san.push(t);
-        }
-        g.plies += 1;
+        self.after_anchor();
     }
 
     fn nag(&mut self, nag: u8) {
-        self.game.events.push(Raw::Nag(nag));
+        if self.hidden == 0 {
+            self.game.events.push(Raw::Nag(nag));
+        }
+        self.after_anchor();
     }
 
     fn begin_variation(&mut self) -> Variation {
-        if self.opts.variations {
+        if self.hidden > 0 {
+            self.hidden += 1;
+            Variation::Enter
+        } else if self.opts.variations {
             self.game.events.push(Raw::Begin);
             self.game.depth += 1;
+            Variation::Enter
+        } else if self.opts.comments && self.anchors.is_loaded() {
+            // Typed comments after it are placed by counting its anchors.
+            self.hidden = 1;
             Variation::Enter
         } else {
             Variation::Skip
@@ -379,22 +518,47 @@ impl GameVisitor for Collector {
     }
 
     fn end_variation(&mut self) {
+        if self.hidden > 0 {
+            self.hidden -= 1;
+            return;
+        }
         self.game.events.push(Raw::End);
         self.game.depth = self.game.depth.saturating_sub(1);
     }
 
     fn extension(&mut self, kind: u8, payload: &[u8]) {
         match kind {
-            ext::TERMINATION => {
-                self.game.termination = payload.first().and_then(|&c| Outcome::from_code(c));
-            }
+            ext::TERMINATION => match ext::simple::termination(payload) {
+                Ok(o) => self.game.termination = Some(o),
+                Err(e) => self.fail(kind, e),
+            },
             ext::COMMENT | ext::LINE_COMMENT if self.opts.comments => {
-                let g = &mut self.game;
-                let a = g.text.len() as u32;
-                g.text.extend_from_slice(payload);
-                g.events.push(Raw::Comment(a, g.text.len() as u32));
+                if self.hidden == 0 {
+                    let g = &mut self.game;
+                    let a = g.text.len() as u32;
+                    g.text.extend_from_slice(payload);
+                    g.events.push(Raw::Comment(a, g.text.len() as u32));
+                }
+                if kind == ext::COMMENT {
+                    self.after_anchor();
+                }
             }
-            _ => {}
+            ext::CLOCKS if self.opts.comments => {
+                if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
+            ext::LONG_NAG => {
+                if let Err(e) = ext::simple::long_nag(payload) {
+                    self.fail(kind, e);
+                }
+                self.after_anchor();
+            }
+            _ => {
+                if let Err(e) = self.payloads.check(ExtKind(kind), payload) {
+                    self.fail(kind, e);
+                }
+            }
         }
     }
 
@@ -403,6 +567,20 @@ impl GameVisitor for Collector {
         if !g.started {
             // No movetext: the start position is still the FEN tag's.
             g.start = start_position(g.tag(b"FEN")).unwrap_or_default();
+        }
+    }
+}
+
+/// A refused extension payload as a walking error (what [`BulkReader`]
+/// returns), at its record.
+impl From<ExtError> for WalkError {
+    fn from(e: ExtError) -> WalkError {
+        WalkError {
+            offset: e.offset,
+            game: e.game,
+            ply: e.ply,
+            marker: Some(Marker::Extension),
+            kind: WalkErrorKind::Structure(format!("kind {}, {}", e.kind, e.error)),
         }
     }
 }
@@ -501,10 +679,7 @@ impl<R: Read> BulkReader<R> {
     pub fn from_walker(walker: GameWalker<R>, opts: BulkOptions) -> BulkReader<R> {
         BulkReader {
             walker,
-            collector: Collector {
-                opts,
-                game: BulkGame::default(),
-            },
+            collector: Collector::new(opts),
             base_offset: 0,
             base_games: 0,
         }
@@ -534,16 +709,18 @@ impl<R: Read> BulkReader<R> {
     /// The next game, or `None` at the end of the input.
     ///
     /// # Errors
-    /// A positioned [`WalkError`] (framing, structure or an invalid ordinal).
+    /// A positioned [`WalkError`] (framing, structure, an invalid ordinal,
+    /// or an extension payload that its codec refuses).
     pub fn next_game(&mut self) -> Result<Option<&BulkGame>, WalkError> {
-        let more = self
-            .walker
-            .walk_game(&mut self.collector)
-            .map_err(|mut e| {
-                e.offset += self.base_offset;
-                e.game += self.base_games;
-                e
-            })?;
+        let shift = |mut e: WalkError| {
+            e.offset += self.base_offset;
+            e.game += self.base_games;
+            e
+        };
+        let more = self.walker.walk_game(&mut self.collector).map_err(shift)?;
+        if let Some(e) = self.collector.error.take() {
+            return Err(shift(e.into()));
+        }
         if more {
             let info = &mut self.collector.game.info;
             info.offset += self.base_offset;
@@ -934,5 +1111,112 @@ mod tests {
         let mut huge = idx.to_bytes()[..24].to_vec();
         put_varint(&mut huge, u64::MAX);
         assert!(GameIndex::from_bytes(&huge).is_err());
+    }
+
+    /// The game `1. e4 {clk 3:00} e5 {clk 2:59} (1... d5 {clk 2:58}) 2. Nf3
+    /// {clk 2:57}` with the clocks in a commands record, and the offset of
+    /// that record.
+    fn clocked_game() -> (Vec<u8>, u64) {
+        use crate::ext::commands::{ClockFormat, GameCommands, Separator};
+        let ord = |moves: &[&[u8]], san: &[u8]| {
+            let mut pos = Chess::default();
+            for m in moves {
+                let (mv, _) = crate::ordinal::find_canonical_in(&pos, m).unwrap();
+                pos.play_unchecked(mv);
+            }
+            crate::ordinal::find_canonical_in(&pos, san).unwrap().1
+        };
+        let mut g = GameCommands::new();
+        for (anchor, secs) in [(0u64, 180u64), (1, 179), (2, 178), (3, 177)] {
+            let mut c = TypedComment::new();
+            c.push_time(
+                Separator::Space,
+                TimeKind::Clk,
+                Clock {
+                    millis: secs * 1000,
+                },
+                ClockFormat::HMS,
+            );
+            assert!(g.push(anchor, &c));
+        }
+        let mut payload = Vec::new();
+        g.to_payload(&mut payload);
+        let mut pgc = vec![0x05];
+        RecordRef::Extension {
+            kind: ext::CLOCKS,
+            payload: &payload,
+        }
+        .write_to(&mut pgc)
+        .unwrap();
+        pgc.extend([0x03, 2, ord(&[], b"e4"), ord(&[b"e4"], b"e5")]);
+        pgc.extend([0x08, 0x03, 1, ord(&[b"e4"], b"d5"), 0x09]);
+        pgc.extend([0x03, 1, ord(&[b"e4", b"e5"], b"Nf3"), 0x06]);
+        (pgc, 1)
+    }
+
+    #[test]
+    fn typed_comments_come_from_the_commands_record() {
+        let (pgc, _) = clocked_game();
+        let secs = |g: &BulkGame| -> Vec<(u32, u64)> {
+            g.clocks().map(|(p, c)| (p, c.millis / 1000)).collect()
+        };
+        // Variations skipped: their anchors still count, so Nf3 gets 2:57.
+        let opts = BulkOptions {
+            comments: true,
+            ..BulkOptions::default()
+        };
+        let mut r = BulkReader::new(&pgc[..], opts);
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(secs(g), [(1, 180), (2, 179), (3, 177)]);
+        assert_eq!(g.moves().count(), 3);
+        assert_eq!(g.plies(), 3);
+        // Variations kept: the variation's clock is an event inside it.
+        let mut r = BulkReader::new(
+            &pgc[..],
+            BulkOptions {
+                variations: true,
+                ..opts
+            },
+        );
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(secs(g), [(1, 180), (2, 179), (3, 177)]);
+        let times: Vec<u64> = g
+            .events()
+            .filter_map(|e| match e {
+                Event::Time(TimeKind::Clk, c) => Some(c.millis / 1000),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(times, [180, 179, 178, 177]);
+        // Comments off: no typed values.
+        let mut r = BulkReader::new(&pgc[..], BulkOptions::default());
+        let g = r.next_game().unwrap().unwrap();
+        assert_eq!(g.clocks().count(), 0);
+        assert!(!g.events().any(|e| matches!(e, Event::Time(..))));
+    }
+
+    #[test]
+    fn a_corrupt_payload_is_an_error_with_or_without_comments() {
+        let (mut pgc, record) = clocked_game();
+        // The commands payload starts after 0x80, kind, length: its
+        // template count becomes 0.
+        assert_eq!(pgc[record as usize], 0x80);
+        pgc[record as usize + 3] = 0;
+        for comments in [true, false] {
+            let opts = BulkOptions {
+                comments,
+                ..BulkOptions::default()
+            };
+            let e = BulkReader::new(&pgc[..], opts)
+                .starting_at(100, 7)
+                .next_game()
+                .unwrap_err();
+            assert_eq!((e.offset, e.game), (100 + record, 7));
+            let text = e.to_string();
+            assert!(
+                text.contains("0x10 commands") && text.contains("payload byte 0"),
+                "{text}"
+            );
+        }
     }
 }

@@ -36,11 +36,10 @@
 //! Extension records (marker 0x80) are counted per kind in
 //! [`Report::extensions`]. A kind this crate does not know is **not** a
 //! problem: the record frames with its length, so any reader can skip it.
-//! Known kinds whose payload has a fixed shape are checked:
-//! [`ext::TERMINATION`] (one byte, a valid [`ext::Outcome`] code),
-//! [`ext::LONG_TAG`] (a LEB128 name length within the payload),
-//! [`ext::LONG_NAG`] (exactly one LEB128 value) and [`ext::MOVE_SPELLING`]
-//! (not empty).
+//! The payload of every known kind goes through its codec ([`ext::check`]):
+//! termination, long tag, long NAG, move spelling, layout and the typed
+//! commands record are decoded whole, and a payload the codec refuses is a
+//! problem at the record, naming the kind and the payload byte.
 //! Null moves, long tags and long NAGs are movetext or tags, so they must be
 //! inside a game.
 //!
@@ -66,8 +65,8 @@
 //! ```
 
 use crate::buffer::RefillBuffer;
-use crate::ext;
-use crate::item::{ItemKind, Items};
+use crate::ext::{self, ExtKind};
+use crate::item::ItemKind;
 use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
 use crate::record::{
@@ -831,44 +830,48 @@ impl Checker {
     }
 
     fn extension(&mut self, offset: u64, kind: u8, payload: &[u8]) {
+        thread_local! {
+            /// Buffers of the commands codec, kept from record to record.
+            static PAYLOADS: std::cell::RefCell<ext::PayloadChecker> =
+                std::cell::RefCell::default();
+        }
         let marker = Marker::Extension;
         *self.report.extensions.entry(kind).or_insert(0) += 1;
-        let mut it = Items::new(payload);
-        let name = ext::kind_name(kind);
         let game = self.game.as_ref().map(|g| g.index);
         let ply = self.game.as_ref().and_then(Game::ply);
-        let bad = |c: &mut Checker, expected: &str| {
-            c.problem(
+        // Every known kind's payload through its codec.
+        let checked = PAYLOADS.with_borrow_mut(|c| c.check(ExtKind(kind), payload));
+        if let Err(e) = checked {
+            self.problem(
                 offset,
                 game,
                 ply,
                 Some(marker),
-                format!("a {name} payload with {expected}"),
-                format!("{} payload byte(s) {}", payload.len(), hex_head(payload)),
+                format!(
+                    "a {} payload with {} at payload byte {}",
+                    ExtKind(kind),
+                    e.expected,
+                    e.at
+                ),
+                format!(
+                    "{} ({} payload byte(s) {})",
+                    e.found,
+                    payload.len(),
+                    hex_head(payload)
+                ),
             );
-        };
+        }
         match kind {
-            ext::TERMINATION if !matches!(payload, [c] if ext::Outcome::from_code(*c).is_some()) => {
-                bad(self, "one outcome byte 0..=4");
-            }
             ext::LONG_NAG => {
-                if it.varint().is_err() || !it.rest().is_empty() {
-                    bad(self, "exactly one LEB128 value");
-                }
                 if let Some(g) = self.movetext(offset, marker) {
                     self.game = Some(g);
                 }
             }
-            ext::MOVE_SPELLING if payload.is_empty() => {
-                bad(self, "the move as written (not empty)");
-            }
-            ext::LONG_TAG => match it.varint() {
-                Ok(n) if (n as usize) <= it.rest().len() => {
-                    let (tag, value) = it.rest().split_at(n as usize);
+            ext::LONG_TAG => {
+                if let Ok((tag, value)) = ext::simple::long_tag(payload) {
                     self.tag(offset, marker, tag, value);
                 }
-                _ => bad(self, "a LEB128 name length within the payload"),
-            },
+            }
             ext::NULL_MOVE => {
                 let Some(mut g) = self.movetext(offset, marker) else {
                     return;
@@ -879,8 +882,6 @@ impl Checker {
                 }
                 self.game = Some(g);
             }
-            // Comments, layout, clocks, evals and unknown kinds: framing is
-            // all there is to check.
             _ => {}
         }
         // Whether it begins the movetext: the walker's rule, so that what

@@ -322,13 +322,10 @@ impl<R: Read> GameWalker<R> {
             } = rec
                 && cur.is_none()
             {
-                let mut it = crate::item::Items::new(payload);
-                if let Ok(n) = it.varint() {
-                    let rest = it.rest();
-                    let (name, value) = rest.split_at((n as usize).min(rest.len()));
-                    if name == b"FEN" {
-                        fen = Some(value.to_vec());
-                    }
+                if let Ok((name, value)) = ext::simple::long_tag(payload)
+                    && name == b"FEN"
+                {
+                    fen = Some(value.to_vec());
                 }
                 v.extension(ext::LONG_TAG, payload);
                 continue;

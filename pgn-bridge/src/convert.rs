@@ -4,6 +4,7 @@ use crate::decode::{DecodeOptions, Decoder};
 use crate::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use crate::pgn_error::PgnError;
 use crate::reader::PgnReader;
+use pgc_core::ext::ExtError;
 use pgc_core::visit::{GameWalker, WalkError};
 use pgc_core::{PgcReader, PgcWriter};
 use std::io::{self, Read, Write};
@@ -17,6 +18,10 @@ pub enum ConvertError {
     /// Reading PGC failed or the PGC is not valid.
     #[error(transparent)]
     Walk(#[from] WalkError),
+    /// An extension payload that its codec refused (a corrupt comment,
+    /// clock, layout, …), positioned.
+    #[error(transparent)]
+    Payload(#[from] ExtError),
     /// Writing failed.
     #[error("write failed: {0}")]
     Io(#[from] io::Error),
@@ -185,7 +190,7 @@ pub struct DecodeStats {
 /// Converts PGC from `input` to PGN export format on `output`.
 ///
 /// # Errors
-/// Invalid PGC (positioned), or I/O.
+/// Invalid PGC or a refused extension payload (positioned), or I/O.
 pub fn pgc_to_pgn<R: Read, W: Write>(
     input: R,
     mut output: W,
@@ -195,6 +200,9 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     let mut dec = Decoder::new(*opts);
     let mut stats = DecodeStats::default();
     while walker.walk_game(&mut dec)? {
+        if let Some(e) = dec.take_error() {
+            return Err(e.into());
+        }
         stats.games += 1;
         let text = dec.text();
         if text.len() >= 64 * 1024 {

@@ -1,10 +1,11 @@
 //! PGC → PGN: a [`GameVisitor`] that feeds the export writer.
 
-use crate::commands::GameCommandsReader;
+use crate::commands::render;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
-use pgc_core::ext::{self, Outcome};
-use pgc_core::item::Items;
+use pgc_core::ext::commands::Anchors;
+use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
+use pgc_core::record::RecordRef;
 use pgc_core::visit::{GameInfo, GameVisitor, Ply, STR_TAGS, Variation};
 use shakmaty::{Chess, Color, Position};
 
@@ -26,11 +27,16 @@ pub struct Decoder {
     termination: Option<Outcome>,
     tags: Vec<(Vec<u8>, Vec<u8>)>,
     in_movetext: bool,
-    /// The game's typed embedded commands (CLOCKS record), if any.
-    commands: Option<GameCommandsReader>,
-    /// Anchors seen so far (moves, null moves, NAGs, text comments).
-    anchor: u64,
+    /// The game's typed embedded commands (commands record), handed out
+    /// anchor by anchor.
+    anchors: Anchors,
     typed_text: Vec<u8>,
+    /// Where the walker is: the current record's offset, the game, the ply.
+    offset: u64,
+    game: u64,
+    ply: u32,
+    /// The first payload of the game that its codec refused.
+    error: Option<ExtError>,
     /// Comments and other records seen, by extension kind (for `info`).
     pub extension_counts: [u64; 256],
     /// Comments rendered from typed embedded commands (for `info`).
@@ -62,9 +68,12 @@ impl Decoder {
             termination: None,
             tags: Vec::new(),
             in_movetext: false,
-            commands: None,
-            anchor: 0,
+            anchors: Anchors::new(),
             typed_text: Vec::new(),
+            offset: 0,
+            game: 0,
+            ply: 0,
+            error: None,
             extension_counts: [0; 256],
             typed_comments: 0,
             count_commands: false,
@@ -76,6 +85,21 @@ impl Decoder {
     /// The PGN text produced so far; the caller drains it.
     pub fn text(&mut self) -> &mut Vec<u8> {
         &mut self.out
+    }
+
+    /// The first extension payload of the last game walked that its codec
+    /// refused, positioned (the record's offset relative to the walker's
+    /// input, the game, the ply, the kind, what was expected). The text of
+    /// such a game lacks what the payload held: the caller reports the
+    /// error instead of the text.
+    pub fn take_error(&mut self) -> Option<ExtError> {
+        self.error.take()
+    }
+
+    fn fail(&mut self, kind: u8, e: PayloadError) {
+        if self.error.is_none() {
+            self.error = Some(e.at_record(ExtKind(kind), self.offset, self.game, self.ply));
+        }
     }
 
     fn flush_tags(&mut self) {
@@ -121,18 +145,23 @@ impl Decoder {
 impl Decoder {
     /// After a move, null move, NAG or text comment: write the typed comment
     /// attached to it, if any.
+    #[inline]
     fn after_anchor(&mut self) {
-        if let Some(r) = &mut self.commands {
-            self.typed_text.clear();
-            if r.render_at(self.anchor, &mut self.typed_text) {
-                self.writer.comment(&mut self.out, &self.typed_text);
-                self.typed_comments += 1;
-                if self.count_commands {
-                    self.comment_stats.add(&self.typed_text, true);
-                }
+        let text = &mut self.typed_text;
+        if self
+            .anchors
+            .after_anchor_with(|c| {
+                text.clear();
+                render(c, text);
+            })
+            .is_some()
+        {
+            self.writer.comment(&mut self.out, &self.typed_text);
+            self.typed_comments += 1;
+            if self.count_commands {
+                self.comment_stats.add(&self.typed_text, true);
             }
         }
-        self.anchor += 1;
     }
 }
 
@@ -198,14 +227,19 @@ fn side_before(after: &Chess) -> (u32, bool) {
 }
 
 impl GameVisitor for Decoder {
-    fn begin_game(&mut self, _info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) {
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
         self.result_tag.clear();
         self.termination = None;
         self.tags.clear();
         self.in_movetext = false;
-        self.commands = None;
-        self.anchor = 0;
+        self.anchors.begin_game();
+        self.game = info.index;
+        self.ply = 0;
+    }
+
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.offset = offset;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {
@@ -222,6 +256,7 @@ impl GameVisitor for Decoder {
         // The walker gives the position before (the default `wants_before`).
         let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
+        self.ply = ply.depth;
         self.after_anchor();
     }
 
@@ -229,6 +264,7 @@ impl GameVisitor for Decoder {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);
+        self.ply = self.ply.saturating_add(1);
         self.after_anchor();
     }
 
@@ -260,39 +296,44 @@ impl GameVisitor for Decoder {
                 self.writer.comment(&mut self.out, payload);
                 self.after_anchor();
             }
-            ext::CLOCKS => self.commands = GameCommandsReader::from_payload(payload).ok(),
+            ext::CLOCKS => {
+                if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
             ext::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
             ext::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ext::TERMINATION => {
                 // The marker is written where the record stands (something
                 // may follow it, such as a `;` comment).
-                let o = payload
-                    .first()
-                    .and_then(|&c| Outcome::from_code(c))
-                    .unwrap_or(Outcome::Missing);
+                let o = simple::termination(payload).unwrap_or_else(|e| {
+                    self.fail(kind, e);
+                    Outcome::Missing
+                });
                 self.writer.outcome(&mut self.out, o.as_bytes());
                 self.termination = Some(o);
             }
             ext::LONG_NAG => {
-                if let Ok(n) = Items::new(payload).varint() {
-                    self.writer.nag(&mut self.out, n);
+                match simple::long_nag(payload) {
+                    Ok(n) => self.writer.nag(&mut self.out, n),
+                    Err(e) => self.fail(kind, e),
                 }
                 self.after_anchor();
             }
-            ext::LONG_TAG => {
-                let mut it = Items::new(payload);
-                if let Ok(n) = it.varint() {
-                    let rest = it.rest();
-                    let (name, value) = rest.split_at((n as usize).min(rest.len()));
-                    self.tag_value(name, value);
+            ext::LONG_TAG => match simple::long_tag(payload) {
+                Ok((name, value)) => self.tag_value(name, value),
+                Err(e) => self.fail(kind, e),
+            },
+            ext::LAYOUT => match Layout::from_payload(payload) {
+                Ok(l) if !self.opts.strict_export => self.writer.set_layout(&mut self.out, l),
+                Ok(_) => {}
+                Err(e) => self.fail(kind, e),
+            },
+            _ => {
+                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                    self.fail(kind, e);
                 }
             }
-            ext::LAYOUT if !self.opts.strict_export => {
-                if let Some(l) = Layout::from_payload(payload) {
-                    self.writer.set_layout(&mut self.out, l);
-                }
-            }
-            _ => {}
         }
     }
 
@@ -306,5 +347,64 @@ impl GameVisitor for Decoder {
         };
         self.writer.outcome(&mut self.out, marker);
         self.writer.end_game(&mut self.out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::ConvertError;
+    use crate::jsonl::JsonlWriter;
+    use pgc_core::GameWalker;
+    use pgc_core::ext::{ExtKind, Found};
+
+    /// A game with a commands record and a termination record, encoded,
+    /// and the offset of its commands record (right after 0x05).
+    fn game() -> Vec<u8> {
+        let pgn = b"[Result \"*\"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 1-0\n\n";
+        let mut pgc = Vec::new();
+        crate::pgn_to_pgc(&pgn[..], &mut pgc, None, &Default::default()).unwrap();
+        assert_eq!(&pgc[..3], [0x05, 0x80, 0x10]);
+        pgc
+    }
+
+    #[test]
+    fn a_corrupt_commands_payload_is_an_error_not_a_lost_comment() {
+        let mut pgc = game();
+        let mut back = Vec::new();
+        crate::pgc_to_pgn(&pgc[..], &mut back, &Default::default()).unwrap();
+        assert!(back.windows(5).any(|w| w == b"[%clk"));
+        // Template count 0 (payload byte 0, after 0x80, kind, length).
+        pgc[4] = 0;
+        let e = match crate::pgc_to_pgn(&pgc[..], &mut Vec::new(), &Default::default()) {
+            Err(ConvertError::Payload(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!((e.offset, e.game, e.kind), (1, 0, ExtKind::COMMANDS));
+        assert_eq!((e.error.at, e.error.found), (0, Found::Value(0)));
+        // JSON Lines: the same error.
+        let mut w = JsonlWriter::new();
+        let mut walker = GameWalker::new(&pgc[..]);
+        assert!(walker.walk_game(&mut w).unwrap());
+        assert_eq!(w.take_error(), Some(e));
+    }
+
+    #[test]
+    fn a_corrupt_termination_is_an_error_at_its_record() {
+        let mut pgc = game();
+        let at = pgc.len() - 5; // 0x80 0x03 0x01 code 0x06
+        assert_eq!(pgc[at..at + 3], [0x80, 0x03, 0x01]);
+        pgc[at + 3] = 7;
+        let e = match crate::pgc_to_pgn(&pgc[..], &mut Vec::new(), &Default::default()) {
+            Err(ConvertError::Payload(e)) => e,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            (e.offset, e.kind, e.ply),
+            (at as u64, ExtKind::TERMINATION, 2)
+        );
+        assert_eq!(e.error.found, Found::Byte(7));
+        assert!(e.to_string().starts_with(&format!(
+            "byte {at}, game 1, ply 2, extension 0x03 termination"
+        )));
     }
 }

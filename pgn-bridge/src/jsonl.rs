@@ -17,8 +17,10 @@
 //! Values come from the game's typed-command record when the encoder stored
 //! them as data, and from the comment text otherwise.
 
-use crate::commands::{Command, Eval, GameCommandsReader, Part, TypedComment, parse_comment};
-use pgc_core::ext::{self, Outcome};
+use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
+use pgc_core::ext::commands::Anchors;
+use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
+use pgc_core::record::RecordRef;
 use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
@@ -44,9 +46,14 @@ pub struct JsonlWriter {
     open_move: bool,
     comments: Vec<Vec<u8>>,
     values: Values,
-    commands: Option<GameCommandsReader>,
-    anchor: u64,
+    /// The game's typed comments, anchor by anchor.
+    anchors: Anchors,
     typed: TypedComment,
+    /// The current record's offset and the ply, for errors.
+    record_offset: u64,
+    ply: u32,
+    /// The first payload of the game that its codec refused.
+    error: Option<ExtError>,
     chess960: bool,
     plies: u64,
     /// Variation depth: moves inside variations are not written but still
@@ -65,12 +72,25 @@ impl JsonlWriter {
         &mut self.out
     }
 
+    /// The first extension payload of the last game walked that its codec
+    /// refused, positioned (see [`crate::decode::Decoder::take_error`]).
+    pub fn take_error(&mut self) -> Option<ExtError> {
+        self.error.take()
+    }
+
+    fn fail(&mut self, kind: u8, e: PayloadError) {
+        if self.error.is_none() {
+            let game = self.game.saturating_sub(1);
+            self.error = Some(e.at_record(ExtKind(kind), self.record_offset, game, self.ply));
+        }
+    }
+
     /// Closes the previous move object and starts the separator of a new
     /// one, marking it open; `false` (counting the anchor) inside a
     /// variation, which this format leaves out.
     fn open_new_move(&mut self) -> bool {
         if self.depth > 0 {
-            self.anchor += 1;
+            self.anchors.skip(1);
             return false;
         }
         self.close_move();
@@ -120,9 +140,7 @@ impl JsonlWriter {
     }
 
     fn typed_values(&mut self) {
-        if let Some(r) = &mut self.commands
-            && r.typed_at(self.anchor, &mut self.typed)
-        {
+        if self.anchors.after_anchor(&mut self.typed) {
             if let Some(c) = self.typed.clk() {
                 self.values.clk = Some(c.millis);
             }
@@ -130,7 +148,6 @@ impl JsonlWriter {
                 self.values.eval = Some(e);
             }
         }
-        self.anchor += 1;
     }
 
     fn text_comment(&mut self, text: &[u8]) {
@@ -212,8 +229,8 @@ impl GameVisitor for JsonlWriter {
         self.open_move = false;
         self.comments.clear();
         self.values = Values::default();
-        self.commands = None;
-        self.anchor = 0;
+        self.anchors.begin_game();
+        self.ply = 0;
         self.chess960 = false;
         self.plies = 0;
         self.depth = 0;
@@ -239,7 +256,12 @@ impl GameVisitor for JsonlWriter {
         false
     }
 
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.record_offset = offset;
+    }
+
     fn play(&mut self, ply: &Ply<'_>) {
+        self.ply = ply.depth;
         if !self.open_new_move() {
             return;
         }
@@ -258,6 +280,7 @@ impl GameVisitor for JsonlWriter {
     }
 
     fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+        self.ply = self.ply.saturating_add(1);
         if !self.open_new_move() {
             return;
         }
@@ -268,7 +291,7 @@ impl GameVisitor for JsonlWriter {
 
     fn nag(&mut self, _nag: u8) {
         if self.depth > 0 {
-            self.anchor += 1;
+            self.anchors.skip(1);
             return;
         }
         self.typed_values();
@@ -287,18 +310,35 @@ impl GameVisitor for JsonlWriter {
 
     fn extension(&mut self, kind: u8, payload: &[u8]) {
         match kind {
-            ext::CLOCKS => self.commands = GameCommandsReader::from_payload(payload).ok(),
-            ext::COMMENT if self.depth > 0 => self.anchor += 1,
+            ext::CLOCKS => {
+                if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
+            ext::COMMENT if self.depth > 0 => self.anchors.skip(1),
             ext::COMMENT => {
                 self.text_comment(payload);
                 self.typed_values();
             }
-            ext::LONG_NAG if self.depth > 0 => self.anchor += 1,
-            ext::LONG_NAG => self.typed_values(),
-            ext::TERMINATION => {
-                self.termination = payload.first().and_then(|&c| Outcome::from_code(c));
+            ext::LONG_NAG => {
+                if let Err(e) = simple::long_nag(payload) {
+                    self.fail(kind, e);
+                }
+                if self.depth > 0 {
+                    self.anchors.skip(1);
+                } else {
+                    self.typed_values();
+                }
             }
-            _ => {}
+            ext::TERMINATION => match simple::termination(payload) {
+                Ok(o) => self.termination = Some(o),
+                Err(e) => self.fail(kind, e),
+            },
+            _ => {
+                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                    self.fail(kind, e);
+                }
+            }
         }
     }
 

@@ -25,8 +25,8 @@ use pgc_core::writer::write_moves;
 use pgc_core::{Limits, ext};
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
 use pgn_bridge::commands::{
-    GameCommands, GameCommandsReader, Part, TypedComment, encode_comment_into, parse_comment,
-    render,
+    GameCommands, GameCommandsReader, Part, RenderAt, TypedComment, encode_comment_into,
+    parse_comment, render,
 };
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::Visitor;

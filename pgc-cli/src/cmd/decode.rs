@@ -6,6 +6,7 @@
 use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
+use pgc_core::ext::ExtError;
 use pgc_core::record::RecordRef;
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
 use pgc_core::{Limits, PgcReader};
@@ -75,17 +76,25 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
 /// A visitor that renders games as text.
 trait Render: GameVisitor {
     fn text(&mut self) -> &mut Vec<u8>;
+    /// The payload the last game's codec refused, if any.
+    fn take_error(&mut self) -> Option<ExtError>;
 }
 
 impl Render for Decoder {
     fn text(&mut self) -> &mut Vec<u8> {
         Decoder::text(self)
     }
+    fn take_error(&mut self) -> Option<ExtError> {
+        Decoder::take_error(self)
+    }
 }
 
 impl Render for JsonlWriter {
     fn text(&mut self) -> &mut Vec<u8> {
         JsonlWriter::text(self)
+    }
+    fn take_error(&mut self) -> Option<ExtError> {
+        JsonlWriter::take_error(self)
     }
 }
 
@@ -108,8 +117,12 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
     let mut games = 0;
     let mut good = 0;
     let error = walk_batch(&mut walker, &mut v, &b, |v| {
-        games += 1;
-        good = v.inner.text().len();
+        let e = v.inner.take_error();
+        if e.is_none() {
+            games += 1;
+            good = v.inner.text().len();
+        }
+        e
     });
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.

@@ -103,7 +103,8 @@ impl GameVisitor for Count {
     fn outside(&mut self, offset: u64, record: &RecordRef<'_>) {
         self.dec.outside(offset, record);
     }
-    fn record(&mut self, _offset: u64, rec: &RecordRef<'_>) {
+    fn record(&mut self, offset: u64, rec: &RecordRef<'_>) {
+        self.dec.record(offset, rec);
         *self.c.records.entry(rec.marker() as u8).or_default() += 1;
         if let RecordRef::Extension { kind, .. } = rec {
             *self.c.extensions.entry(*kind).or_default() += 1;
@@ -192,7 +193,12 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
         };
         let err = loop {
             match walker.walk_game(&mut v) {
-                Ok(true) => {}
+                // A refused payload stops the counts as a walking error does.
+                Ok(true) => {
+                    if let Some(e) = v.dec.take_error() {
+                        break Some(pgc_core::visit::WalkError::from(e));
+                    }
+                }
                 Ok(false) => break None,
                 Err(e) => break Some(e),
             }

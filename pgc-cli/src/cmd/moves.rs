@@ -29,8 +29,9 @@ use pgc_core::PgcReader;
 use pgc_core::bulk::{
     BulkGame, BulkOptions, BulkReader, Event, TagList, castling_mode_of, names_chess960, result_of,
 };
-use pgc_core::ext::{self, Outcome};
+use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::opening::OpeningCache;
+use pgc_core::record::RecordRef;
 use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
@@ -148,6 +149,12 @@ struct LineWriter<'a> {
     game_plies: u64,
     plies: u64,
     games: u64,
+    /// Extension payloads are checked: buffers, the current record's offset
+    /// and game, and the first payload refused in the game.
+    payloads: PayloadChecker,
+    record_offset: u64,
+    game: u64,
+    error: Option<ExtError>,
 }
 
 impl<'a> LineWriter<'a> {
@@ -169,6 +176,10 @@ impl<'a> LineWriter<'a> {
             game_plies: 0,
             plies: 0,
             games: 0,
+            payloads: PayloadChecker::new(),
+            record_offset: 0,
+            game: 0,
+            error: None,
         }
     }
 
@@ -193,7 +204,8 @@ impl<'a> LineWriter<'a> {
 }
 
 impl GameVisitor for LineWriter<'_> {
-    fn begin_game(&mut self, _info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) {
+        self.game = info.index;
         self.line = self.out.len();
         self.tags.clear();
         self.result_tag.clear();
@@ -275,9 +287,22 @@ impl GameVisitor for LineWriter<'_> {
         self.token(b")");
     }
 
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.record_offset = offset;
+    }
+
     fn extension(&mut self, kind: u8, payload: &[u8]) {
-        if kind == ext::TERMINATION {
-            self.termination = payload.first().and_then(|&c| Outcome::from_code(c));
+        let checked = if kind == ext::TERMINATION {
+            ext::simple::termination(payload).map(|o| self.termination = Some(o))
+        } else {
+            self.payloads.check(ExtKind(kind), payload)
+        };
+        if let Err(e) = checked
+            && self.error.is_none()
+        {
+            let ply = u32::try_from(self.game_plies).unwrap_or(u32::MAX);
+            let at = e.at_record(ExtKind(kind), self.record_offset, self.game, ply);
+            self.error = Some(at);
         }
     }
 
@@ -362,7 +387,12 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
                     ply = n;
                 }
             }
-            Event::Nag(_) | Event::Comment(_) => {}
+            Event::Nag(_)
+            | Event::Comment(_)
+            | Event::Time(..)
+            | Event::Eval(_)
+            | Event::Arrows(_)
+            | Event::Squares(_) => {}
         }
     }
     write_position(out, &pos, ply, None, g, format, mode);
@@ -434,7 +464,13 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     let mut w = LineWriter::new(job, b.data.len() * 4);
     let mut good = 0;
-    let error = walk_batch(&mut walker, &mut w, &b, |w| good = w.out.len());
+    let error = walk_batch(&mut walker, &mut w, &b, |w| {
+        let e = w.error.take();
+        if e.is_none() {
+            good = w.out.len();
+        }
+        e
+    });
     // Drop what a game cut short by an error wrote, as `BulkReader` never
     // returns such a game.
     w.out.truncate(good);
