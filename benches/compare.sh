@@ -4,6 +4,7 @@
 #   benches/compare.sh                  # sizes 10k 1m 30m, 5 rounds
 #   SIZES="1m" ROUNDS=3 benches/compare.sh
 #   SKIP=python-chess,scid-import,scid-export SIZES=30m benches/compare.sh
+#   BASELINE=/tmp/pgc-before SIZES=30m benches/compare.sh   # before/after in one run
 #
 # Steps:
 #  1. builds `pgc` (crate pgc-cli), `pgc-peer` and `pgc-peer-uci` (crate pgc-benches) in release
@@ -25,6 +26,18 @@
 # peer-validate peer-uci peer-naive), TIMEOUT (seconds per run, default 900), BUDGET
 # (seconds of runs after which a tool is not repeated, default 60),
 # CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1.
+#
+# BASELINE=DIR: DIR holds another build of `pgc` (say, of the commit before
+# a change) and maybe of `pgc-peer`. Every pgc row is then also run with
+# DIR/pgc, as a row of its own right after it: `pgc encode -j 1` (baseline),
+# `pgc decode -j 1` (baseline), `pgc moves -j 1` (baseline) and the -j 2 rows'
+# twins (keys: the row's key + "-baseline", e.g. pgc-moves-baseline), in the
+# same rounds as the others, alternating with its twin; with DIR/pgc-peer, a
+# `pgc-peer validate` (baseline) row too (key peer-validate-baseline). The
+# baseline rows read the same inputs and reference PGC; their notes say
+# whether their output is the same bytes as the current row's and give the
+# current row's median over theirs. The baseline is not built here: copy the
+# binaries of the older build into DIR (e.g. from its target/release/).
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -51,6 +64,17 @@ target_dir=${CARGO_TARGET_DIR:-$root/target}
 PGC="$target_dir/release/pgc"
 PGC_PEER="$target_dir/release/pgc-peer"
 PGC_PEER_UCI="$target_dir/release/pgc-peer-uci"
+PGC_BASELINE=""
+PGC_PEER_BASELINE=""
+if [ -n "${BASELINE:-}" ]; then
+    BASELINE=$(cd "$BASELINE" 2>/dev/null && pwd) || {
+        log "BASELINE is not a directory"
+        exit 2
+    }
+    PGC_BASELINE="$BASELINE/pgc"
+    [ -x "$PGC_BASELINE" ] || log "no executable $PGC_BASELINE; the baseline rows will say so"
+    [ -x "$BASELINE/pgc-peer" ] && PGC_PEER_BASELINE="$BASELINE/pgc-peer"
+fi
 
 # 2. Peers.
 apt_install() {
@@ -100,6 +124,7 @@ BENCH_NAMES="${names[*]}" \
 BENCH_WORK="$root/target/bench-work" \
 BENCH_RESULTS="$root/target/bench-results" \
 BENCH_TOOLS="$here/tools" \
-BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP}${BUDGET:+ BUDGET=$BUDGET} benches/compare.sh" \
+BENCH_COMMAND="SIZES=\"$SIZES\" ROUNDS=$ROUNDS${SKIP:+ SKIP=$SKIP}${BUDGET:+ BUDGET=$BUDGET}${BASELINE:+ BASELINE=$BASELINE} benches/compare.sh" \
 PGC="$PGC" PGC_PEER="$PGC_PEER" PGC_PEER_UCI="$PGC_PEER_UCI" ROUNDS="$ROUNDS" \
+PGC_BASELINE="$PGC_BASELINE" PGC_PEER_BASELINE="$PGC_PEER_BASELINE" \
     python3 "$here/tools/run_bench.py"

@@ -12,6 +12,13 @@ Usage: run_bench.py  (configured by environment variables set by compare.sh)
   PGC, PGC_PEER, PGC_PEER_UCI
                  paths of the pgc, pgc-peer and pgc-peer-uci binaries (may
                  not exist)
+  PGC_BASELINE   path of another (older) pgc binary, or empty; when set, every
+                 pgc row also runs with it, as a row of its own labelled
+                 "(baseline)" right after the row it repeats (key: the row's
+                 key + "-baseline"), so a before/after comparison is one run
+  PGC_PEER_BASELINE
+                 path of another pgc-peer binary, or empty; when set, a row
+                 `pgc-peer validate` (baseline) (key peer-validate-baseline)
   ROUNDS         rounds per input (default 5)
   SKIP           comma-separated row keys to leave out (see TOOLS below)
   TIMEOUT        seconds before a single run is killed (default 900)
@@ -26,6 +33,13 @@ that fails (non-accepted exit status, timeout, missing program) is not run
 again and gets a row saying why. Wall time is measured here around the child
 (perf_counter); peak RSS comes from `/usr/bin/time -f %M` (KiB, the largest
 resident set of the child). Medians are reported; "min-max" shows the spread.
+
+A baseline row reads the same inputs (the decode and moves rows the same
+reference .pgc, written by PGC) and writes its own output, which the report
+compares with its current row's ("same bytes as ..."); its notes give the
+current row's median over the baseline's. On odd rounds each baseline row
+runs just before its current row instead of just after, so neither of the two
+always follows the other.
 """
 
 import datetime
@@ -52,6 +66,8 @@ TOOLS_DIR = ENV["BENCH_TOOLS"]
 PGC = ENV.get("PGC", "")
 PEER = ENV.get("PGC_PEER", "")
 PEER_UCI = ENV.get("PGC_PEER_UCI", "")
+PGC_BASELINE = ENV.get("PGC_BASELINE", "")
+PEER_BASELINE = ENV.get("PGC_PEER_BASELINE", "")
 TIME = "/usr/bin/time"
 
 
@@ -121,7 +137,50 @@ def tools(inp, work):
         dict(key="peer-naive", label="`pgc-peer naive-ordinals` (String SAN sort)",
              argv=[PEER, "naive-ordinals", inp], needs=[PEER], ok=(0, 1)),
     ]
-    return [r for r in rows if r["key"] not in SKIP]
+    rows = [r for r in rows if r["key"] not in SKIP]
+    if PGC_BASELINE or PEER_BASELINE:
+        rows = [b for r in rows for b in (r, baseline_row(r)) if b and b["key"] not in SKIP]
+    return rows
+
+
+def baseline_row(r):
+    """The baseline twin of row r (the same command run with the baseline
+    binary, writing its own output), or None when r has none."""
+    if r["key"].startswith("pgc-") and PGC_BASELINE:
+        old, new = PGC, PGC_BASELINE
+    elif r["key"] == "peer-validate" and PEER_BASELINE:
+        old, new = PEER, PEER_BASELINE
+    else:
+        return None
+    out = r.get("out")
+    b_out = None
+    if isinstance(out, str):
+        stem, ext = os.path.splitext(out)
+        b_out = f"{stem}-baseline{ext}"
+    argv = [new if a == old else b_out if a == out else a for a in r["argv"]]
+    label = r["label"]
+    if label.startswith("`") and "`" in label[1:]:
+        label = label[:label.index("`", 1) + 1]
+    b = dict(r, key=r["key"] + "-baseline", label=label + " (baseline)", argv=argv,
+             needs=[new if n == old else n for n in r["needs"]], baseline_of=r["key"])
+    if b_out:
+        b["out"] = b_out
+        b["same_as"] = out
+        b["same_as_label"] = label
+    return b
+
+
+def alternate(order, rnd):
+    """On odd rounds, each baseline row swaps places with the row it repeats."""
+    if rnd % 2 == 0:
+        return order
+    pos = {r["key"]: i for i, r in enumerate(order)}
+    order = list(order)
+    for i, r in enumerate(list(order)):
+        j = pos.get(r.get("baseline_of"))
+        if j is not None:
+            order[i], order[j] = order[j], order[i]
+    return order
 
 
 def run_once(argv, work, key):
@@ -268,7 +327,7 @@ def bench_input(name, info):
                 results[r["key"]]["why"] = "not available: " + ", ".join(
                     m or "(unset)" for m in missing)
     for rnd in range(ROUNDS):
-        order = rows[rnd % len(rows):] + rows[:rnd % len(rows)]
+        order = alternate(rows[rnd % len(rows):] + rows[:rnd % len(rows)], rnd)
         for r in order:
             res = results[r["key"]]
             if res["why"] or sum(res["times"]) >= BUDGET:
@@ -322,6 +381,9 @@ def bench_input(name, info):
         n_out = games_out(r, work)
         if n_out is not None and n_out != games:
             note.append(f"**{n_out:,} of {games:,} games out**")
+        twin = results.get(r.get("baseline_of"), {}).get("times")
+        if twin:
+            note.append(f"current / baseline: {statistics.median(twin) / med:.2f}×")
         if len(res["times"]) < ROUNDS:
             note.append(f"{len(res['times'])} run(s), time budget {BUDGET:.0f} s")
         if r["key"] == "cat":
@@ -384,6 +446,14 @@ def main():
         "- tools: " + "; ".join(tool_versions()),
         f"- command: `{ENV.get('BENCH_COMMAND', 'benches/compare.sh')}`",
         f"- rounds: {ROUNDS} (tools alternate within each round; median wall time)",
+    ]
+    for what, path in (("pgc", PGC_BASELINE), ("pgc-peer", PEER_BASELINE)):
+        if path:
+            sha = digest(path)
+            report.append(f"- baseline {what}: `{path}`"
+                          + (f" (sha256 {sha[:16]})" if sha else " (not found)")
+                          + ", the rows marked (baseline)")
+    report += [
         "",
         "| input | style | bytes | games | plies | source |",
         "|---|---|---:|---:|---:|---|",

@@ -146,8 +146,8 @@ pub struct PgcBatchArgs {
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
     /// it is present and up to date, else scans.
-    #[arg(long, value_name = "RANGE", value_parser = crate::index::parse_games)]
-    pub games: Option<crate::index::GameRange>,
+    #[arg(long, value_name = "RANGE", value_parser = parse_games)]
+    pub games: Option<GameRange>,
     /// Worker threads (default: all cores). Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -250,8 +250,8 @@ pub struct MovesArgs {
     /// of `= != < <= > >=` (`--where 'WhiteElo>=2400'`). Numbers compare as
     /// numbers when both sides are numbers, else as strings; a missing tag
     /// is the empty string. Several --where must all hold.
-    #[arg(long = "where", value_name = "FILTER", value_parser = crate::moves::parse_filter)]
-    pub filters: Vec<crate::moves::Filter>,
+    #[arg(long = "where", value_name = "FILTER", value_parser = crate::filter::parse_filter)]
+    pub filters: Vec<crate::filter::Filter>,
 }
 
 /// `pgc index`.
@@ -267,4 +267,70 @@ pub struct IndexArgs {
     /// Reporting.
     #[command(flatten)]
     pub report: ReportArgs,
+}
+
+/// A range of games: 0-based, both ends included (`last: None` is the end
+/// of the input). Written 1-based on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRange {
+    /// First game kept, 0-based.
+    pub first: u64,
+    /// Last game kept, 0-based, if bounded.
+    pub last: Option<u64>,
+}
+
+/// Parses `--games`: `17`, `1000..2000` (1-based, both ends included),
+/// `1000..`, `..2000`. `..=` is accepted for `..`.
+///
+/// # Errors
+/// A message saying what is expected.
+pub fn parse_games(s: &str) -> std::result::Result<GameRange, String> {
+    let num = |t: &str| -> std::result::Result<u64, String> {
+        let n: u64 = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("{t:?} is not a game number (expected 1, 2, …)"))?;
+        if n == 0 {
+            return Err("game numbers start at 1".into());
+        }
+        Ok(n - 1)
+    };
+    let Some((a, b)) = s.split_once("..") else {
+        let n = num(s)?;
+        return Ok(GameRange {
+            first: n,
+            last: Some(n),
+        });
+    };
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let first = if a.trim().is_empty() { 0 } else { num(a)? };
+    let last = if b.trim().is_empty() {
+        None
+    } else {
+        Some(num(b)?)
+    };
+    if last.is_some_and(|l| l < first) {
+        return Err(format!(
+            "{s}: the range ends before it starts (expected FIRST..LAST with FIRST <= LAST)"
+        ));
+    }
+    Ok(GameRange { first, last })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_ranges() {
+        let r = |first, last| GameRange { first, last };
+        assert_eq!(parse_games("17"), Ok(r(16, Some(16))));
+        assert_eq!(parse_games("1000..2000"), Ok(r(999, Some(1999))));
+        assert_eq!(parse_games("1..=3"), Ok(r(0, Some(2))));
+        assert_eq!(parse_games("5.."), Ok(r(4, None)));
+        assert_eq!(parse_games("..5"), Ok(r(0, Some(4))));
+        assert!(parse_games("0").is_err());
+        assert!(parse_games("3..2").is_err());
+        assert!(parse_games("x").is_err());
+    }
 }

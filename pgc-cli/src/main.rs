@@ -9,35 +9,18 @@
 #![forbid(unsafe_code)]
 
 mod args;
-mod decode;
-mod dump;
-mod encode;
+mod batch;
+mod cmd;
 mod error;
-mod index;
-mod info;
+mod filter;
 mod io;
-mod moves;
-mod parallel;
 mod progress;
 mod syncer;
-mod verify;
 
-use args::{Cli, Command};
+use args::Cli;
 use clap::Parser;
 use error::{Error, Status};
 use std::process::ExitCode;
-
-fn run(cli: Cli) -> error::Result<Status> {
-    match cli.command {
-        Command::Encode(a) => encode::run(&a),
-        Command::Decode(a) => decode::run(&a),
-        Command::Verify(a) => verify::run(&a),
-        Command::Dump(a) => dump::run(&a),
-        Command::Info(a) => info::run(&a),
-        Command::Moves(a) => moves::run(&a),
-        Command::Index(a) => index::run(&a),
-    }
-}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -56,7 +39,7 @@ fn main() -> ExitCode {
         progress::say("interrupted; no output was written");
         std::process::exit(2);
     });
-    match run(cli) {
+    match cmd::run(cli.command) {
         Ok(Status::Ok) => ExitCode::SUCCESS,
         Ok(Status::Problems) => ExitCode::from(1),
         Err(Error::BrokenPipe) => ExitCode::SUCCESS,

@@ -44,16 +44,13 @@
 
 pub mod buffer;
 pub mod bulk;
-mod census;
 pub mod ext;
 pub mod game;
 pub mod item;
 pub mod limits;
-pub mod opening;
 pub mod ordinal;
 pub mod record;
 pub mod setup;
-mod slider;
 pub mod split;
 pub mod stream;
 pub mod verify;
@@ -62,6 +59,7 @@ pub mod writer;
 
 pub use bulk::{BulkGame, BulkOptions, BulkReader};
 pub use limits::Limits;
+pub use ordinal::opening;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
 /// The record stream under its earlier name.

@@ -8,9 +8,9 @@
 //! same bytes.
 
 use crate::args::EncodeArgs;
+use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
-use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
 use pgn_bridge::convert::write_reject;

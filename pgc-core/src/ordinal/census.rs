@@ -19,7 +19,7 @@
 //!
 //! Legality is shakmaty's: the attacks are `shakmaty::attacks`' (bishops,
 //! rooks and queens re-indexed into tables that stay in the L1 cache,
-//! [`crate::slider`], built from shakmaty's and tested equal to them), and
+//! [`super::slider`], built from shakmaty's and tested equal to them), and
 //! the masks applied are those of shakmaty's own generator (`legal_moves`): out
 //! of check every square not ours; in single check the checker and the
 //! squares between it and the king; in double check none; a pinned piece
@@ -38,8 +38,8 @@ use shakmaty::{
     Bitboard, CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square, attacks,
 };
 
-use crate::ordinal::{KeyBuilder, MAX_ORDINALS, role_char};
-use crate::slider;
+use super::key::{CASTLE, KeyBuilder, MAX_ORDINALS, PAWNS, role_char};
+use super::slider;
 
 /// The SAN sort keys of one class (see the module doc).
 pub(crate) type Keys = ArrayVec<u64, MAX_ORDINALS>;
@@ -51,16 +51,6 @@ type Pieces = ArrayVec<(Square, Bitboard), 16>;
 /// Code bit: the move castles (class `O`) or takes en passant (a pawn class).
 const SPECIAL: u64 = 1 << 15;
 
-/// Number of SAN first-character classes: `B K N O Q R a b c d e f g h`, in
-/// ASCII order.
-pub(crate) const CLASSES: usize = 14;
-
-/// The class of castling moves (`O`).
-const CASTLE: usize = 3;
-
-/// The first pawn class (`a`); file `f` is `PAWNS + f`.
-const PAWNS: usize = 6;
-
 /// The piece type of the non-pawn, non-castling classes.
 const ROLE_OF: [Role; 6] = [
     Role::Bishop,
@@ -70,45 +60,6 @@ const ROLE_OF: [Role; 6] = [
     Role::Queen,
     Role::Rook,
 ];
-
-/// The class of a SAN string's first character, if it can start a move.
-#[inline]
-pub(crate) const fn class_of_first(b: u8) -> Option<usize> {
-    Some(match b {
-        b'B' => 0,
-        b'K' => 1,
-        b'N' => 2,
-        b'O' => CASTLE,
-        b'Q' => 4,
-        b'R' => 5,
-        b'a'..=b'h' => PAWNS + (b - b'a') as usize,
-        _ => return None,
-    })
-}
-
-/// The class of a move's SAN first character.
-#[inline(always)]
-pub(crate) fn class_of(m: Move) -> usize {
-    match m {
-        Move::Normal {
-            role: Role::Pawn,
-            from,
-            ..
-        }
-        | Move::EnPassant { from, .. } => PAWNS + from.file() as usize,
-        Move::Castle { .. } => CASTLE,
-        Move::Normal { role, .. } | Move::Put { role, .. } => match role {
-            Role::Bishop => 0,
-            Role::King => 1,
-            Role::Knight => 2,
-            Role::Queen => 4,
-            Role::Rook => 5,
-            // A pawn drop (`@e4`, Crazyhouse only) sorts before letters; it
-            // never occurs in standard chess or Chess960.
-            Role::Pawn => 0,
-        },
-    }
-}
 
 /// File masks shifted by one: `FILES[f + 1]` is file `f`, and the ends are
 /// empty, so `FILES[f]` and `FILES[f + 2]` are the neighbouring files.
@@ -969,7 +920,7 @@ fn push(out: &mut Keys, key: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ordinal::INDEX_MASK;
+    use crate::ordinal::key::{CLASSES, INDEX_MASK, class_of};
     use shakmaty::{Chess, fen::Fen};
 
     fn pos(fen: &str) -> Chess {

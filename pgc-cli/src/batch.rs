@@ -1,26 +1,147 @@
-//! `pgc decode`: PGC → PGN export format.
+//! Ordered parallel batches of whole games.
 //!
-//! The PGC is split into batches at game boundaries by measuring records
-//! with [`record_len`] (a game is one 0x01 record or 0x05 … 0x06; records between
-//! games go with the next game). Batches are decoded on worker threads with
-//! a [`GameWalker`] and a [`Decoder`] and written in input order. A record
-//! that cannot be framed ends the last batch, so the walker reports it with
-//! its exact position, after every game before it has been decoded.
+//! [`run_ordered`] is an ordered parallel map with bounded memory: jobs are
+//! produced and results consumed on the calling thread, in input order; the
+//! work runs on `jobs` worker threads.
+//!
+//! At most `2 × jobs` batches are in flight (produced and not yet consumed),
+//! so memory stays bounded however large the input is and however unevenly
+//! the batches take time. With one job everything runs on the calling
+//! thread, in the same order, so the output is the same for every `jobs`.
+//!
+//! A PGC input is split into batches at game boundaries by measuring
+//! records with [`record_len`] (a game is one 0x01 record or 0x05 … 0x06;
+//! records between games go with the next game). A record that cannot be
+//! framed ends the last batch, so the walker reports it with its exact
+//! position, after every game before it has been decoded. With `--games`,
+//! an up-to-date FILE.idx (`spec/index.md`) lets the split start at the
+//! first wanted game.
 
-use crate::args::{DecodeArgs, DecodeFormat};
-use crate::error::{Error, Result, Status};
+use crate::args::{GameRange, PgcBatchArgs};
+use crate::error::{self, Error, Status};
 use crate::io::{Input, Output};
-use crate::parallel::{jobs, run_ordered};
 use crate::progress::{Progress, say, summary_line};
+use pgc_core::Limits;
 use pgc_core::buffer::RefillBuffer;
+use pgc_core::bulk::{GameIndex, IndexError};
 use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame_common, record_len};
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
-use pgc_core::{Limits, PgcReader};
-use pgn_bridge::decode::{DecodeOptions, Decoder};
-use pgn_bridge::jsonl::JsonlWriter;
-use shakmaty::Chess;
-use std::io::{self, Read};
-use std::sync::atomic::{AtomicU64, Ordering};
+use pgc_core::visit::{GameVisitor, GameWalker, WalkError};
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::thread;
+
+/// The number of worker threads: `requested`, or all cores.
+pub fn jobs(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+/// Runs `work` over the jobs `produce` returns until `None`, on `jobs`
+/// threads, and hands each result to `consume` in production order.
+///
+/// An error from `produce` is returned after the results of the jobs
+/// produced before it have been consumed (they may hold earlier errors); an
+/// error from `consume` stops everything at once.
+///
+/// # Errors
+/// The first error of `produce` or `consume`, in input order.
+pub fn run_ordered<J, R, E>(
+    jobs: usize,
+    mut produce: impl FnMut() -> Result<Option<J>, E>,
+    work: impl Fn(J) -> R + Sync,
+    mut consume: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    J: Send,
+    R: Send,
+{
+    if jobs <= 1 {
+        while let Some(job) = produce()? {
+            consume(work(job))?;
+        }
+        return Ok(());
+    }
+    let max_in_flight = jobs * 2;
+    let cancel = AtomicBool::new(false);
+    let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(max_in_flight);
+    let job_rx = Mutex::new(job_rx);
+    let (res_tx, res_rx) = mpsc::channel::<(u64, R)>();
+    thread::scope(|s| {
+        for _ in 0..jobs {
+            let res_tx = res_tx.clone();
+            let (job_rx, work, cancel) = (&job_rx, &work, &cancel);
+            s.spawn(move || {
+                loop {
+                    let next = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok((seq, job)) = next else { break };
+                    if cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if res_tx.send((seq, work(job))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(res_tx);
+        let job_tx = job_tx;
+        let mut produced = 0u64;
+        let mut consumed = 0u64;
+        let mut pending = BTreeMap::new();
+        let mut more = true;
+        let mut stashed = None;
+        let result = loop {
+            while more && produced - consumed < max_in_flight as u64 {
+                match produce() {
+                    Ok(Some(job)) => {
+                        // Never blocks: the channel holds max_in_flight jobs.
+                        if job_tx.send((produced, job)).is_err() {
+                            more = false;
+                        } else {
+                            produced += 1;
+                        }
+                    }
+                    Ok(None) => more = false,
+                    Err(e) => {
+                        stashed = Some(e);
+                        more = false;
+                    }
+                }
+            }
+            if produced == consumed {
+                break stashed.map_or(Ok(()), Err);
+            }
+            let Ok((seq, r)) = res_rx.recv() else {
+                // Every worker is gone (only a panic does that; the scope
+                // re-raises it).
+                break stashed.map_or(Ok(()), Err);
+            };
+            pending.insert(seq, r);
+            let mut failed = None;
+            while let Some(r) = pending.remove(&consumed) {
+                consumed += 1;
+                if let Err(e) = consume(r) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if let Some(e) = failed {
+                break Err(e);
+            }
+        };
+        cancel.store(true, Ordering::Relaxed);
+        drop(job_tx);
+        result
+    })
+}
 
 /// A batch is cut after the game that brings it to this many bytes.
 const BATCH_BYTES: usize = 128 << 10;
@@ -217,64 +338,6 @@ impl<R: Read> PgcSplitter<R> {
     }
 }
 
-/// A [`GameVisitor`] that counts plies and forwards everything to `inner`.
-pub struct PlyCount<V> {
-    /// The visitor.
-    pub inner: V,
-    /// Moves played (main lines, variations and null moves).
-    pub plies: u64,
-}
-
-impl<V: GameVisitor> GameVisitor for PlyCount<V> {
-    fn begin_game(&mut self, info: &GameInfo) {
-        self.inner.begin_game(info);
-    }
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
-        self.inner.tag(name, value);
-    }
-    fn begin_moves(&mut self, start: &Chess) {
-        self.inner.begin_moves(start);
-    }
-    fn wants_san(&self) -> bool {
-        self.inner.wants_san()
-    }
-    fn wants_before(&self) -> bool {
-        self.inner.wants_before()
-    }
-    fn play(&mut self, ply: &Ply<'_>) {
-        self.plies += 1;
-        self.inner.play(ply);
-    }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
-        self.plies += 1;
-        self.inner.null_move(before, spelling);
-    }
-    fn nag(&mut self, nag: u8) {
-        self.inner.nag(nag);
-    }
-    fn begin_variation(&mut self) -> Variation {
-        self.inner.begin_variation()
-    }
-    fn end_variation(&mut self) {
-        self.inner.end_variation();
-    }
-    fn escape(&mut self, text: &[u8]) {
-        self.inner.escape(text);
-    }
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
-        self.inner.extension(kind, payload);
-    }
-    fn end_game(&mut self) {
-        self.inner.end_game();
-    }
-    fn outside(&mut self, offset: u64, record: &RecordRef<'_>) {
-        self.inner.outside(offset, record);
-    }
-    fn record(&mut self, offset: u64, record: &RecordRef<'_>) {
-        self.inner.record(offset, record);
-    }
-}
-
 /// What a worker made of a batch of PGC games.
 pub struct Done {
     /// The text written for the batch.
@@ -287,58 +350,6 @@ pub struct Done {
     pub bytes_in: u64,
     /// The error that stopped the batch, with input-relative positions.
     pub error: Option<WalkError>,
-}
-
-/// A visitor that renders games as text.
-trait Render: GameVisitor {
-    fn text(&mut self) -> &mut Vec<u8>;
-}
-
-impl Render for Decoder {
-    fn text(&mut self) -> &mut Vec<u8> {
-        Decoder::text(self)
-    }
-}
-
-impl Render for JsonlWriter {
-    fn text(&mut self) -> &mut Vec<u8> {
-        JsonlWriter::text(self)
-    }
-}
-
-/// Decodes a batch to PGN, adding to `tags_with_newlines` the tag values
-/// written with spaces for newlines.
-fn decode_batch(
-    b: Batch,
-    opts: DecodeOptions,
-    limits: Limits,
-    tags_with_newlines: &AtomicU64,
-) -> Done {
-    let (done, dec) = decode_batch_with(b, limits, Decoder::new(opts));
-    tags_with_newlines.fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
-    done
-}
-
-fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V) {
-    let mut walker = GameWalker::from_reader(PgcReader::with_limits(&b.data[..], limits));
-    let mut v = PlyCount { inner, plies: 0 };
-    let mut games = 0;
-    let mut good = 0;
-    let error = walk_batch(&mut walker, &mut v, &b, |v| {
-        games += 1;
-        good = v.inner.text().len();
-    });
-    let mut pgn = std::mem::take(v.inner.text());
-    // Drop the text of a game cut short by an error.
-    pgn.truncate(good);
-    let done = Done {
-        out: pgn,
-        games,
-        plies: v.plies,
-        bytes_in: b.data.len() as u64,
-        error,
-    };
-    (done, v.inner)
 }
 
 /// Walks every game of batch `b` with `v`, calling `game_done` after each
@@ -363,41 +374,6 @@ pub fn walk_batch<V: GameVisitor>(
     }
 }
 
-/// Runs `pgc decode`.
-///
-/// # Errors
-/// Usage, I/O, invalid PGC (positioned).
-pub fn run(a: &DecodeArgs) -> Result<Status> {
-    let opts = DecodeOptions {
-        strict_export: a.strict_export,
-    };
-    let limits = a.batch.limits.pgc_limits();
-    let format = a.format;
-    let batches = PgcBatches {
-        command: "decode",
-        args: &a.batch,
-    };
-    let tags_with_newlines = AtomicU64::new(0);
-    batches.run_noting(
-        |b| match format {
-            DecodeFormat::Pgn => decode_batch(b, opts, limits, &tags_with_newlines),
-            DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()).0,
-        },
-        || newlines_note(tags_with_newlines.load(Ordering::Relaxed)),
-    )
-}
-
-/// The line `pgc decode` prints before its summary when `n` tag values held
-/// a newline, which a PGN tag line cannot hold.
-fn newlines_note(n: u64) -> Option<String> {
-    (n > 0).then(|| {
-        format!(
-            "{n} tag value(s) held a newline, which a PGN tag line cannot hold; each \
-             newline was written as a space (`pgc verify` lists them)"
-        )
-    })
-}
-
 /// What every command that turns PGC batches into text shares: inputs in
 /// order, batches at game boundaries (seeking with the index for `--games`),
 /// `-j N` workers with output in input order, an atomic output, progress
@@ -406,7 +382,7 @@ pub struct PgcBatches<'a> {
     /// `decode`, `moves`: for progress and messages.
     pub command: &'static str,
     /// Inputs, output, `--games`, `-j`, limits, `--quiet`.
-    pub args: &'a crate::args::PgcBatchArgs,
+    pub args: &'a PgcBatchArgs,
 }
 
 impl PgcBatches<'_> {
@@ -414,7 +390,7 @@ impl PgcBatches<'_> {
     ///
     /// # Errors
     /// Usage, I/O, invalid PGC (positioned).
-    pub fn run(&self, work: impl Fn(Batch) -> Done + Sync) -> Result<Status> {
+    pub fn run(&self, work: impl Fn(Batch) -> Done + Sync) -> error::Result<Status> {
         self.run_noting(work, || None)
     }
 
@@ -427,7 +403,7 @@ impl PgcBatches<'_> {
         &self,
         work: impl Fn(Batch) -> Done + Sync,
         note: impl FnOnce() -> Option<String>,
-    ) -> Result<Status> {
+    ) -> error::Result<Status> {
         let a = self.args;
         let inputs = Input::list(&a.inputs);
         let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
@@ -437,7 +413,7 @@ impl PgcBatches<'_> {
         let mut progress = Progress::new(self.command, a.report.quiet);
         let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
         for input in &inputs {
-            let mut splitter = crate::index::open_batches(input, limits, a.games, a.report.quiet)?;
+            let mut splitter = open_batches(input, limits, a.games, a.report.quiet)?;
             run_ordered(
                 jobs,
                 || {
@@ -483,9 +459,113 @@ impl PgcBatches<'_> {
     }
 }
 
+/// The sidecar path of a PGC file: its name with `.idx` appended.
+pub fn index_path(pgc: &Path) -> PathBuf {
+    let mut name = pgc.as_os_str().to_owned();
+    name.push(".idx");
+    PathBuf::from(name)
+}
+/// Loads and checks the index of `path`: `Ok(None)` when there is none;
+/// a stale or damaged index is reported (unless `quiet`) and ignored.
+fn load_index(path: &Path, file: &mut File, quiet: bool) -> Option<GameIndex> {
+    let idx_path = index_path(path);
+    let bytes = std::fs::read(&idx_path).ok()?;
+    let checked = GameIndex::from_bytes(&bytes).and_then(|idx| idx.check(file).map(|()| idx));
+    match checked {
+        Ok(idx) => Some(idx),
+        Err(e) => {
+            if !quiet {
+                let why = match e {
+                    IndexError::Stale => {
+                        "is stale (the PGC file changed); scanning instead; run `pgc index` again"
+                            .to_string()
+                    }
+                    other => format!("is not usable ({other}); scanning instead"),
+                };
+                say(&format!("{} {why}", idx_path.display()));
+            }
+            None
+        }
+    }
+}
+
+/// Opens a PGC input as batches of whole games, keeping only `range`: with
+/// an up-to-date FILE.idx the file is read from the first wanted game on;
+/// otherwise the records before it are framed and dropped.
+///
+/// # Errors
+/// I/O, or the input is PGN text.
+pub fn open_batches(
+    input: &Input,
+    limits: Limits,
+    range: Option<GameRange>,
+    quiet: bool,
+) -> error::Result<PgcSplitter<Box<dyn Read>>> {
+    if let (Some(r), Some(path)) = (range, input.path()) {
+        let mut file = File::open(path)
+            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))?;
+        if let Some(idx) = load_index(path, &mut file, quiet) {
+            let Some(&offset) = idx.offsets.get(r.first as usize) else {
+                // Past the last game: nothing to read.
+                return Ok(PgcSplitter::new(Box::new(std::io::empty()), limits));
+            };
+            file.seek(SeekFrom::Start(offset))
+                .map_err(|e| Error::io(&input.name, &e))?;
+            let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));
+            return Ok(PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last));
+        }
+    }
+    let splitter = PgcSplitter::new(input.open_pgc()?, limits);
+    Ok(match range {
+        Some(r) => splitter.select(r.first, r.last),
+        None => splitter,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn run(jobs: usize, n: u64, fail_produce_at: Option<u64>) -> (Vec<u64>, Result<(), String>) {
+        let mut next = 0;
+        let mut out = Vec::new();
+        let r = run_ordered(
+            jobs,
+            || {
+                if Some(next) == fail_produce_at {
+                    return Err(format!("produce {next}"));
+                }
+                next += 1;
+                Ok((next <= n).then_some(next))
+            },
+            |x| {
+                // Uneven work so that results arrive out of order.
+                std::thread::sleep(std::time::Duration::from_micros((x * 7919) % 500));
+                x * 2
+            },
+            |x| {
+                out.push(x);
+                Ok(())
+            },
+        );
+        (out, r)
+    }
+
+    #[test]
+    fn same_order_for_every_job_count() {
+        let (one, r) = run(1, 50, None);
+        assert!(r.is_ok());
+        for jobs in [2, 3, 8] {
+            assert_eq!(run(jobs, 50, None).0, one);
+        }
+    }
+
+    #[test]
+    fn a_produce_error_comes_after_earlier_results() {
+        let (out, r) = run(3, 50, Some(10));
+        assert_eq!(out, (1..=10).map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(r, Err("produce 10".into()));
+    }
 
     #[test]
     fn batches_end_at_game_boundaries_and_keep_every_byte() {
@@ -509,22 +589,5 @@ mod tests {
             all.extend(b.data);
         }
         assert_eq!(all, input);
-    }
-
-    #[test]
-    fn a_framing_error_keeps_its_position() {
-        let mut input = vec![0x05, 0x03, 1, 13, 0x06];
-        input.extend([0x05, 0x0b, 0x06]);
-        let mut s = PgcSplitter::new(&input[..], Limits::default());
-        let b = s.next_batch().unwrap().unwrap();
-        let d = decode_batch(
-            b,
-            DecodeOptions::default(),
-            Limits::default(),
-            &AtomicU64::new(0),
-        );
-        let e = d.error.unwrap();
-        assert_eq!((e.offset, e.game), (6, 1));
-        assert_eq!(d.games, 1);
     }
 }

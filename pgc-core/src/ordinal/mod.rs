@@ -1,0 +1,315 @@
+//! The move-ordinal codec of section 20.2.
+//!
+//! A move is stored as one byte: its index among all legal moves of the
+//! position, each given its SAN string, sorted in ascending ASCII order.
+//! From the start position `Na3` is 0, `Nc3` 1, `Nf3` 2, `Nh3` 3, `a3` 4 …
+//! `h4` 19.
+//!
+//! # How it is fast
+//!
+//! Each legal move gets a *sort key*: its SAN body (without check suffix)
+//! packed big-endian into the top six bytes of a `u64`, zero padded, with the
+//! move's index or code in the low 16 bits. Comparing two keys as integers
+//! compares the SAN strings in ASCII order (a zero pad byte sorts before
+//! every SAN character, so a prefix sorts first, as in `strcmp`). No
+//! `String` is ever made.
+//!
+//! [`encode`], [`decode`], [`select_in`] and [`find_canonical_in`] do not
+//! generate the legal moves: SAN strings with different first characters
+//! compare by that character alone, so they count the legal moves of each
+//! earlier first-character class from bitboards (the *census*, in
+//! `census.rs`) and order one class only, often straight from its target
+//! bitboard. The move-list functions ([`select`], [`rank_of`],
+//! [`find_canonical`], [`OrdinalTable`]) take shakmaty's `MoveList`; they
+//! serve listings, the import-spelling path of the encoder, and positions
+//! beyond the census bound.
+//!
+//! The longest SAN body is six bytes (`Qa1xb2`, `exd8=Q`), so six bytes of
+//! key are enough. Why the check suffix cannot change the order is proven in
+//! `spec/ordinal.md`: every SAN body character is at least `-` (0x2D), and the
+//! suffixes `+` (0x2B) and `#` (0x23) are below all of them.
+//!
+//! Disambiguation is computed over *legal* moves, as SAN requires (section
+//! 8.2.3.4): a pinned knight does not force `Nge2`.
+
+mod census;
+mod error;
+mod key;
+mod list;
+pub mod opening;
+mod slider;
+
+pub use error::OrdinalError;
+pub use key::{MAX_ORDINALS, MoveText};
+pub use list::{OrdinalTable, find_canonical, rank_of, san_body, select};
+
+use shakmaty::{Move, Position};
+
+use census::{Census, Keys, code_of};
+use key::{INDEX_MASK, KeyBuilder, class_of, class_of_first, key_text, san_key_plain};
+
+/// Legal moves of classes before `class`, counted by `census`.
+#[inline]
+fn count_below<P: Position>(census: &mut Census<'_, P>, class: usize) -> usize {
+    (0..class).map(|c| census.count(c)).sum()
+}
+
+/// The `n`-th smallest of `keys` (`n < keys.len()`): insertion sort for the
+/// few keys of a typical class, quickselect beyond.
+#[inline]
+fn nth_key(keys: &mut [u64], n: usize) -> u64 {
+    if keys.len() <= 16 {
+        census::insertion_sort(keys);
+        keys[n]
+    } else {
+        *keys.select_nth_unstable(n).1
+    }
+}
+
+/// The move with ordinal `ordinal` in `pos`, and its SAN body (no `+`/`#`).
+///
+/// Generates no move list: the legal moves of each SAN class are counted
+/// from bitboards until the class holding the ordinal is reached, and only
+/// that class is listed and ordered (`census.rs`). Equal to
+/// [`select`] over `pos.legal_moves()`, which it falls back to for positions
+/// with material enough for over 256 moves.
+///
+/// # Errors
+/// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
+/// moves; [`OrdinalError::TooManyMoves`] beyond 256 legal moves.
+pub fn select_in<P: Position>(pos: &P, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
+    let (m, san) = select_move(pos, ordinal)?;
+    Ok((m, san.text(m)))
+}
+
+/// What [`select_move`] knows of the chosen move's SAN body: enough to
+/// write it on demand, so a caller that needs only the move pays nothing.
+/// It is the move's SAN sort key (see [`key_text`]), or 0 when the move
+/// needs no disambiguation and its SAN follows from the move alone
+/// ([`SanOf::PLAIN`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct SanOf(pub(crate) u64);
+
+impl SanOf {
+    /// The SAN follows from the move.
+    pub(crate) const PLAIN: SanOf = SanOf(0);
+
+    /// The SAN body of `m`, the move this was selected with.
+    #[inline]
+    pub(crate) fn text(self, m: Move) -> MoveText {
+        key_text(if self.0 == 0 {
+            san_key_plain(m)
+        } else {
+            self.0
+        })
+    }
+}
+
+/// [`select_in`], with the SAN left to [`SanOf::text`].
+#[inline]
+pub(crate) fn select_move<P: Position>(
+    pos: &P,
+    ordinal: u8,
+) -> Result<(Move, SanOf), OrdinalError> {
+    let Some(mut census) = Census::new(pos) else {
+        let (m, text) = select(pos, &pos.legal_moves(), ordinal)?;
+        // A SAN body has at most six bytes, all a key holds.
+        let mut k = KeyBuilder::new();
+        for &b in text.as_bytes() {
+            k.push(b);
+        }
+        return Ok((m, SanOf(k.key)));
+    };
+    let (class, rest) = census
+        .locate(usize::from(ordinal))
+        .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
+    if let Some((m, key)) = census.nth_move(class, rest) {
+        return Ok((m, key.map_or(SanOf::PLAIN, SanOf)));
+    }
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    // `rest` is below the class's count, which is `keys.len()`.
+    let key = nth_key(&mut keys, rest);
+    Ok((census.to_move(class, key), SanOf(key)))
+}
+
+/// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
+/// exactly `san`, and its ordinal, listing only the moves of `san`'s class.
+/// `None` when no legal move has this canonical SAN (the caller then tries
+/// import-format spellings against all legal moves).
+pub fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
+    if san.is_empty() || san.len() > 6 {
+        return None;
+    }
+    let Some(mut census) = Census::new(pos) else {
+        let moves = pos.legal_moves();
+        return find_canonical(pos, &moves, san).map(|(i, o)| (moves[i], o));
+    };
+    let class = class_of_first(san[0])?;
+    let mut k = KeyBuilder::new();
+    for &b in san {
+        k.push(b);
+    }
+    let want = k.key;
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    let mut below = 0;
+    let mut found = None;
+    for &key in &keys {
+        let body = key & !INDEX_MASK;
+        if body == want {
+            found = Some(key);
+        } else if body < want {
+            below += 1;
+        }
+    }
+    let key = found?;
+    // Under the census bound, at most 255 moves precede one of at most 256.
+    Some((
+        census.to_move(class, key),
+        (count_below(&mut census, class) + below) as u8,
+    ))
+}
+
+/// Encodes `m`, played in `pos`, as its move ordinal.
+///
+/// Lists only the moves of `m`'s SAN class, as [`select_in`] does.
+///
+/// # Errors
+/// [`OrdinalError::IllegalMove`] if `m` is not legal in `pos`;
+/// [`OrdinalError::TooManyMoves`] if the position has over 256 legal moves.
+///
+/// ```
+/// use shakmaty::{Chess, Position, Square, Role, Move};
+/// let pos = Chess::default();
+/// let nf3 = Move::Normal { role: Role::Knight, from: Square::G1, capture: None, to: Square::F3, promotion: None };
+/// assert_eq!(pgc_core::ordinal::encode(&pos, nf3).unwrap(), 2);
+/// ```
+pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
+    let illegal = OrdinalError::IllegalMove {
+        uci: MoveText::uci(m),
+    };
+    let Some(mut census) = Census::new(pos) else {
+        let moves = pos.legal_moves();
+        let index = moves.iter().position(|&x| x == m).ok_or(illegal)?;
+        return rank_of(pos, &moves, index);
+    };
+    let class = class_of(m);
+    let mut keys = Keys::new();
+    census.keys(class, &mut keys);
+    let code = code_of(m);
+    // The code leaves out the captured piece: compare the whole move.
+    let key = *keys
+        .iter()
+        .find(|&&k| k & INDEX_MASK == code && census.to_move(class, k) == m)
+        .ok_or(illegal)?
+        & !INDEX_MASK;
+    let below = keys.iter().filter(|&&k| k & !INDEX_MASK < key).count();
+    Ok((count_below(&mut census, class) + below) as u8)
+}
+
+/// Decodes a move ordinal in `pos`.
+///
+/// # Errors
+/// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
+/// moves; [`OrdinalError::TooManyMoves`] as for [`encode`].
+pub fn decode<P: Position>(pos: &P, ordinal: u8) -> Result<Move, OrdinalError> {
+    select_move(pos, ordinal).map(|(m, _)| m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, Role, Square, fen::Fen, san::San};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
+    }
+
+    fn naive(p: &Chess) -> Vec<(String, Move)> {
+        let mut v: Vec<(String, Move)> = p
+            .legal_moves()
+            .into_iter()
+            .map(|m| (San::from_move(p, m).to_string(), m))
+            .collect();
+        v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        v
+    }
+
+    #[test]
+    fn start_position_table_matches_the_standard() {
+        // Section 20.2: Na3 = 0, Nc3 = 1, a3 = 4, h4 = 19.
+        let mut t = OrdinalTable::new(&Chess::default()).unwrap();
+        let sans: Vec<String> = t.sorted_entries().map(|e| e.2.to_string()).collect();
+        assert_eq!(sans[0], "Na3");
+        assert_eq!(sans[1], "Nc3");
+        assert_eq!(sans[2], "Nf3");
+        assert_eq!(sans[3], "Nh3");
+        assert_eq!(sans[4], "a3");
+        assert_eq!(sans[19], "h4");
+        assert_eq!(sans.len(), 20);
+    }
+
+    #[test]
+    fn pinned_knight_does_not_disambiguate() {
+        // Knights on c3 and g1 both reach e2, but c3 is pinned by the b4 bishop.
+        let p = pos("4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1");
+        let moves = p.legal_moves();
+        let (i, _) = find_canonical(&p, &moves, b"Ne2").expect("Ne2 without disambiguation");
+        assert_eq!(moves[i].from(), Some(Square::G1));
+        assert!(find_canonical(&p, &moves, b"Nge2").is_none());
+    }
+
+    #[test]
+    fn agrees_with_naive_on_tricky_positions() {
+        for fen in [
+            "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "1k6/8/8/8/Q2Q4/8/8/Q2Q3K w - - 0 1",
+            "4k3/1P6/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+        ] {
+            let p = pos(fen);
+            let mut t = OrdinalTable::new(&p).unwrap();
+            let n = naive(&p);
+            let ours: Vec<(String, Move)> =
+                t.sorted_entries().map(|e| (e.2.to_string(), e.1)).collect();
+            assert_eq!(ours, n, "{fen}");
+            let moves = p.legal_moves();
+            for (i, (san, m)) in n.iter().enumerate() {
+                assert_eq!(encode(&p, *m).unwrap() as usize, i);
+                assert_eq!(decode(&p, i as u8).unwrap(), *m);
+                assert_eq!(t.ordinal_of(*m), Some(i as u8));
+                let (sm, text) = select(&p, &moves, i as u8).unwrap();
+                assert_eq!((sm, text.to_string()), (*m, san.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_and_illegal() {
+        let p = Chess::default();
+        assert_eq!(
+            decode(&p, 20),
+            Err(OrdinalError::OutOfRange {
+                ordinal: 20,
+                legal: 20
+            })
+        );
+        let bad = Move::Normal {
+            role: Role::Queen,
+            from: Square::D1,
+            capture: None,
+            to: Square::D4,
+            promotion: None,
+        };
+        assert!(matches!(
+            encode(&p, bad),
+            Err(OrdinalError::IllegalMove { .. })
+        ));
+    }
+}
