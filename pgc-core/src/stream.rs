@@ -120,6 +120,11 @@ pub const fn refill_bound(limits: &Limits) -> u64 {
     }
 }
 
+/// How far a resynchronising reader keeps the game start it found, so
+/// that it can come back ([`PgcReader::rewind`]): two of the longest 1994
+/// records, enough to come back from one that swallowed the games after it.
+pub const PROBATION_SPAN: usize = 2 * MAX_1994_RECORD as usize;
+
 /// Whether `buf` starts at a place where a game frames, so that a reader
 /// that lost its way may start again there: a 0x05 game-begin byte, or a
 /// 0x01 reduced game that frames whole and whose Result value is a game
@@ -185,6 +190,8 @@ pub struct PgcReader<R> {
     failed: bool,
     /// Bytes skipped by resynchronising.
     skipped: u64,
+    /// Offset of the game start a resync found (see [`Self::on_probation`]).
+    mark_offset: u64,
 }
 
 impl<R: Read> PgcReader<R> {
@@ -202,6 +209,7 @@ impl<R: Read> PgcReader<R> {
             mode: Mode::Strict,
             failed: false,
             skipped: 0,
+            mark_offset: 0,
         }
     }
 
@@ -356,6 +364,7 @@ impl<R: Read> PgcReader<R> {
             return Ok(0);
         }
         self.failed = false;
+        self.buf.clear_mark();
         let mut n = 0u64;
         if self.skip_byte()? {
             n += 1;
@@ -365,7 +374,14 @@ impl<R: Read> PgcReader<R> {
                 self.fill(1)?;
             }
             match resync_point(self.buf.buffered(), &self.limits) {
-                Some(true) => break,
+                Some(true) => {
+                    // A game start found by searching may be a stray byte:
+                    // keep the place, so a reader that finds the game
+                    // false can come back and search on ([`Self::rewind`]).
+                    self.buf.set_mark(PROBATION_SPAN);
+                    self.mark_offset = self.offset;
+                    break;
+                }
                 Some(false) => {}
                 None if self.buf.at_eof() => {}
                 None => {
@@ -383,6 +399,42 @@ impl<R: Read> PgcReader<R> {
         }
         self.skipped += n;
         Ok(n)
+    }
+
+    /// Whether the reader is on a game start it found by resynchronising,
+    /// and has read at most [`PROBATION_SPAN`] bytes past it: until the
+    /// reader of the records says the game there is sound
+    /// ([`Self::confirm`]), it may go back there ([`Self::rewind`]).
+    pub fn on_probation(&self) -> bool {
+        self.buf.has_mark()
+    }
+
+    /// The offset of the game start on probation ([`Self::on_probation`]).
+    pub fn probation_start(&self) -> Option<u64> {
+        self.buf.has_mark().then_some(self.mark_offset)
+    }
+
+    /// The game found by resynchronising is sound: the place is no longer
+    /// kept.
+    pub fn confirm(&mut self) {
+        self.buf.clear_mark();
+    }
+
+    /// The game found by resynchronising is not sound (its records frame,
+    /// but as nonsense: a stray 0x05 byte began it, and a record of it may
+    /// have swallowed real games): goes back to its start and searches on
+    /// from the byte after it, as after a framing error. Returns the bytes
+    /// skipped then, or `None` when no place is kept ([`Self::on_probation`]).
+    ///
+    /// # Errors
+    /// I/O errors of the underlying reader.
+    pub fn rewind(&mut self) -> Result<Option<u64>, ReadError> {
+        let Some(back) = self.buf.rewind() else {
+            return Ok(None);
+        };
+        self.offset -= back as u64;
+        self.failed = true;
+        self.resync().map(Some)
     }
 
     /// Skips one byte (for resynchronising after an error, as the verifier does).

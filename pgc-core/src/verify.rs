@@ -242,17 +242,54 @@ impl Verifier {
             ReadError::Io { source, .. } => source,
             other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
         };
+        // After a framing error the reader searches for the next game
+        // start; a 0x05 found that way may be a stray byte (a string length,
+        // an ordinal), and a record framed after it may swallow the real
+        // games that follow. So such a game is on probation until it ends:
+        // at its first problem the reader goes back and searches on from
+        // the byte after its start.
+        // A framing error right after such a start is no reason to doubt
+        // it (a damaged game): the reader searches on from the error.
+        let skip = |reader: &mut PgcReader<R>, at: u64| -> io::Result<(u64, Option<u64>)> {
+            let start = reader.probation_start().filter(|s| s + 1 < at);
+            if start.is_some()
+                && let Some(n) = reader.rewind().map_err(io)?
+            {
+                return Ok((n, start));
+            }
+            Ok((reader.resync().map_err(io)?, None))
+        };
         loop {
+            let before = checker.report.problem_count();
             match reader.next_record() {
-                Ok(Some((offset, rec))) => checker.record(offset, rec),
+                Ok(Some((offset, rec))) => {
+                    checker.record(offset, rec);
+                    if reader.on_probation() {
+                        if checker.report.problem_count() > before {
+                            if let Some(n) = reader.rewind().map_err(io)? {
+                                checker.report.junk_bytes += n;
+                            }
+                            checker.abandon();
+                        } else if !checker.parser.in_game() {
+                            reader.confirm();
+                        }
+                    }
+                }
                 Ok(None) => {
                     checker.end_of_input(reader.offset());
                     break;
                 }
                 Err(ReadError::Io { source, .. }) => return Err(source),
                 Err(ReadError::UnknownMarker { offset, byte }) => {
-                    let skipped = reader.resync().map_err(io)?;
-                    checker.junk(offset, byte, skipped, reader.is_done());
+                    let (skipped, false_start) = skip(&mut reader, offset)?;
+                    checker.junk(
+                        offset,
+                        byte,
+                        skipped,
+                        reader.offset(),
+                        reader.is_done(),
+                        false_start,
+                    );
                 }
                 Err(ReadError::Truncated {
                     offset,
@@ -262,8 +299,7 @@ impl Verifier {
                     have,
                 }) => {
                     checker.truncated(offset, marker, item, need, have);
-                    let skipped = reader.resync().map_err(io)?;
-                    checker.report.junk_bytes += skipped;
+                    checker.report.junk_bytes += skip(&mut reader, offset)?.0;
                 }
                 Err(ReadError::OverLimit {
                     offset,
@@ -272,8 +308,9 @@ impl Verifier {
                     claimed,
                     limit,
                 }) => {
-                    let skipped = reader.resync().map_err(io)?;
-                    checker.over_limit(offset, marker, item, claimed, limit, skipped);
+                    let (skipped, _) = skip(&mut reader, offset)?;
+                    let to = reader.offset();
+                    checker.over_limit(offset, marker, item, claimed, limit, (skipped, to));
                 }
             }
         }
@@ -695,25 +732,41 @@ impl Checker {
     }
 
     /// Where skipping went: to a byte, or to the end of the input.
-    fn skipped_to(offset: u64, skipped: u64, to_end: bool) -> String {
+    fn skipped_to(to: u64, to_end: bool) -> String {
         if to_end {
             "up to the end of the input".to_string()
         } else {
-            format!("up to byte {}", offset + skipped)
+            format!("up to byte {to}")
         }
     }
 
-    fn junk(&mut self, offset: u64, byte: u8, skipped: u64, to_end: bool) {
+    fn junk(
+        &mut self,
+        offset: u64,
+        byte: u8,
+        skipped: u64,
+        to: u64,
+        to_end: bool,
+        false_start: Option<u64>,
+    ) {
         self.report.junk_bytes += skipped;
         let (game, ply, abandoned) = self.abandon();
-        let to = Self::skipped_to(offset, skipped, to_end);
+        let to = Self::skipped_to(to, to_end);
+        let found = match false_start {
+            None => format!("byte 0x{byte:02x}: skipped {skipped} byte(s) {to}{abandoned}"),
+            Some(at) => format!(
+                "byte 0x{byte:02x}: the game found at byte {at} after an earlier error does not \
+                 frame; searched on from byte {}, skipped {skipped} byte(s) {to}",
+                at + 1
+            ),
+        };
         self.problem(
             offset,
             game,
             ply,
             None,
             "a record marker (0x00..=0x0a or 0x80)",
-            format!("byte 0x{byte:02x}: skipped {skipped} byte(s) {to}{abandoned}"),
+            found,
         );
     }
 
@@ -747,11 +800,11 @@ impl Checker {
         item: ItemKind,
         claimed: u64,
         limit: u64,
-        skipped: u64,
+        (skipped, to): (u64, u64),
     ) {
         self.report.junk_bytes += skipped;
         let (game, ply, abandoned) = self.abandon();
-        let to = Self::skipped_to(offset, skipped, false);
+        let to = Self::skipped_to(to, false);
         self.problem(
             offset,
             game,
@@ -904,6 +957,34 @@ mod tests {
             r.problems[0].found,
             "byte 0xc0: skipped 3 byte(s) up to the end of the input"
         );
+    }
+
+    #[test]
+    fn a_stray_game_start_found_by_resync_is_left_for_the_next() {
+        // Junk at 0; the search stops at the 0x05 at 1, whose 0x03 (count
+        // 6) swallows a real game at 4 (1. e4) and a noop; junk at 10 shows
+        // the stray start for what it is: the verifier goes back, finds the
+        // game at 4 (sound), and then meets the junk at 10 again.
+        let bytes = [0xee, 0x05, 0x03, 6, 0x05, 0x03, 1, 13, 0x06, 0x00, 0xee];
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (0, None, None, None),
+                (10, Some(0), Some(6), None),
+                (10, None, None, None)
+            ]
+        );
+        assert!(
+            r.problems[1]
+                .found
+                .contains("the game found at byte 1 after an earlier error"),
+            "{}",
+            r.problems[1]
+        );
+        // The stray game, the real one; the real one's move counted again.
+        assert_eq!((r.games, r.plies), (2, 7));
+        assert_eq!(r.bytes, bytes.len() as u64);
     }
 
     #[test]
