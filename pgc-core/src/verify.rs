@@ -5,13 +5,20 @@
 //! recursion:
 //!
 //! 1. **Framing** (section 20.4): every record starts with a known marker
-//!    byte and its items are complete. An unknown marker byte starts a *run
-//!    of junk*: the verifier skips bytes up to the next plausible game start
-//!    (a 0x05 byte, or a 0x01 byte that frames as a whole record) and
-//!    reports the run once. A record cut off by the end of the input, or a
-//!    length over [`Limits::max_string`], ends the scan (the next record's
-//!    position is then unknown).
-//! 2. **Structure**: 0x05/0x06 and 0x08/0x09 balance; no 0x01 or 0x05 inside
+//!    byte and its items are complete. After a framing error (an unknown
+//!    marker byte, a length over [`Limits::max_string`], a record cut off)
+//!    the verifier reads on with a resynchronising
+//!    [`PgcReader`]: it skips to the next offset
+//!    where a game frames ([`crate::stream::resync_point`]: a 0x05, or a
+//!    0x01 that frames whole with a termination marker as its Result),
+//!    reports the run once and counts the bytes skipped
+//!    ([`Report::junk_bytes`]). A game found that way is on probation until
+//!    it ends: at its first problem the verifier goes back and searches on
+//!    from the byte after its start, since a stray 0x05 byte (a string
+//!    length, an ordinal) followed by a long record could swallow the games
+//!    after it.
+//! 2. **Structure**, the game grammar of [`crate::game`] (the walker's
+//!    too, so that what passes here also decodes): 0x05/0x06 and 0x08/0x09 balance; no 0x01 or 0x05 inside
 //!    a general game (20.4.5); no tag pair after the movetext began; a RAV
 //!    only after a move; tags, moves, NAGs and RAVs only inside a game
 //!    (reported once per run of such records); RAV nesting up to
