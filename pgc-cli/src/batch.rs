@@ -10,8 +10,9 @@
 //! thread, in the same order, so the output is the same for every `jobs`.
 //!
 //! A PGC input is split into batches at game boundaries by measuring
-//! records with [`record_len`] (a game is one 0x01 record or 0x05 … 0x06;
-//! records between games go with the next game). A record that cannot be
+//! records with [`record_len`] and asking the game grammar's boundary rule
+//! ([`Bounds`]) where games begin and end (a game is one 0x01 record or
+//! 0x05 … 0x06; records between games go with the next game). A record that cannot be
 //! framed ends the last batch, so the walker reports it with its exact
 //! position, after every game before it has been decoded. With `--games`,
 //! an up-to-date FILE.idx (`spec/index.md`) lets the split start at the
@@ -25,7 +26,9 @@ use pgc_core::Limits;
 use pgc_core::buffer::RefillBuffer;
 use pgc_core::bulk::{GameIndex, IndexError};
 use pgc_core::ext::ExtError;
-use pgc_core::record::{FrameError, MAX_1994_RECORD, Marker, RecordRef, frame_common, record_len};
+use pgc_core::record::{FrameError, Marker, RecordRef, frame_common, record_len};
+use pgc_core::split::Bounds;
+use pgc_core::stream::refill_bound;
 use pgc_core::visit::{GameVisitor, GameWalker, WalkError};
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -165,8 +168,8 @@ pub struct PgcSplitter<R> {
     buf: RefillBuffer<R>,
     /// Input offset of the first buffered byte.
     offset: u64,
-    games: u64,
-    in_game: bool,
+    /// Where games begin and end: the grammar's rule ([`Bounds`]).
+    bounds: Bounds,
     limits: Limits,
     done: bool,
     /// Only games `first..=last` (0-based) are kept (`--games`).
@@ -185,13 +188,17 @@ pub struct Batch {
 }
 
 impl<R: Read> PgcSplitter<R> {
+    /// Games seen so far (a whole input's count once it is read).
+    pub fn games(&self) -> u64 {
+        self.bounds.games()
+    }
+
     /// A splitter over `inner` that bounds record lengths by `limits`.
     pub fn new(inner: R, limits: Limits) -> PgcSplitter<R> {
         PgcSplitter {
             buf: RefillBuffer::new(inner),
             offset: 0,
-            games: 0,
-            in_game: false,
+            bounds: Bounds::default(),
             limits,
             done: false,
             first: 0,
@@ -205,7 +212,7 @@ impl<R: Read> PgcSplitter<R> {
     pub fn resume(inner: R, limits: Limits, offset: u64, games: u64) -> PgcSplitter<R> {
         let mut s = PgcSplitter::new(inner, limits);
         s.offset = offset;
-        s.games = games;
+        s.bounds = Bounds::starting_at(games);
         s
     }
 
@@ -239,9 +246,9 @@ impl<R: Read> PgcSplitter<R> {
         let mut batch = Batch {
             data: Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2)),
             offset: self.offset,
-            games: self.games,
+            games: self.bounds.games(),
         };
-        let bound = (u64::from(self.limits.max_string) + 16).max(MAX_1994_RECORD);
+        let bound = refill_bound(&self.limits);
         // Bytes at the buffer's front measured for this batch and not yet
         // copied: a run of records is copied at once, not record by record.
         let mut run = 0usize;
@@ -263,15 +270,20 @@ impl<R: Read> PgcSplitter<R> {
                 self.buf.fill(1)?;
                 continue;
             }
-            if self.in_game && self.games > self.first {
-                // Inside a kept game, every record but the game's end only
-                // lengthens the run: the common ones are measured in a
-                // tight loop, anything else takes the general way below.
+            if self.bounds.in_game() && self.bounds.games() > self.first {
+                // Inside a kept game, every record but a game's end or
+                // begin only lengthens the run: the common ones are
+                // measured in a tight loop, anything else takes the
+                // general way below.
                 let buffered = self.buf.buffered();
                 let mut at = run;
                 while let Some(rest) = buffered.get(at..) {
                     match frame_common(rest) {
-                        Some((rec, len)) if rec != RecordRef::GameEnd => at += len,
+                        Some((rec, len))
+                            if !matches!(rec, RecordRef::GameEnd | RecordRef::GameBegin) =>
+                        {
+                            at += len
+                        }
                         _ => break,
                     }
                 }
@@ -285,29 +297,18 @@ impl<R: Read> PgcSplitter<R> {
             match record_len(rest, &self.limits) {
                 Ok(len) => {
                     // Records between games belong to the game after them.
-                    let was_in_game = self.in_game;
+                    let was_in_game = self.bounds.in_game();
                     // `record_len` measured a record: its first byte is a marker.
-                    let marker = rest.first().copied().unwrap_or(0);
-                    let boundary = match marker {
-                        b if b == Marker::ReducedGame as u8 && !self.in_game => {
-                            self.games += 1;
-                            true
-                        }
-                        b if b == Marker::GameBegin as u8 && !self.in_game => {
-                            self.games += 1;
-                            self.in_game = true;
-                            false
-                        }
-                        b if b == Marker::GameEnd as u8 && self.in_game => {
-                            self.in_game = false;
-                            true
-                        }
-                        _ => false,
-                    };
-                    let game = if was_in_game || boundary || self.in_game {
-                        self.games.saturating_sub(1)
+                    let marker = rest
+                        .first()
+                        .and_then(|&b| Marker::from_byte(b))
+                        .unwrap_or(Marker::Noop);
+                    let (begins, boundary) = self.bounds.record(marker);
+                    let games = self.bounds.games();
+                    let game = if was_in_game || begins || self.bounds.in_game() {
+                        games.saturating_sub(1)
                     } else {
-                        self.games
+                        games
                     };
                     if self.last.is_some_and(|last| game > last) {
                         flush!();
@@ -320,7 +321,7 @@ impl<R: Read> PgcSplitter<R> {
                         self.offset += len as u64;
                         if batch.data.is_empty() {
                             batch.offset = self.offset;
-                            batch.games = self.games;
+                            batch.games = self.bounds.games();
                         }
                         continue;
                     }
@@ -459,7 +460,7 @@ impl PgcBatches<'_> {
                     }
                 },
             )?;
-            input.note_range(a.games, splitter.games);
+            input.note_range(a.games, splitter.games());
         }
         let bytes_out = sink.written();
         sink.finish()?;

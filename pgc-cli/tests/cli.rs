@@ -571,6 +571,10 @@ fn verify_json() {
         "{\"valid\":false,\"files\":[{\"file\":\"-\",\"valid\":false,\"pgc\":true,\"games\":1,\"plies\":2,\"bytes\":6,\"problems_dropped\":0,\"problems\":[\
          {\"offset\":4,\"game\":1,\"ply\":2,\"marker\":\"short-moves\",\"marker_byte\":3,\
          \"expected\":\"an ordinal below 20 (legal moves)\",\"found\":\"40\",\
+         \"message\":\"byte 4, game 1, ply 2, 0x03 short-moves: expected an ordinal below 20 (legal moves), found 40\"}],\
+         \"games_with_problems\":1,\"bytes_skipped\":0,\"game_problems\":[\
+         {\"offset\":4,\"game\":1,\"ply\":2,\"marker\":\"short-moves\",\"marker_byte\":3,\
+         \"expected\":\"an ordinal below 20 (legal moves)\",\"found\":\"40\",\
          \"message\":\"byte 4, game 1, ply 2, 0x03 short-moves: expected an ordinal below 20 (legal moves), found 40\"}]}]}\n"
     );
     let o = run(&["verify", "--json"], &encode(&read(&sample("opera.pgn"))));

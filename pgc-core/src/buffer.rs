@@ -17,6 +17,10 @@ pub struct RefillBuffer<R> {
     start: usize,
     end: usize,
     eof: bool,
+    /// A consumed position kept for [`Self::rewind`] (at most `mark_span`
+    /// bytes behind `start`).
+    mark: Option<usize>,
+    mark_span: usize,
 }
 
 impl<R: Read> RefillBuffer<R> {
@@ -28,7 +32,37 @@ impl<R: Read> RefillBuffer<R> {
             start: 0,
             end: 0,
             eof: false,
+            mark: None,
+            mark_span: 0,
         }
+    }
+
+    /// Keeps the bytes from the current position on, so that
+    /// [`Self::rewind`] can come back to it, for as long as the reader has
+    /// gone at most `span` bytes past it (then the mark is dropped, at the
+    /// next [`Self::fill`]).
+    pub fn set_mark(&mut self, span: usize) {
+        self.mark = Some(self.start);
+        self.mark_span = span;
+    }
+
+    /// Drops the mark.
+    pub fn clear_mark(&mut self) {
+        self.mark = None;
+    }
+
+    /// Whether a mark is kept.
+    pub fn has_mark(&self) -> bool {
+        self.mark.is_some()
+    }
+
+    /// Goes back to the mark (and drops it): returns how many bytes were
+    /// given back, or `None` without a mark.
+    pub fn rewind(&mut self) -> Option<usize> {
+        let m = self.mark.take()?;
+        let back = self.start - m;
+        self.start = m;
+        Some(back)
     }
 
     /// The bytes buffered and not yet consumed.
@@ -76,10 +110,15 @@ impl<R: Read> RefillBuffer<R> {
     /// # Errors
     /// The underlying reader's errors (`Interrupted` is retried).
     pub fn fill(&mut self, need: usize) -> io::Result<()> {
-        if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.start = 0;
+        if self.mark.is_some_and(|m| self.start - m > self.mark_span) {
+            self.mark = None;
+        }
+        let keep = self.mark.unwrap_or(self.start);
+        if keep > 0 {
+            self.buf.copy_within(keep..self.end, 0);
+            self.end -= keep;
+            self.start -= keep;
+            self.mark = self.mark.map(|m| m - keep);
         }
         // Room to read into now; beyond that the buffer grows only as data
         // arrives (doubling, capped at `need`), never to a claimed length
@@ -88,6 +127,8 @@ impl<R: Read> RefillBuffer<R> {
         if self.buf.len() < room {
             self.buf.resize(room, 0);
         }
+        // Kept bytes before `start` (a mark) count on top of `need`.
+        let need = need.saturating_add(self.start);
         while self.end < need && !self.eof {
             if self.end == self.buf.len() {
                 let grown = self.buf.len().saturating_mul(2).min(need);
@@ -112,6 +153,7 @@ impl<R: Read> RefillBuffer<R> {
     pub fn drain(&mut self) -> io::Result<u64> {
         let buffered = self.len() as u64;
         self.start = self.end;
+        self.mark = None;
         let rest = io::copy(&mut self.inner, &mut io::sink())?;
         self.eof = true;
         Ok(buffered + rest)
@@ -142,5 +184,29 @@ mod tests {
         assert_eq!(b.buffered(), &data[5..]);
         b.consume(usize::MAX);
         assert!(b.is_done());
+    }
+
+    #[test]
+    fn a_mark_keeps_consumed_bytes_within_its_span() {
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let mut b = RefillBuffer::new(&data[..]);
+        b.fill(10).unwrap();
+        b.consume(3);
+        b.set_mark(200_000);
+        // Consumed and refilled (compacted) past the mark: still there.
+        for _ in 0..3 {
+            let n = b.len();
+            b.consume(n);
+            b.fill(1).unwrap();
+        }
+        let gone = b.rewind().unwrap();
+        assert_eq!(b.buffered()[0], data[3]);
+        assert!(gone > 0);
+        // Past the span, the mark is dropped at the next fill.
+        b.set_mark(10);
+        b.consume(11);
+        b.fill(usize::MAX / 2).unwrap();
+        assert!(!b.has_mark());
+        assert_eq!(b.rewind(), None);
     }
 }

@@ -39,10 +39,11 @@ use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError}
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
 use crate::ordinal::MoveText;
-use crate::reader::{PgcReader, ReadError};
-use crate::record::{Marker, RecordRef, frame};
+use crate::record::{Marker, RecordRef, record_len};
 use crate::setup::start_position;
-use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError, WalkErrorKind};
+use crate::split::Bounds;
+use crate::stream::{PgcReader, ReadError};
+use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::sync::Mutex;
@@ -571,20 +572,6 @@ impl GameVisitor for Collector {
     }
 }
 
-/// A refused extension payload as a walking error (what [`BulkReader`]
-/// returns), at its record.
-impl From<ExtError> for WalkError {
-    fn from(e: ExtError) -> WalkError {
-        WalkError {
-            offset: e.offset,
-            game: e.game,
-            ply: e.ply,
-            marker: Some(Marker::Extension),
-            kind: WalkErrorKind::Structure(format!("kind {}, {}", e.kind, e.error)),
-        }
-    }
-}
-
 /// Tag pairs in one reused text buffer: no allocation per tag or per game.
 #[derive(Debug, Clone, Default)]
 pub struct TagList {
@@ -739,31 +726,20 @@ impl<R: Read> BulkReader<R> {
 pub fn split_points(data: &[u8], parts: usize, limits: &Limits) -> Vec<(usize, u64)> {
     let target = (data.len() / parts.max(1)).max(1);
     let mut points = vec![(0usize, 0u64)];
-    let (mut at, mut games, mut in_game) = (0usize, 0u64, false);
-    let mut last = 0usize;
+    let mut bounds = Bounds::default();
+    let (mut at, mut last) = (0usize, 0usize);
     while at < data.len() {
-        let Ok((rec, len)) = frame(&data[at..], limits) else {
+        let Ok(len) = record_len(&data[at..], limits) else {
             break;
         };
-        let end_of_game = match rec.marker() {
-            Marker::ReducedGame if !in_game => {
-                games += 1;
-                true
-            }
-            Marker::GameBegin if !in_game => {
-                games += 1;
-                in_game = true;
-                false
-            }
-            Marker::GameEnd if in_game => {
-                in_game = false;
-                true
-            }
-            _ => false,
+        // record_len measured a record: its first byte is a marker.
+        let Some(marker) = data.get(at).and_then(|&b| Marker::from_byte(b)) else {
+            break;
         };
+        let (_, boundary) = bounds.record(marker);
         at += len;
-        if end_of_game && at - last >= target && at < data.len() {
-            points.push((at, games));
+        if boundary && at - last >= target && at < data.len() {
+            points.push((at, bounds.games()));
             last = at;
         }
     }
@@ -919,21 +895,15 @@ impl GameIndex {
         let mut offsets = Vec::new();
         let mut r =
             PgcReader::with_limits(io::BufReader::with_capacity(256 << 10, &mut *f), limits);
-        let mut in_game = false;
+        let mut bounds = Bounds::default();
         loop {
             let next = r.next_record().map_err(|e| match e {
                 ReadError::Io { source, .. } => source,
                 other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
             })?;
             let Some((at, rec)) = next else { break };
-            match rec.marker() {
-                Marker::ReducedGame if !in_game => offsets.push(at),
-                Marker::GameBegin if !in_game => {
-                    offsets.push(at);
-                    in_game = true;
-                }
-                Marker::GameEnd if in_game => in_game = false,
-                _ => {}
+            if bounds.record(rec.marker()).0 {
+                offsets.push(at);
             }
         }
         Ok(GameIndex {

@@ -7,7 +7,11 @@
 //! - [`record`]: the records of markers 0x00–0x0a (20.4), read and written
 //!   with binrw, plus this project's extension marker ([`ext`]);
 //! - [`ordinal`]: the move-ordinal codec (20.2) on shakmaty positions;
-//! - [`reader`] / [`writer`]: streaming framing over `Read`/`Write`;
+//! - [`stream`] / [`writer`]: streaming framing over `Read`/`Write` (a
+//!   [`stream::Mode::Resync`] reader goes on after a framing error);
+//! - [`game`]: the game grammar, once: a state machine over records that
+//!   yields structure events or positioned errors;
+//! - [`split`]: game boundaries for batches and the index, from [`game`];
 //! - [`build`]: one game's records, written as a reduced record (0x01) or
 //!   a general game (0x05 … 0x06);
 //! - [`visit`]: walking a game's moves as shakmaty `Move`s, with the
@@ -44,12 +48,14 @@ pub mod buffer;
 pub mod build;
 pub mod bulk;
 pub mod ext;
+pub mod game;
 pub mod item;
 pub mod limits;
 pub mod ordinal;
-pub mod reader;
 pub mod record;
 pub mod setup;
+pub mod split;
+pub mod stream;
 pub mod verify;
 pub mod visit;
 pub mod writer;
@@ -59,8 +65,10 @@ pub use bulk::{BulkGame, BulkOptions, BulkReader};
 pub use limits::Limits;
 pub use ordinal::opening;
 pub use ordinal::{OrdinalError, OrdinalTable};
-pub use reader::{PgcReader, ReadError};
 pub use record::{Marker, Record, RecordRef};
+/// The record stream under its earlier name.
+pub use stream as reader;
+pub use stream::{PgcReader, ReadError};
 pub use verify::{Problem, Report, verify};
 pub use visit::{GameVisitor, GameWalker};
 pub use writer::PgcWriter;

@@ -5,13 +5,20 @@
 //! recursion:
 //!
 //! 1. **Framing** (section 20.4): every record starts with a known marker
-//!    byte and its items are complete. An unknown marker byte starts a *run
-//!    of junk*: the verifier skips bytes up to the next plausible game start
-//!    (a 0x05 byte, or a 0x01 byte that frames as a whole record) and
-//!    reports the run once. A record cut off by the end of the input, or a
-//!    length over [`Limits::max_string`], ends the scan (the next record's
-//!    position is then unknown).
-//! 2. **Structure**: 0x05/0x06 and 0x08/0x09 balance; no 0x01 or 0x05 inside
+//!    byte and its items are complete. After a framing error (an unknown
+//!    marker byte, a length over [`Limits::max_string`], a record cut off)
+//!    the verifier reads on with a resynchronising
+//!    [`PgcReader`]: it skips to the next offset
+//!    where a game frames ([`crate::stream::resync_point`]: a 0x05, or a
+//!    0x01 that frames whole with a termination marker as its Result),
+//!    reports the run once and counts the bytes skipped
+//!    ([`Report::junk_bytes`]). A game found that way is on probation until
+//!    it ends: at its first problem the verifier goes back and searches on
+//!    from the byte after its start, since a stray 0x05 byte (a string
+//!    length, an ordinal) followed by a long record could swallow the games
+//!    after it.
+//! 2. **Structure**, the game grammar of [`crate::game`] (the walker's
+//!    too, so that what passes here also decodes): 0x05/0x06 and 0x08/0x09 balance; no 0x01 or 0x05 inside
 //!    a general game (20.4.5); no tag pair after the movetext began; a RAV
 //!    only after a move; tags, moves, NAGs and RAVs only inside a game
 //!    (reported once per run of such records); RAV nesting up to
@@ -64,15 +71,14 @@
 //! );
 //! ```
 
-use crate::buffer::RefillBuffer;
 use crate::ext::{self, ExtKind};
+use crate::game::{Event, GameError, GameErrorKind, GameParser, STR_TAGS};
 use crate::item::ItemKind;
 use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
-use crate::record::{
-    FrameError, MAX_1994_RECORD, Marker, RecordRef, first_tag_line_break, frame, is_tag_line_break,
-};
+use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
 use crate::setup::start_position;
+use crate::stream::{Mode, PgcReader, ReadError};
 use shakmaty::{Chess, Position};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -134,8 +140,16 @@ pub struct Report {
     pub extensions: BTreeMap<u8, u64>,
     /// Bytes of input read.
     pub bytes: u64,
-    /// Bytes skipped as junk (runs that started with an unknown marker).
+    /// Bytes skipped to resynchronise after framing errors (an unknown
+    /// marker byte, a length over the limits, a cut-off record): the
+    /// verifier goes on at the next offset where a game frames
+    /// ([`crate::stream::resync_point`]).
     pub junk_bytes: u64,
+    /// Games with at least one problem.
+    pub games_with_problems: u64,
+    /// The first problem of each game that has any, in game order (up to
+    /// the same maximum as [`Self::problems`]).
+    pub game_problems: Vec<Problem>,
 }
 
 impl Default for Report {
@@ -149,6 +163,8 @@ impl Default for Report {
             extensions: BTreeMap::new(),
             bytes: 0,
             junk_bytes: 0,
+            games_with_problems: 0,
+            game_problems: Vec::new(),
         }
     }
 }
@@ -219,57 +235,93 @@ impl Verifier {
     /// Only I/O errors of `input`. Every problem of the data is in the
     /// [`Report`].
     pub fn verify<R: Read>(&self, input: R) -> io::Result<Report> {
-        let mut scanner = Scanner::new(input, self.limits);
+        let mut reader = PgcReader::with_limits(input, self.limits).mode(Mode::Resync);
         let mut checker = Checker {
             report: Report::default(),
             max_problems: self.max_problems,
-            limits: self.limits,
+            parser: GameParser::new(self.limits),
             game: None,
             outside_reported: false,
+            last_game_with_problem: None,
+        };
+        let io = |e: ReadError| match e {
+            ReadError::Io { source, .. } => source,
+            other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+        };
+        // After a framing error the reader searches for the next game
+        // start; a 0x05 found that way may be a stray byte (a string length,
+        // an ordinal), and a record framed after it may swallow the real
+        // games that follow. So such a game is on probation until it ends:
+        // at its first problem the reader goes back and searches on from
+        // the byte after its start.
+        // A framing error right after such a start is no reason to doubt
+        // it (a damaged game): the reader searches on from the error.
+        let skip = |reader: &mut PgcReader<R>, at: u64| -> io::Result<(u64, Option<u64>)> {
+            let start = reader.probation_start().filter(|s| s + 1 < at);
+            if start.is_some()
+                && let Some(n) = reader.rewind().map_err(io)?
+            {
+                return Ok((n, start));
+            }
+            Ok((reader.resync().map_err(io)?, None))
         };
         loop {
-            match scanner.ensure()? {
-                Status::Record => {
-                    let Some((offset, rec)) = scanner.record() else {
-                        // ensure() just framed these bytes; unreachable.
-                        break;
-                    };
+            let before = checker.report.problem_count();
+            match reader.next_record() {
+                Ok(Some((offset, rec))) => {
                     checker.record(offset, rec);
-                    scanner.consume();
+                    if reader.on_probation() {
+                        if checker.report.problem_count() > before {
+                            if let Some(n) = reader.rewind().map_err(io)? {
+                                checker.report.junk_bytes += n;
+                            }
+                            checker.abandon();
+                        } else if !checker.parser.in_game() {
+                            reader.confirm();
+                        }
+                    }
                 }
-                Status::End => {
-                    checker.end_of_input(scanner.offset);
+                Ok(None) => {
+                    checker.end_of_input(reader.offset());
                     break;
                 }
-                Status::Unknown(byte) => {
-                    let start = scanner.offset;
-                    let skipped = scanner.skip_junk()?;
-                    checker.junk(start, byte, skipped, scanner.at_end());
+                Err(ReadError::Io { source, .. }) => return Err(source),
+                Err(ReadError::UnknownMarker { offset, byte }) => {
+                    let (skipped, false_start) = skip(&mut reader, offset)?;
+                    checker.junk(
+                        offset,
+                        byte,
+                        skipped,
+                        reader.offset(),
+                        reader.is_done(),
+                        false_start,
+                    );
                 }
-                Status::Truncated {
+                Err(ReadError::Truncated {
+                    offset,
                     marker,
                     item,
                     need,
                     have,
-                } => {
-                    checker.truncated(scanner.offset, marker, item, need, have);
-                    scanner.offset += have;
-                    break;
+                }) => {
+                    checker.truncated(offset, marker, item, need, have);
+                    checker.report.junk_bytes += skip(&mut reader, offset)?.0;
                 }
-                Status::OverLimit {
+                Err(ReadError::OverLimit {
+                    offset,
                     marker,
                     item,
                     claimed,
                     limit,
-                } => {
-                    checker.over_limit(scanner.offset, marker, item, claimed, limit);
-                    scanner.drain()?;
-                    break;
+                }) => {
+                    let (skipped, _) = skip(&mut reader, offset)?;
+                    let to = reader.offset();
+                    checker.over_limit(offset, marker, item, claimed, limit, (skipped, to));
                 }
             }
         }
         let mut report = checker.report;
-        report.bytes = scanner.offset;
+        report.bytes = reader.offset();
         // Some problems are found after later ones (a bad FEN tag when the
         // movetext begins); a stable sort puts them in input order.
         report.problems.sort_by_key(|p| p.offset);
@@ -286,174 +338,6 @@ pub fn verify<R: Read>(input: R, limits: Limits) -> io::Result<Report> {
     Verifier::new().limits(limits).verify(input)
 }
 
-/// What is at the scanner's position.
-enum Status {
-    /// A whole record is buffered.
-    Record,
-    /// Clean end of input.
-    End,
-    /// The byte is no known marker.
-    Unknown(u8),
-    /// The input ends inside a record.
-    Truncated {
-        marker: Option<Marker>,
-        item: Option<ItemKind>,
-        need: u64,
-        have: u64,
-    },
-    /// A length field over the limits.
-    OverLimit {
-        marker: Marker,
-        item: ItemKind,
-        claimed: u64,
-        limit: u64,
-    },
-}
-
-/// A forward-only record framer with one reused buffer and a one-byte peek
-/// (which [`crate::PgcReader`] does not offer), for resynchronising.
-///
-struct Scanner<R> {
-    buf: RefillBuffer<R>,
-    /// Input offset of the first buffered byte.
-    offset: u64,
-    limits: Limits,
-    /// Length of the record framed by the last `ensure`.
-    framed: usize,
-}
-
-impl<R: Read> Scanner<R> {
-    fn new(inner: R, limits: Limits) -> Scanner<R> {
-        Scanner {
-            buf: RefillBuffer::new(inner),
-            offset: 0,
-            limits,
-            framed: 0,
-        }
-    }
-
-    fn buffered(&self) -> &[u8] {
-        self.buf.buffered()
-    }
-
-    /// Reads until at least `need` bytes are buffered, or EOF. Callers bound
-    /// `need` (see `ensure`).
-    fn fill(&mut self, need: usize) -> io::Result<()> {
-        self.buf.fill(need)
-    }
-
-    /// Frames what is at `start`, reading more as needed.
-    fn ensure(&mut self) -> io::Result<Status> {
-        loop {
-            if self.buf.is_empty() {
-                if self.buf.at_eof() {
-                    return Ok(Status::End);
-                }
-                self.fill(1)?;
-                continue;
-            }
-            match frame(self.buffered(), &self.limits) {
-                Ok((_, len)) => {
-                    self.framed = len;
-                    return Ok(Status::Record);
-                }
-                Err(FrameError::UnknownMarker(b)) => return Ok(Status::Unknown(b)),
-                Err(FrameError::OverLimit {
-                    marker,
-                    item,
-                    claimed,
-                    limit,
-                }) => {
-                    return Ok(Status::OverLimit {
-                        marker,
-                        item,
-                        claimed,
-                        limit,
-                    });
-                }
-                Err(FrameError::Incomplete { marker, item, need }) => {
-                    let have = self.buf.len() as u64;
-                    // Strings and extension payloads are checked against
-                    // max_string by `frame`; every other header is bounded by
-                    // MAX_1994_RECORD. So `need` is bounded before we read.
-                    let bound = u64::from(self.limits.max_string).saturating_add(16);
-                    let bound = bound.max(MAX_1994_RECORD);
-                    if self.buf.at_eof() || need > bound || need <= have {
-                        return Ok(Status::Truncated {
-                            marker,
-                            item,
-                            need,
-                            have,
-                        });
-                    }
-                    self.fill(need as usize)?;
-                }
-            }
-        }
-    }
-
-    /// The record framed by the last successful `ensure`.
-    fn record(&self) -> Option<(u64, RecordRef<'_>)> {
-        frame(self.buffered(), &self.limits)
-            .ok()
-            .map(|(rec, _)| (self.offset, rec))
-    }
-
-    /// Moves past the record framed by the last `ensure`.
-    fn consume(&mut self) {
-        let n = self.framed.min(self.buf.len());
-        self.buf.consume(n);
-        self.offset += n as u64;
-        self.framed = 0;
-    }
-
-    fn peek(&mut self) -> io::Result<Option<u8>> {
-        if self.buf.is_empty() {
-            self.fill(1)?;
-        }
-        Ok(self.buffered().first().copied())
-    }
-
-    fn skip(&mut self) {
-        if !self.buf.is_empty() {
-            self.buf.consume(1);
-            self.offset += 1;
-        }
-    }
-
-    fn at_end(&self) -> bool {
-        self.buf.is_done()
-    }
-
-    /// Skips the byte at `start` (an unknown marker) and every following
-    /// byte up to a plausible game start: a 0x05, or a 0x01 that frames as a
-    /// whole record. Returns the number of bytes skipped.
-    fn skip_junk(&mut self) -> io::Result<u64> {
-        self.skip();
-        let mut n = 1;
-        loop {
-            match self.peek()? {
-                None => return Ok(n),
-                Some(0x05) => return Ok(n),
-                Some(0x01) => {
-                    if let Status::Record = self.ensure()? {
-                        return Ok(n);
-                    }
-                }
-                Some(_) => {}
-            }
-            self.skip();
-            n += 1;
-        }
-    }
-
-    /// Reads and counts the rest of the input without keeping it.
-    fn drain(&mut self) -> io::Result<()> {
-        self.offset += self.buf.drain()?;
-        Ok(())
-    }
-}
-
 /// One line of play: the main line or a variation.
 #[derive(Clone)]
 struct Line {
@@ -465,8 +349,6 @@ struct Line {
     prev: Option<Chess>,
     /// Plies from the game's start to the current position.
     ply: u32,
-    /// Whether this line holds a move yet (a RAV needs one before it).
-    has_move: bool,
 }
 
 impl Line {
@@ -475,37 +357,29 @@ impl Line {
             pos,
             prev: None,
             ply: 0,
-            has_move: false,
         }
     }
 }
 
-/// A general game (0x05) being checked.
+/// The replay state of the open general game (its structure is the
+/// parser's).
 struct Game {
-    index: u64,
-    /// The FEN (tag value, offset and marker of its record).
-    fen: Option<(Vec<u8>, u64, Marker)>,
-    movetext: bool,
     line: Line,
-    /// Enclosing lines of the open RAVs; at most `max_rav_depth` long.
+    /// Enclosing lines of the entered RAVs; at most `max_rav_depth` long.
     stack: Vec<Line>,
-    /// Nesting within a RAV skipped for being too deep (0: not skipping).
-    skip_depth: u64,
-}
-
-impl Game {
-    fn ply(&self) -> Option<u32> {
-        self.movetext.then_some(self.line.ply)
-    }
 }
 
 struct Checker {
     report: Report,
     max_problems: usize,
-    limits: Limits,
+    /// The game grammar.
+    parser: GameParser,
     game: Option<Game>,
     /// A record outside any game was reported since the last game began.
     outside_reported: bool,
+    /// The last game a problem was counted for in
+    /// [`Report::games_with_problems`].
+    last_game_with_problem: Option<u64>,
 }
 
 /// Where a run of move ordinals comes from, to position its problems.
@@ -527,212 +401,184 @@ impl Checker {
         expected: impl Into<String>,
         found: impl Into<String>,
     ) {
+        let p = Problem {
+            offset,
+            game,
+            ply,
+            marker,
+            expected: expected.into(),
+            found: found.into(),
+        };
+        // A game's problems come together, but for a 0x01 inside a general
+        // game: the games already counted are those up to the last one.
+        if let Some(g) = game
+            && self.last_game_with_problem.is_none_or(|last| g > last)
+        {
+            self.last_game_with_problem = Some(g);
+            self.report.games_with_problems += 1;
+            if self.report.game_problems.len() < self.max_problems {
+                self.report.game_problems.push(p.clone());
+            }
+        }
         if self.report.problems.len() < self.max_problems {
-            self.report.problems.push(Problem {
-                offset,
-                game,
-                ply,
-                marker,
-                expected: expected.into(),
-                found: found.into(),
-            });
+            self.report.problems.push(p);
         } else {
             self.report.problems_dropped += 1;
         }
     }
 
-    fn next_game(&mut self) -> u64 {
-        let i = self.report.games;
-        self.report.games += 1;
-        self.outside_reported = false;
-        i
+    /// Reports a broken grammar rule; a record outside games once per run
+    /// of such records.
+    fn grammar(&mut self, e: GameError) {
+        if e.kind == GameErrorKind::OutsideGame {
+            if self.outside_reported {
+                return;
+            }
+            self.outside_reported = true;
+        }
+        self.problem(e.offset, e.game, e.ply, e.marker, e.expected(), e.found());
     }
 
     fn record(&mut self, offset: u64, rec: RecordRef<'_>) {
         let marker = rec.marker();
         // A u8 indexes a [_; 256] in bounds.
         self.report.records[marker as u8 as usize] += 1;
-        match rec {
-            RecordRef::Noop | RecordRef::Escape(_) => {}
-            RecordRef::ReducedGame { roster, moves } => {
-                if let Some(g) = &self.game {
-                    let (index, ply) = (g.index, g.ply());
-                    self.problem(
-                        offset,
-                        Some(index),
-                        ply,
-                        Some(marker),
-                        "0x06 game-end first (0x01 is not permitted inside 0x05 ... 0x06, section 20.4.5)",
-                        format!(
-                            "a 0x01 reduced-game inside game {}",
-                            index.saturating_add(1)
-                        ),
-                    );
-                }
-                // The 0x01 is a whole game of its own; an enclosing general
-                // game stays open around it.
-                let index = self.next_game();
-                for (name, value) in crate::visit::STR_TAGS.iter().zip(roster) {
-                    self.tag_value(offset, index, marker, name, value);
+        // Payloads are checked where they stand, before the grammar moves on.
+        if let RecordRef::Extension { kind, payload } = rec {
+            self.extension(offset, kind, payload);
+        }
+        let step = self.parser.feed(offset, rec);
+        let broken = step.error.is_some();
+        if let Some(e) = step.error {
+            self.grammar(e);
+        }
+        if step.movetext_begins {
+            self.begin_movetext();
+        }
+        match step.event {
+            Event::Reduced {
+                info,
+                roster,
+                moves,
+                first,
+            } => {
+                self.report.games += 1;
+                self.outside_reported = false;
+                for (name, value) in STR_TAGS.iter().zip(roster) {
+                    self.tag_value(offset, info.index, marker, name, value);
                 }
                 self.report.plies += moves.len() as u64;
-                let header: u64 = roster.iter().map(|s| 1 + s.len() as u64).sum();
                 let run = Run {
-                    game: index,
+                    game: info.index,
                     marker,
-                    first: offset + 1 + header + 2,
+                    first,
                 };
                 let mut line = Line::start(Some(Chess::default()));
                 self.play(&mut line, run, moves);
             }
-            RecordRef::GameBegin => {
-                if let Some(g) = self.game.take() {
-                    self.problem(
-                        offset,
-                        Some(g.index),
-                        g.ply(),
-                        Some(marker),
-                        "0x06 game-end before the next 0x05 game-begin",
-                        format!(
-                            "a new game beginning inside game {}",
-                            g.index.saturating_add(1)
-                        ),
-                    );
-                }
-                let index = self.next_game();
+            Event::Begin(_) => {
+                self.report.games += 1;
+                self.outside_reported = false;
                 self.game = Some(Game {
-                    index,
-                    fen: None,
-                    movetext: false,
                     line: Line::start(None),
                     stack: Vec::new(),
-                    skip_depth: 0,
                 });
             }
-            RecordRef::GameEnd => {
-                let Some(mut g) = self.game.take() else {
-                    self.outside(offset, marker);
-                    return;
-                };
-                // A FEN tag is checked even when no move follows it.
-                self.begin_movetext(&mut g);
-                let open = g.stack.len() as u64 + g.skip_depth;
-                if open > 0 {
-                    self.problem(
-                        offset,
-                        Some(g.index),
-                        g.ply(),
-                        Some(marker),
-                        format!("0x09 rav-end for each of the {open} open RAV(s) first"),
-                        "0x06 game-end inside a RAV",
-                    );
+            Event::Tag { name, value } => {
+                if let Some(index) = self.parser.game() {
+                    self.tag_value(offset, index, marker, name, value);
                 }
             }
-            RecordRef::TagPair { name, value } => self.tag(offset, marker, name, value),
-            RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
-                let header = if marker == Marker::ShortMoves { 2 } else { 3 };
-                let Some(mut g) = self.movetext(offset, marker) else {
+            Event::Moves { ordinals, first } => {
+                self.report.plies += ordinals.len() as u64;
+                let (Some(mut g), Some(index)) = (self.game.take(), self.parser.game()) else {
                     return;
                 };
-                self.report.plies += m.len() as u64;
-                if g.skip_depth == 0 {
-                    let run = Run {
-                        game: g.index,
-                        marker,
-                        first: offset + header,
-                    };
-                    self.play(&mut g.line, run, m);
-                }
+                let run = Run {
+                    game: index,
+                    marker,
+                    first,
+                };
+                self.play(&mut g.line, run, ordinals);
                 self.game = Some(g);
             }
-            RecordRef::Nag(_) => {
-                if let Some(g) = self.movetext(offset, marker) {
+            Event::NullMove(_) => {
+                self.report.plies += 1;
+                if let Some(mut g) = self.game.take() {
+                    self.null_move(&mut g, offset);
                     self.game = Some(g);
                 }
             }
-            RecordRef::RavBegin => self.rav_begin(offset),
-            RecordRef::RavEnd => self.rav_end(offset),
-            RecordRef::Extension { kind, payload } => self.extension(offset, kind, payload),
+            Event::RavBegin => {
+                let Some(g) = self.game.as_mut() else { return };
+                // After a RAV with no move before it (reported), the RAV
+                // cannot be replayed.
+                let child = if broken {
+                    Line::start(None)
+                } else {
+                    Line {
+                        pos: g.line.prev.clone(),
+                        prev: None,
+                        ply: g.line.ply.saturating_sub(1),
+                    }
+                };
+                let saved = std::mem::replace(&mut g.line, child);
+                g.stack.push(saved);
+            }
+            Event::RavEnd => {
+                if let Some(g) = self.game.as_mut()
+                    && let Some(parent) = g.stack.pop()
+                {
+                    g.line = parent;
+                }
+            }
+            Event::End => self.game = None,
+            Event::Skipped => {
+                // Moves of a RAV skipped for its depth are counted, not replayed.
+                self.report.plies += match rec {
+                    RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => m.len() as u64,
+                    RecordRef::Extension {
+                        kind: ext::NULL_MOVE,
+                        ..
+                    } => 1,
+                    _ => 0,
+                };
+            }
+            Event::Outside
+            | Event::Nag(_)
+            | Event::Escape(_)
+            | Event::Extension { .. }
+            | Event::Noop
+            | Event::Dropped => {}
         }
     }
 
-    /// Reports a record outside any game, once per run of such records.
-    fn outside(&mut self, offset: u64, marker: Marker) {
-        if !self.outside_reported {
-            self.outside_reported = true;
-            self.problem(
-                offset,
-                None,
-                None,
-                Some(marker),
-                "a 0x05 game-begin or 0x01 reduced-game before it",
-                format!("{marker} outside a game"),
-            );
-        }
-    }
-
-    /// The open game, its movetext begun, taken out of `self` (the caller
-    /// puts it back); `None` (after reporting) outside a game.
-    fn movetext(&mut self, offset: u64, marker: Marker) -> Option<Game> {
-        let Some(mut g) = self.game.take() else {
-            self.outside(offset, marker);
-            return None;
-        };
-        self.begin_movetext(&mut g);
-        Some(g)
-    }
-
-    fn begin_movetext(&mut self, g: &mut Game) {
-        if g.movetext {
+    /// The movetext of the open game begins: its start position from the
+    /// FEN tag (a bad one is reported) or the initial position.
+    fn begin_movetext(&mut self) {
+        let (Some(index), Some(g)) = (self.parser.game(), self.game.as_mut()) else {
             return;
-        }
-        g.movetext = true;
-        let fen = g.fen.take();
-        let pos = match &fen {
+        };
+        let pos = match self.parser.fen() {
             None => Some(Chess::default()),
             Some((text, at, m)) => match start_position(Some(text)) {
                 Ok(p) => Some(p),
                 Err(e) => {
+                    let found = e.to_string();
+                    g.line = Line::start(None);
                     self.problem(
-                        *at,
-                        Some(g.index),
+                        at,
+                        Some(index),
                         None,
-                        Some(*m),
+                        Some(m),
                         "a FEN tag that gives a legal position (section 16.1)",
-                        e.to_string(),
+                        found,
                     );
-                    None
+                    return;
                 }
             },
         };
         g.line = Line::start(pos);
-    }
-
-    fn tag(&mut self, offset: u64, marker: Marker, name: &[u8], value: &[u8]) {
-        let Some(g) = self.game.as_mut() else {
-            self.outside(offset, marker);
-            return;
-        };
-        if g.movetext {
-            let (index, ply) = (g.index, g.ply());
-            self.problem(
-                offset,
-                Some(index),
-                ply,
-                Some(marker),
-                "tag pairs before the movetext (section 8.1)",
-                format!(
-                    "tag {:?} after the movetext began",
-                    String::from_utf8_lossy(name)
-                ),
-            );
-        } else {
-            if name == b"FEN" {
-                g.fen = Some((value.to_vec(), offset, marker));
-            }
-            let index = g.index;
-            self.tag_value(offset, index, marker, name, value);
-        }
     }
 
     /// Reports a tag value holding a newline, which a PGN tag line cannot
@@ -761,74 +607,6 @@ impl Checker {
         );
     }
 
-    fn rav_begin(&mut self, offset: u64) {
-        let marker = Marker::RavBegin;
-        let Some(mut g) = self.movetext(offset, marker) else {
-            return;
-        };
-        if g.skip_depth > 0 {
-            g.skip_depth += 1;
-        } else if g.stack.len() >= self.limits.max_rav_depth as usize {
-            self.problem(
-                offset,
-                Some(g.index),
-                g.ply(),
-                Some(marker),
-                format!(
-                    "RAVs nested at most {} deep (raise it with --max-rav-depth)",
-                    self.limits.max_rav_depth
-                ),
-                "a deeper RAV (skipped)",
-            );
-            g.skip_depth = 1;
-        } else {
-            let parent = &g.line;
-            let child = if parent.has_move {
-                Line {
-                    pos: parent.prev.clone(),
-                    prev: None,
-                    ply: parent.ply.saturating_sub(1),
-                    has_move: false,
-                }
-            } else {
-                self.problem(
-                    offset,
-                    Some(g.index),
-                    g.ply(),
-                    Some(marker),
-                    "a move before the RAV (a RAV replaces the move before it)",
-                    "0x08 rav-begin with no move before it in its line",
-                );
-                Line::start(None)
-            };
-            let saved = std::mem::replace(&mut g.line, child);
-            g.stack.push(saved);
-        }
-        self.game = Some(g);
-    }
-
-    fn rav_end(&mut self, offset: u64) {
-        let marker = Marker::RavEnd;
-        let Some(mut g) = self.movetext(offset, marker) else {
-            return;
-        };
-        if g.skip_depth > 0 {
-            g.skip_depth -= 1;
-        } else if let Some(parent) = g.stack.pop() {
-            g.line = parent;
-        } else {
-            self.problem(
-                offset,
-                Some(g.index),
-                g.ply(),
-                Some(marker),
-                "a 0x08 rav-begin before each 0x09 rav-end",
-                "0x09 rav-end with no open RAV",
-            );
-        }
-        self.game = Some(g);
-    }
-
     fn extension(&mut self, offset: u64, kind: u8, payload: &[u8]) {
         thread_local! {
             /// Buffers of the commands codec, kept from record to record.
@@ -837,8 +615,8 @@ impl Checker {
         }
         let marker = Marker::Extension;
         *self.report.extensions.entry(kind).or_insert(0) += 1;
-        let game = self.game.as_ref().map(|g| g.index);
-        let ply = self.game.as_ref().and_then(Game::ply);
+        let game = self.parser.game();
+        let ply = self.parser.ply();
         // Every known kind's payload through its codec.
         let checked = PAYLOADS.with_borrow_mut(|c| c.check(ExtKind(kind), payload));
         if let Err(e) = checked {
@@ -860,38 +638,15 @@ impl Checker {
                     hex_head(payload)
                 ),
             );
+            return;
         }
-        match kind {
-            ext::LONG_NAG => {
-                if let Some(g) = self.movetext(offset, marker) {
-                    self.game = Some(g);
-                }
-            }
-            ext::LONG_TAG => {
-                if let Ok((tag, value)) = ext::simple::long_tag(payload) {
-                    self.tag(offset, marker, tag, value);
-                }
-            }
-            ext::NULL_MOVE => {
-                let Some(mut g) = self.movetext(offset, marker) else {
-                    return;
-                };
-                self.report.plies += 1;
-                if g.skip_depth == 0 {
-                    self.null_move(&mut g, offset);
-                }
-                self.game = Some(g);
-            }
-            _ => {}
-        }
-        // Whether it begins the movetext: the walker's rule, so that what
-        // passes here also decodes (a tag pair may not follow).
-        if self.game.is_some()
-            && !matches!(kind, ext::LONG_NAG | ext::NULL_MOVE)
-            && crate::visit::ext_starts_movetext(kind)
-            && let Some(g) = self.movetext(offset, marker)
+        // A long tag's value, in a tag section (its place is the grammar's
+        // to check), is checked as any tag value.
+        if kind == ext::LONG_TAG
+            && let Ok((tag, value)) = ext::simple::long_tag(payload)
+            && let Some(index) = game.filter(|_| !self.parser.in_movetext())
         {
-            self.game = Some(g);
+            self.tag_value(offset, index, marker, tag, value);
         }
     }
 
@@ -899,7 +654,6 @@ impl Checker {
         let line = &mut g.line;
         let ply = line.ply.saturating_add(1);
         line.ply = ply;
-        line.has_move = true;
         let Some(pos) = line.pos.take() else {
             line.prev = None;
             return;
@@ -911,9 +665,10 @@ impl Checker {
             }
             Err(_) => {
                 line.prev = Some(pos);
+                let game = self.parser.game();
                 self.problem(
                     offset,
-                    Some(g.index),
+                    game,
                     Some(ply),
                     Some(Marker::Extension),
                     "a null move only when the side to move is not in check",
@@ -928,7 +683,6 @@ impl Checker {
         for (i, &ord) in ordinals.iter().enumerate() {
             let ply = line.ply.saturating_add(1);
             line.ply = ply;
-            line.has_move = true;
             let Some(pos) = line.pos.take() else {
                 line.prev = None;
                 continue;
@@ -970,28 +724,55 @@ impl Checker {
         }
     }
 
-    fn junk(&mut self, offset: u64, byte: u8, skipped: u64, to_end: bool) {
-        self.report.junk_bytes += skipped;
-        let game = self.game.take();
-        let to = if to_end {
+    /// The open game (dropped: its framing is lost) and the words for it.
+    fn abandon(&mut self) -> (Option<u64>, Option<u32>, String) {
+        self.game = None;
+        match self.parser.abandon() {
+            Some((index, ply)) => (
+                Some(index),
+                ply,
+                format!("; game {} is not checked further", index.saturating_add(1)),
+            ),
+            None => (None, None, String::new()),
+        }
+    }
+
+    /// Where skipping went: to a byte, or to the end of the input.
+    fn skipped_to(to: u64, to_end: bool) -> String {
+        if to_end {
             "up to the end of the input".to_string()
         } else {
-            format!("up to byte {}", offset + skipped)
-        };
-        let abandoned = match &game {
-            Some(g) => format!(
-                "; game {} is not checked further",
-                g.index.saturating_add(1)
+            format!("up to byte {to}")
+        }
+    }
+
+    fn junk(
+        &mut self,
+        offset: u64,
+        byte: u8,
+        skipped: u64,
+        to: u64,
+        to_end: bool,
+        false_start: Option<u64>,
+    ) {
+        self.report.junk_bytes += skipped;
+        let (game, ply, abandoned) = self.abandon();
+        let to = Self::skipped_to(to, to_end);
+        let found = match false_start {
+            None => format!("byte 0x{byte:02x}: skipped {skipped} byte(s) {to}{abandoned}"),
+            Some(at) => format!(
+                "byte 0x{byte:02x}: the game found at byte {at} after an earlier error does not \
+                 frame; searched on from byte {}, skipped {skipped} byte(s) {to}",
+                at + 1
             ),
-            None => String::new(),
         };
         self.problem(
             offset,
-            game.as_ref().map(|g| g.index),
-            game.as_ref().and_then(Game::ply),
+            game,
+            ply,
             None,
             "a record marker (0x00..=0x0a or 0x80)",
-            format!("byte 0x{byte:02x}: skipped {skipped} byte(s) {to}{abandoned}"),
+            found,
         );
     }
 
@@ -1003,8 +784,7 @@ impl Checker {
         need: u64,
         have: u64,
     ) {
-        let game = self.game.as_ref().map(|g| g.index);
-        let ply = self.game.as_ref().and_then(Game::ply);
+        let (game, ply, _) = self.abandon();
         let what = match item {
             Some(i) => format!("the record (its {i} included)"),
             None => "the record".to_string(),
@@ -1026,35 +806,30 @@ impl Checker {
         item: ItemKind,
         claimed: u64,
         limit: u64,
+        (skipped, to): (u64, u64),
     ) {
-        let game = self.game.as_ref().map(|g| g.index);
-        let ply = self.game.as_ref().and_then(Game::ply);
+        self.report.junk_bytes += skipped;
+        let (game, ply, abandoned) = self.abandon();
+        let to = Self::skipped_to(to, false);
         self.problem(
             offset,
             game,
             ply,
             Some(marker),
             format!("a {item} of at most {limit} bytes (raise it with --max-string)"),
-            format!("{claimed} bytes claimed; the rest of the input is not checked"),
+            format!("{claimed} bytes claimed; skipped {skipped} byte(s) {to}{abandoned}"),
         );
     }
 
     fn end_of_input(&mut self, offset: u64) {
-        if let Some(mut g) = self.game.take() {
-            let ply = g.ply();
-            self.begin_movetext(&mut g);
-            self.problem(
-                offset,
-                Some(g.index),
-                ply,
-                None,
-                "0x06 game-end",
-                format!(
-                    "the end of the input inside game {}",
-                    g.index.saturating_add(1)
-                ),
-            );
+        // A FEN tag is checked even when no movetext follows it.
+        if self.parser.in_game() && !self.parser.in_movetext() {
+            self.begin_movetext();
         }
+        if let Some(e) = self.parser.finish(offset) {
+            self.grammar(e);
+        }
+        self.game = None;
     }
 }
 
@@ -1188,6 +963,34 @@ mod tests {
             r.problems[0].found,
             "byte 0xc0: skipped 3 byte(s) up to the end of the input"
         );
+    }
+
+    #[test]
+    fn a_stray_game_start_found_by_resync_is_left_for_the_next() {
+        // Junk at 0; the search stops at the 0x05 at 1, whose 0x03 (count
+        // 6) swallows a real game at 4 (1. e4) and a noop; junk at 10 shows
+        // the stray start for what it is: the verifier goes back, finds the
+        // game at 4 (sound), and then meets the junk at 10 again.
+        let bytes = [0xee, 0x05, 0x03, 6, 0x05, 0x03, 1, 13, 0x06, 0x00, 0xee];
+        let r = check(&bytes);
+        assert_eq!(
+            where_(&r),
+            [
+                (0, None, None, None),
+                (10, Some(0), Some(6), None),
+                (10, None, None, None)
+            ]
+        );
+        assert!(
+            r.problems[1]
+                .found
+                .contains("the game found at byte 1 after an earlier error"),
+            "{}",
+            r.problems[1]
+        );
+        // The stray game, the real one; the real one's move counted again.
+        assert_eq!((r.games, r.plies), (2, 7));
+        assert_eq!(r.bytes, bytes.len() as u64);
     }
 
     #[test]

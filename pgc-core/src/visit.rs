@@ -5,30 +5,16 @@
 //! shakmaty [`Move`] and calls the visitor. No string is built per move: the
 //! SAN text handed out is a stack [`MoveText`] taken from the ordinal table.
 
-use crate::ext;
+use crate::ext::{ExtError, ExtKind, PayloadError};
+use crate::game::{Event, GameError, GameParser};
+pub use crate::game::{GameInfo, STR_TAGS};
 use crate::opening::{NO_NODE, OpeningCache};
 use crate::ordinal::{MoveText, OrdinalError};
-use crate::reader::{PgcReader, ReadError};
 use crate::record::{Marker, RecordRef};
 use crate::setup::{SetupError, start_position};
+use crate::stream::{PgcReader, ReadError};
 use shakmaty::{Chess, Move, Position};
 use std::io::Read;
-
-/// The seven tag names of the Seven Tag Roster, in STR order (section 8.1.1).
-pub const STR_TAGS: [&[u8]; 7] = [
-    b"Event", b"Site", b"Date", b"Round", b"White", b"Black", b"Result",
-];
-
-/// Where a game starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameInfo {
-    /// 0-based game number in the input.
-    pub index: u64,
-    /// Byte offset of the game's first record.
-    pub offset: u64,
-    /// Whether the game is one 0x01 record.
-    pub reduced: bool,
-}
 
 /// One played move, as handed to [`GameVisitor::play`].
 #[derive(Debug, Clone, Copy)]
@@ -113,9 +99,20 @@ pub enum WalkErrorKind {
     /// The FEN tag gives no position.
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// The records are not in a valid order.
-    #[error("{0}")]
-    Structure(String),
+    /// The records are not in a valid order (the game grammar, [`crate::game`]).
+    #[error(transparent)]
+    Structure(#[from] GameError),
+    /// A null move while the side to move is in check.
+    #[error("null move while in check")]
+    NullMoveInCheck,
+    /// An extension record's payload that its kind's codec refuses.
+    #[error("kind {kind}, {error}")]
+    Payload {
+        /// The record's kind.
+        kind: ExtKind,
+        /// What the codec found wrong, positioned within the payload.
+        error: PayloadError,
+    },
 }
 
 /// A positioned walking error.
@@ -135,6 +132,22 @@ pub struct WalkError {
     pub kind: WalkErrorKind,
 }
 
+/// A refused extension payload as a walking error, at its record.
+impl From<ExtError> for WalkError {
+    fn from(e: ExtError) -> WalkError {
+        WalkError {
+            offset: e.offset,
+            game: e.game,
+            ply: e.ply,
+            marker: Some(Marker::Extension),
+            kind: WalkErrorKind::Payload {
+                kind: e.kind,
+                error: e.error,
+            },
+        }
+    }
+}
+
 struct Frame {
     pos: Chess,
     prev: Option<Chess>,
@@ -146,8 +159,10 @@ struct Frame {
 /// Walks the games of a PGC stream.
 pub struct GameWalker<R> {
     reader: PgcReader<R>,
-    games: u64,
+    parser: GameParser,
     opening: OpeningCache,
+    /// The lines around the open RAVs (reused from game to game).
+    stack: Vec<Frame>,
 }
 
 impl<R: Read> GameWalker<R> {
@@ -159,15 +174,16 @@ impl<R: Read> GameWalker<R> {
     /// A walker over a configured record reader.
     pub fn from_reader(reader: PgcReader<R>) -> GameWalker<R> {
         GameWalker {
+            parser: GameParser::new(*reader.limits()),
             reader,
-            games: 0,
             opening: OpeningCache::new(),
+            stack: Vec::new(),
         }
     }
 
     /// Games walked so far.
     pub fn games(&self) -> u64 {
-        self.games
+        self.parser.games()
     }
 
     /// Bytes read so far.
@@ -185,10 +201,11 @@ impl<R: Read> GameWalker<R> {
     /// [`GameVisitor::outside`]. Returns `false` at the end of input.
     ///
     /// # Errors
-    /// A [`WalkError`] with offset, game, ply and marker.
+    /// A [`WalkError`] with offset, game, ply and marker: a record that
+    /// does not frame, a rule of the game grammar broken ([`crate::game`]),
+    /// a bad FEN tag or ordinal.
     pub fn walk_game<V: GameVisitor>(&mut self, v: &mut V) -> Result<bool, WalkError> {
-        let limits = *self.reader.limits();
-        let game = self.games;
+        let game = self.parser.games();
         let err = |offset, ply, marker, kind: WalkErrorKind| WalkError {
             offset,
             game,
@@ -196,25 +213,51 @@ impl<R: Read> GameWalker<R> {
             marker,
             kind,
         };
-        // Records outside games.
-        let begin_offset;
+        self.stack.clear();
+        let mut cur: Option<Frame> = None;
         loop {
             let next = self.reader.next_record().map_err(|e| {
                 let o = e.offset();
                 err(o, 0, None, e.into())
             })?;
             let Some((offset, rec)) = next else {
-                return Ok(false);
+                return match self.parser.finish(self.reader.offset()) {
+                    Some(e) => Err(grammar(e, game)),
+                    None => Ok(false),
+                };
             };
             v.record(offset, &rec);
-            match rec {
-                RecordRef::ReducedGame { roster, moves } => {
-                    self.games += 1;
-                    v.begin_game(&GameInfo {
-                        index: game,
-                        offset,
-                        reduced: true,
-                    });
+            let marker = rec.marker();
+            let step = self.parser.feed(offset, rec);
+            if let Some(e) = step.error {
+                return Err(grammar(e, game));
+            }
+            if step.movetext_begins {
+                let fen = self.parser.fen();
+                let start = start_position(fen.map(|f| f.0))
+                    .map_err(|e| err(offset, 0, Some(marker), e.into()))?;
+                v.begin_moves(&start);
+                cur = Some(Frame {
+                    pos: start,
+                    prev: None,
+                    ply: 0,
+                    // The opening cache holds paths from the initial position.
+                    node: if fen.is_none() { 0 } else { NO_NODE },
+                });
+            }
+            match step.event {
+                Event::Moves { ordinals, first } => {
+                    let Some(frame) = cur.as_mut() else { continue };
+                    play_run(v, frame, ordinals, &mut self.opening)
+                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?
+                }
+                Event::Reduced {
+                    info,
+                    roster,
+                    moves,
+                    first,
+                } => {
+                    v.begin_game(&info);
                     for (name, value) in STR_TAGS.iter().zip(roster) {
                         v.tag(name, value);
                     }
@@ -226,166 +269,41 @@ impl<R: Read> GameWalker<R> {
                         ply: 0,
                         node: 0,
                     };
-                    // The ordinals follow the marker, the seven string-1s
-                    // and the mvseq-2 count.
-                    let head = 1 + roster.iter().map(|s| 1 + s.len() as u64).sum::<u64>() + 2;
-                    play_run(v, &mut frame, moves, &mut self.opening).map_err(|(ply, i, e)| {
-                        err(offset + head + i, ply, Some(Marker::ReducedGame), e.into())
-                    })?;
+                    play_run(v, &mut frame, moves, &mut self.opening)
+                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?;
                     v.end_game();
                     return Ok(true);
                 }
-                RecordRef::GameBegin => {
-                    begin_offset = offset;
-                    break;
-                }
-                RecordRef::Noop | RecordRef::Escape(_) | RecordRef::Extension { .. } => {
-                    v.outside(offset, &rec)
-                }
-                other => {
-                    return Err(err(
-                        offset,
-                        0,
-                        Some(other.marker()),
-                        WalkErrorKind::Structure(format!(
-                            "{} outside a game (expected 0x01 reduced-game or 0x05 game-begin)",
-                            other.marker()
-                        )),
-                    ));
-                }
-            }
-        }
-        self.games += 1;
-        v.begin_game(&GameInfo {
-            index: game,
-            offset: begin_offset,
-            reduced: false,
-        });
-        // Tags until the first movetext record.
-        let mut fen: Option<Vec<u8>> = None;
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut cur: Option<Frame> = None;
-        let mut skipping: u32 = 0;
-        loop {
-            let next = self.reader.next_record().map_err(|e| {
-                let o = e.offset();
-                err(o, 0, None, e.into())
-            })?;
-            let Some((offset, rec)) = next else {
-                return Err(err(
-                    self.reader.offset(),
-                    cur.as_ref().map_or(0, |f| f.ply),
-                    None,
-                    WalkErrorKind::Structure(
-                        "input ends inside a game (expected 0x06 game-end)".into(),
-                    ),
-                ));
-            };
-            v.record(offset, &rec);
-            let marker = rec.marker();
-            if skipping > 0 {
-                match rec {
-                    RecordRef::RavBegin => skipping += 1,
-                    RecordRef::RavEnd => skipping -= 1,
-                    RecordRef::GameEnd | RecordRef::GameBegin | RecordRef::ReducedGame { .. } => {
-                        return Err(err(
-                            offset,
-                            0,
-                            Some(marker),
-                            WalkErrorKind::Structure(format!(
-                                "{marker} inside a RAV (expected 0x09 rav-end)"
-                            )),
-                        ));
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            if let RecordRef::TagPair { name, value } = rec {
-                if cur.is_none() {
-                    if name == b"FEN" {
-                        fen = Some(value.to_vec());
-                    }
-                    v.tag(name, value);
-                    continue;
-                }
-                return Err(err(
-                    offset,
-                    0,
-                    Some(marker),
-                    WalkErrorKind::Structure("tag pair after the movetext began".into()),
-                ));
-            }
-            if let RecordRef::Extension {
-                kind: ext::LONG_TAG,
-                payload,
-            } = rec
-                && cur.is_none()
-            {
-                if let Ok((name, value)) = ext::simple::long_tag(payload)
-                    && name == b"FEN"
-                {
-                    fen = Some(value.to_vec());
-                }
-                v.extension(ext::LONG_TAG, payload);
-                continue;
-            }
-            if cur.is_none() && !starts_movetext(&rec) {
-                match rec {
-                    RecordRef::Escape(t) => v.escape(t),
-                    RecordRef::Extension { kind, payload } => v.extension(kind, payload),
-                    _ => {}
-                }
-                continue;
-            }
-            if cur.is_none() {
-                let start = start_position(fen.as_deref())
-                    .map_err(|e| err(offset, 0, Some(marker), e.into()))?;
-                v.begin_moves(&start);
-                cur = Some(Frame {
-                    pos: start,
-                    prev: None,
-                    ply: 0,
-                    // The opening cache holds paths from the initial position.
-                    node: if fen.is_none() { 0 } else { NO_NODE },
-                });
-            }
-            let Some(frame) = cur.as_mut() else { continue };
-            match rec {
-                RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => {
-                    // Marker and a one- or two-byte count before the ordinals.
-                    let head = if marker == Marker::ShortMoves { 2 } else { 3 };
-                    play_run(v, frame, m, &mut self.opening).map_err(|(ply, i, e)| {
-                        err(offset + head + i, ply, Some(marker), e.into())
-                    })?
-                }
-                RecordRef::Nag(n) => v.nag(n),
-                RecordRef::RavBegin => {
-                    let Some(prev) = frame.prev.clone() else {
-                        return Err(err(
+                Event::Begin(info) => v.begin_game(&info),
+                Event::Tag { name, value } => v.tag(name, value),
+                Event::Nag(n) => v.nag(n),
+                Event::Escape(t) => v.escape(t),
+                Event::Extension { kind, payload } => v.extension(kind, payload),
+                Event::NullMove(payload) => {
+                    let Some(frame) = cur.as_mut() else { continue };
+                    v.null_move(&frame.pos, payload);
+                    let after = crate::setup::null_move(&frame.pos).map_err(|_| {
+                        err(
                             offset,
                             frame.ply,
                             Some(marker),
-                            WalkErrorKind::Structure(
-                                "RAV with no move before it (expected a move first)".into(),
-                            ),
-                        ));
-                    };
+                            WalkErrorKind::NullMoveInCheck,
+                        )
+                    })?;
+                    frame.prev = Some(std::mem::replace(&mut frame.pos, after));
+                    frame.ply += 1;
+                    frame.node = NO_NODE;
+                }
+                Event::RavBegin => {
+                    let Some(frame) = cur.as_mut() else { continue };
                     if v.begin_variation() == Variation::Skip {
-                        skipping = 1;
+                        self.parser.skip_rav();
                         continue;
                     }
-                    if stack.len() as u32 >= limits.max_rav_depth {
-                        return Err(err(
-                            offset,
-                            frame.ply,
-                            Some(marker),
-                            WalkErrorKind::Structure(format!(
-                                "RAVs nested deeper than the limit of {} (raise it with --max-rav-depth)",
-                                limits.max_rav_depth
-                            )),
-                        ));
-                    }
+                    // The grammar saw a move before the RAV: `prev` is set.
+                    let Some(prev) = frame.prev.clone() else {
+                        continue;
+                    };
                     let ply = frame.ply.saturating_sub(1);
                     let saved = std::mem::replace(
                         frame,
@@ -396,99 +314,34 @@ impl<R: Read> GameWalker<R> {
                             node: NO_NODE,
                         },
                     );
-                    stack.push(saved);
+                    self.stack.push(saved);
                 }
-                RecordRef::RavEnd => {
-                    let Some(saved) = stack.pop() else {
-                        return Err(err(
-                            offset,
-                            frame.ply,
-                            Some(marker),
-                            WalkErrorKind::Structure(
-                                "0x09 rav-end without a matching 0x08 rav-begin".into(),
-                            ),
-                        ));
-                    };
-                    *frame = saved;
-                    v.end_variation();
-                }
-                RecordRef::GameEnd => {
-                    if !stack.is_empty() {
-                        return Err(err(
-                            offset,
-                            frame.ply,
-                            Some(marker),
-                            WalkErrorKind::Structure(format!(
-                                "game ends inside {} open RAV(s) (expected 0x09 rav-end)",
-                                stack.len()
-                            )),
-                        ));
+                Event::RavEnd => {
+                    if let (Some(frame), Some(saved)) = (cur.as_mut(), self.stack.pop()) {
+                        *frame = saved;
+                        v.end_variation();
                     }
+                }
+                Event::End => {
                     v.end_game();
                     return Ok(true);
                 }
-                RecordRef::Escape(t) => v.escape(t),
-                RecordRef::Extension {
-                    kind: ext::NULL_MOVE,
-                    payload,
-                } => {
-                    v.null_move(&frame.pos, payload);
-                    let after = crate::setup::null_move(&frame.pos).map_err(|_| {
-                        err(
-                            offset,
-                            frame.ply,
-                            Some(marker),
-                            WalkErrorKind::Structure("null move while in check".into()),
-                        )
-                    })?;
-                    frame.prev = Some(std::mem::replace(&mut frame.pos, after));
-                    frame.ply += 1;
-                    frame.node = NO_NODE;
-                }
-                RecordRef::Extension { kind, payload } => v.extension(kind, payload),
-                RecordRef::Noop => {}
-                RecordRef::TagPair { .. } => {}
-                RecordRef::GameBegin | RecordRef::ReducedGame { .. } => {
-                    return Err(err(
-                        offset,
-                        frame.ply,
-                        Some(marker),
-                        WalkErrorKind::Structure(format!(
-                            "{marker} inside a general game (expected 0x06 game-end first)"
-                        )),
-                    ));
-                }
+                Event::Outside => v.outside(offset, &rec),
+                Event::Noop | Event::Skipped | Event::Dropped => {}
             }
         }
     }
 }
 
-/// Whether a record before the movetext begins it: tags, long tags, layout
-/// and clock records, escape strings, noops, `;` comments, junk and unknown
-/// extension kinds belong to the tag section (the encoder writes a `;`
-/// comment or junk found before the tags there).
-fn starts_movetext(rec: &RecordRef<'_>) -> bool {
-    match rec {
-        RecordRef::TagPair { .. } | RecordRef::Noop | RecordRef::Escape(_) => false,
-        RecordRef::Extension { kind, .. } => ext_starts_movetext(*kind),
-        _ => true,
+/// A grammar error as a walking error (plies count from 0 there).
+fn grammar(e: GameError, next_game: u64) -> WalkError {
+    WalkError {
+        offset: e.offset,
+        game: e.game.unwrap_or(next_game),
+        ply: e.ply.unwrap_or(0),
+        marker: e.marker,
+        kind: WalkErrorKind::Structure(e),
     }
-}
-
-/// Whether an extension record of this kind begins the movetext: the kinds
-/// that stand for movetext (null moves, NAGs, comments, annotations, the
-/// termination marker). The verifier uses the same rule.
-pub(crate) const fn ext_starts_movetext(kind: u8) -> bool {
-    matches!(
-        kind,
-        ext::COMMENT
-            | ext::TERMINATION
-            | ext::NULL_MOVE
-            | ext::LONG_NAG
-            | ext::MOVE_SPELLING
-            | ext::EVALS
-            | ext::COMMAND_COMMENT
-    )
 }
 
 fn play_run<V: GameVisitor>(

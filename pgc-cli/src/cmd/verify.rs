@@ -1,12 +1,14 @@
 //! `pgc verify`: checks PGC files written by any tool with
 //! [`pgc_core::verify()`] and prints every problem with its file, byte offset,
-//! game, ply, marker and what was expected against what was found; `--json`
-//! prints one JSON document instead.
+//! game, ply, marker and what was expected against what was found, then a
+//! summary (games read, games with problems, bytes skipped after framing
+//! errors); `--json` prints one JSON document instead, with the first
+//! problem of each game besides.
 
 use crate::args::VerifyArgs;
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input};
-use pgc_core::verify::{Report, Verifier};
+use pgc_core::verify::{Problem, Report, Verifier};
 use std::fmt::Write as _;
 use std::io::Write;
 
@@ -93,11 +95,13 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
     } else {
         writeln!(
             out,
-            "{}: invalid: {} problems in {} bytes ({} games)",
+            "{}: invalid: {} problems in {} bytes ({} games, {} games with problems, {} bytes skipped)",
             c.name,
             r.problem_count(),
             r.bytes,
-            r.games
+            r.games,
+            r.games_with_problems,
+            r.junk_bytes
         )
     }
 }
@@ -127,8 +131,26 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "null".to_string(), |v| v.to_string())
 }
 
+/// One problem as a JSON object (`game` is 1-based as in the text output).
+fn problem(o: &mut String, p: &Problem) {
+    let _ = write!(
+        o,
+        "{{\"offset\":{},\"game\":{},\"ply\":{},\"marker\":{},\"marker_byte\":{},\"expected\":{},\"found\":{},\"message\":{}}}",
+        p.offset,
+        opt(p.game.map(|g| g.saturating_add(1))),
+        opt(p.ply),
+        p.marker.map_or("null".to_string(), |m| json_str(m.name())),
+        opt(p.marker.map(|m| m as u8)),
+        json_str(&p.expected),
+        json_str(&p.found),
+        json_str(&p.to_string())
+    );
+}
+
 /// The JSON document: `{"valid": bool, "files": [...]}`, one object per
-/// input with its problems (`game` is 1-based as in the text output).
+/// input with its problems (`game` is 1-based as in the text output), the
+/// count of games with problems, the bytes skipped after framing errors,
+/// and the first problem of each game with any (`game_problems`).
 fn json(all: &[Checked]) -> String {
     let mut o = String::new();
     let valid = all.iter().all(Checked::is_ok);
@@ -161,18 +183,18 @@ fn json(all: &[Checked]) -> String {
             if j > 0 {
                 o.push(',');
             }
-            let _ = write!(
-                o,
-                "{{\"offset\":{},\"game\":{},\"ply\":{},\"marker\":{},\"marker_byte\":{},\"expected\":{},\"found\":{},\"message\":{}}}",
-                p.offset,
-                opt(p.game.map(|g| g.saturating_add(1))),
-                opt(p.ply),
-                p.marker.map_or("null".to_string(), |m| json_str(m.name())),
-                opt(p.marker.map(|m| m as u8)),
-                json_str(&p.expected),
-                json_str(&p.found),
-                json_str(&p.to_string())
-            );
+            problem(&mut o, p);
+        }
+        let _ = write!(
+            o,
+            "],\"games_with_problems\":{},\"bytes_skipped\":{},\"game_problems\":[",
+            r.games_with_problems, r.junk_bytes
+        );
+        for (j, p) in r.game_problems.iter().enumerate() {
+            if j > 0 {
+                o.push(',');
+            }
+            problem(&mut o, p);
         }
         o.push_str("]}");
     }
