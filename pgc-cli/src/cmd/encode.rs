@@ -17,8 +17,9 @@ use pgn_bridge::convert::write_reject;
 use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
-use pgn_bridge::visitor::{GameStart, Skip, Visitor};
+use pgn_bridge::visitor::{GameStart, Visitor};
 use std::io::Read;
+use std::ops::ControlFlow;
 
 /// A batch is cut after the game that brings it to this many bytes…
 const BATCH_BYTES: usize = 256 << 10;
@@ -52,14 +53,15 @@ struct CopyRaw<'a> {
 impl Visitor for CopyRaw<'_> {
     type Output = ();
 
-    fn begin_game(&mut self, start: GameStart) {
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
         if self.first.is_none() {
             *self.first = Some(start);
         }
+        ControlFlow::Continue(())
     }
 
-    fn end_tags(&mut self) -> Skip {
-        Skip(true)
+    fn end_tags(&mut self) -> ControlFlow<()> {
+        ControlFlow::Break(())
     }
 
     fn end_game(&mut self, raw: &[u8]) {
