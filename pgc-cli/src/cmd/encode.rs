@@ -1,7 +1,7 @@
 //! `pgc encode`: PGN → PGC.
 //!
 //! The PGN is split into batches of whole games by a [`PgnReader`] whose
-//! visitor only copies each game's raw bytes (it skips the movetext events).
+//! visitor only copies each game's raw bytes (it skips every game's events).
 //! Batches are converted on worker threads, each with its own reader and
 //! [`Encoder`], and written in input order. Batch boundaries depend only on
 //! the input, never on the number of threads, so `-j 1` and `-j 8` write the
@@ -44,7 +44,8 @@ struct Done {
     error: Option<String>,
 }
 
-/// The splitter's visitor: copies each game's bytes into the batch.
+/// The splitter's visitor: copies each game's bytes into the batch. It stops
+/// every game at its start, so the lexer reports no token of it.
 struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
@@ -57,10 +58,6 @@ impl Visitor for CopyRaw<'_> {
         if self.first.is_none() {
             *self.first = Some(start);
         }
-        ControlFlow::Continue(())
-    }
-
-    fn end_tags(&mut self) -> ControlFlow<()> {
         ControlFlow::Break(())
     }
 
