@@ -8,7 +8,11 @@
 //!   can be decided. It runs the machine with a visitor whose methods are all
 //!   empty, which the compiler reduces to a plain scanning loop.
 //! * [`lex_game`] runs the machine over one complete game slice (as found by
-//!   `scan_game`) and reports every token to a [`Visitor`].
+//!   `scan_game`) and reports every token to a [`Visitor`]. A variation the
+//!   visitor skips ([`Visitor::begin_variation`]) is stepped through with the
+//!   scanning pass's visitor, so a skipped variation ends where a reported
+//!   one would; a `Break` from the visitor stops it (the slice is the whole
+//!   game already).
 //!
 //! Everything works on `&[u8]`: tag values, comments and SAN tokens are exact
 //! input bytes, whatever their encoding. Nothing allocates and nothing
@@ -40,6 +44,8 @@
 //! section (ChessBase exports contain one). Whitespace before the first
 //! token of the input belongs to the first game; an input without any token
 //! has no game.
+
+use std::ops::ControlFlow;
 
 use memchr::{memchr, memchr3, memrchr};
 
@@ -156,13 +162,22 @@ fn class(b: u8) -> u8 {
 ///
 /// [`NeedMore`] if `eof` is false and more input is needed.
 pub fn scan_game(input: &[u8], eof: bool, ctx: LexContext) -> Result<GameEnd, NeedMore> {
-    run(input, eof, ctx, &mut Scan)
+    match run(input, eof, ctx, &mut Scan) {
+        Ok(end) => Ok(end),
+        Err(Stop::NeedMore) => Err(NeedMore),
+        // `Scan` never breaks; were it to, the buffer would be the game.
+        Err(Stop::Break) => Ok(GameEnd {
+            len: input.len(),
+            has_tokens: true,
+        }),
+    }
 }
 
 /// Lexes one complete game slice (as delimited by [`scan_game`]) and reports
 /// its tokens to `visitor`, from [`Visitor::begin_game`] to
 /// [`Visitor::end_game`], whose result is returned. `raw` in `end_game` is
-/// `game` itself.
+/// `game` itself. After a `Break` from the visitor no further token is
+/// reported: `end_game` comes next.
 ///
 /// If `game` holds more than one game (it was not delimited by
 /// [`scan_game`]), the bytes after the first game are reported as junk.
@@ -172,16 +187,32 @@ pub fn lex_game<V: Visitor>(
     ctx: LexContext,
     visitor: &mut V,
 ) -> V::Output {
-    visitor.begin_game(start);
-    let len = match run(game, true, ctx, visitor) {
-        Ok(end) => end.len,
-        // Unreachable with eof = true; keep the bytes anyway.
-        Err(NeedMore) => 0,
-    };
-    if len < game.len() {
-        visitor.junk(&game[len..]);
+    // The game's end is known: `end_game` follows a `Break` as well.
+    match lex_events(game, start, ctx, visitor) {
+        ControlFlow::Continue(()) | ControlFlow::Break(()) => {}
     }
     visitor.end_game(game)
+}
+
+/// The events of [`lex_game`] before `end_game`.
+#[inline(always)]
+fn lex_events<V: Visitor>(
+    game: &[u8],
+    start: GameStart,
+    ctx: LexContext,
+    visitor: &mut V,
+) -> ControlFlow<()> {
+    visitor.begin_game(start)?;
+    let len = match run(game, true, ctx, visitor) {
+        Ok(end) => end.len,
+        Err(Stop::Break) => return ControlFlow::Break(()),
+        // Unreachable with eof = true; keep the bytes anyway.
+        Err(Stop::NeedMore) => 0,
+    };
+    if len < game.len() {
+        visitor.junk(&game[len..])?;
+    }
+    ControlFlow::Continue(())
 }
 
 /// The visitor of the scanning pass: every method is a no-op.
@@ -386,147 +417,238 @@ fn junk_tag_end(input: &[u8], pos: usize, line_end: usize) -> Result<TagParse, N
     Ok(TagParse::Junk { end })
 }
 
-/// The state machine shared by [`scan_game`] and [`lex_game`].
-#[inline(always)]
-fn run<V: Visitor>(
-    input: &[u8],
-    eof: bool,
-    ctx: LexContext,
-    v: &mut V,
-) -> Result<GameEnd, NeedMore> {
-    let len = input.len();
-    let mut pos = 0;
-    let mut line_start_pos = 0;
-    if ctx.at_input_start {
-        if input.starts_with(BOM) {
-            v.bom();
-            pos = 3;
-            line_start_pos = 3;
-        } else if !eof && len < 3 && BOM.starts_with(input) {
-            return Err(NeedMore);
-        }
+/// Why the machine stopped before the end of the game.
+enum Stop {
+    /// The buffer ended: see [`NeedMore`].
+    NeedMore,
+    /// The visitor returned `Break`.
+    Break,
+}
+
+impl From<NeedMore> for Stop {
+    #[inline(always)]
+    fn from(_: NeedMore) -> Stop {
+        Stop::NeedMore
     }
-    let at_col1 = |p: usize| {
-        if p == line_start_pos {
-            ctx.at_line_start
-        } else {
-            p > 0 && input[p - 1] == b'\n'
+}
+
+/// Reports an event; a `Break` from the visitor stops the machine.
+macro_rules! emit {
+    ($event:expr) => {
+        if let ControlFlow::Break(()) = $event {
+            return Err(Stop::Break);
         }
     };
-    let mut phase = Phase::Tags;
-    let mut depth: u64 = 0;
-    let mut has_tokens = false;
-    // Tag names seen in this tag section (positions in `input`).
-    let mut seen = [(0usize, 0usize); MAX_SEEN_TAGS];
-    let mut n_seen = 0;
+}
 
-    loop {
+/// What one step of the machine did.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Consumed a token or a run of whitespace.
+    Token,
+    /// Consumed a `(` whose variation the visitor skips.
+    SkipVariation,
+    /// The game ended at `pos`.
+    End,
+}
+
+/// The state of the machine over one buffer.
+struct Machine<'a> {
+    input: &'a [u8],
+    eof: bool,
+    ctx: LexContext,
+    /// Where the buffer's first line starts (after a byte order mark).
+    line_start_pos: usize,
+    pos: usize,
+    phase: Phase,
+    depth: u64,
+    has_tokens: bool,
+}
+
+/// Tag names seen in a tag section (positions in the buffer). Kept apart
+/// from [`Machine`], whose fields then stay in registers.
+struct SeenTags {
+    names: [(usize, usize); MAX_SEEN_TAGS],
+    len: usize,
+}
+
+/// The state machine shared by [`scan_game`] and [`lex_game`].
+///
+/// A skipped variation is stepped through with the scanning pass's visitor,
+/// so it ends exactly where a reported one would.
+#[inline(always)]
+fn run<V: Visitor>(input: &[u8], eof: bool, ctx: LexContext, v: &mut V) -> Result<GameEnd, Stop> {
+    let mut m = Machine {
+        input,
+        eof,
+        ctx,
+        line_start_pos: 0,
+        pos: 0,
+        phase: Phase::Tags,
+        depth: 0,
+        has_tokens: false,
+    };
+    let mut seen = SeenTags {
+        names: [(0, 0); MAX_SEEN_TAGS],
+        len: 0,
+    };
+    if ctx.at_input_start {
+        if input.starts_with(BOM) {
+            emit!(v.bom());
+            m.pos = 3;
+            m.line_start_pos = 3;
+        } else if !eof && input.len() < 3 && BOM.starts_with(input) {
+            return Err(Stop::NeedMore);
+        }
+    }
+    'game: loop {
+        match m.step(&mut seen, v)? {
+            Step::Token => {}
+            Step::End => break,
+            Step::SkipVariation => {
+                let open = m.depth;
+                while m.depth >= open {
+                    if m.step(&mut seen, &mut Scan)? == Step::End {
+                        break 'game;
+                    }
+                }
+                emit!(v.end_variation());
+            }
+        }
+    }
+    if m.phase == Phase::Tags {
+        // No movetext.
+        emit!(v.end_tags());
+        emit!(v.begin_movetext());
+    }
+    Ok(GameEnd {
+        len: m.pos,
+        has_tokens: m.has_tokens,
+    })
+}
+
+impl Machine<'_> {
+    /// Whether `p` is at column 1.
+    #[inline(always)]
+    fn at_col1(&self, p: usize) -> bool {
+        if p == self.line_start_pos {
+            self.ctx.at_line_start
+        } else {
+            p > 0 && self.input[p - 1] == b'\n'
+        }
+    }
+
+    /// Consumes the next token or run of whitespace and reports it.
+    #[inline(always)]
+    fn step<V: Visitor>(&mut self, seen: &mut SeenTags, v: &mut V) -> Result<Step, Stop> {
+        let input = self.input;
+        let eof = self.eof;
+        let len = input.len();
+        let pos = self.pos;
         if pos >= len {
             if eof {
-                break;
+                return Ok(Step::End);
             }
-            return Err(NeedMore);
+            return Err(Stop::NeedMore);
         }
         let b = input[pos];
         let c = class(b);
         if c & WS != 0 {
             let end = run_of(input, pos + 1, WS);
-            v.whitespace(&input[pos..end]);
-            pos = end;
-            continue;
+            self.pos = end;
+            emit!(v.whitespace(&input[pos..end]));
+            return Ok(Step::Token);
         }
 
         // A token starts at `pos`: does it belong to this game?
         if c & START != 0 {
-            match phase {
-                Phase::Done => break,
-                Phase::Movetext if b == b'[' => break,
+            match self.phase {
+                Phase::Done => return Ok(Step::End),
+                Phase::Movetext if b == b'[' => return Ok(Step::End),
                 Phase::Tags if b != b'[' => {
-                    phase = Phase::Movetext;
-                    if v.end_tags() == Skip(true) {
-                        // Only reachable with a real visitor on a complete
-                        // slice: the rest is this game's movetext.
-                        return Ok(GameEnd {
-                            len,
-                            has_tokens: true,
-                        });
-                    }
-                    v.begin_movetext();
+                    self.phase = Phase::Movetext;
+                    emit!(v.end_tags());
+                    emit!(v.begin_movetext());
                 }
                 _ => {}
             }
         }
-        has_tokens = true;
+        self.has_tokens = true;
 
         match b {
             b'[' => match parse_tag(input, pos, eof)? {
                 TagParse::Tag { name, value, end } => {
                     let this = &input[name.0..name.1];
-                    if seen[..n_seen].iter().any(|&(s, e)| &input[s..e] == this) {
+                    let names = &seen.names[..seen.len];
+                    if names.iter().any(|&(s, e)| &input[s..e] == this) {
                         // A repeated tag name: the previous game had a tag
                         // section and nothing else (lichess broadcast exports).
-                        break;
+                        return Ok(Step::End);
                     }
-                    if n_seen < seen.len() {
-                        seen[n_seen] = name;
-                        n_seen += 1;
+                    if seen.len < seen.names.len() {
+                        seen.names[seen.len] = name;
+                        seen.len += 1;
                     }
-                    v.tag(&input[name.0..name.1], &input[value.0..value.1]);
-                    pos = end;
+                    self.pos = end;
+                    emit!(v.tag(this, &input[value.0..value.1]));
                 }
                 TagParse::Junk { end } => {
-                    v.junk(&input[pos..end]);
-                    pos = end;
+                    self.pos = end;
+                    emit!(v.junk(&input[pos..end]));
                 }
             },
             b'{' => match memchr(b'}', &input[pos + 1..]) {
                 Some(k) => {
-                    v.comment(&input[pos + 1..pos + 1 + k]);
-                    pos += k + 2;
+                    self.pos = pos + k + 2;
+                    emit!(v.comment(&input[pos + 1..pos + 1 + k]));
                 }
                 None if eof => {
-                    v.junk(&input[pos..]);
-                    pos = len;
+                    self.pos = len;
+                    emit!(v.junk(&input[pos..]));
                 }
-                None => return Err(NeedMore),
+                None => return Err(Stop::NeedMore),
             },
             b';' => {
                 let end = line_text(input, pos + 1, eof)?;
-                v.line_comment(&input[pos + 1..end]);
-                pos = end;
+                self.pos = end;
+                emit!(v.line_comment(&input[pos + 1..end]));
             }
-            b'%' if at_col1(pos) => {
+            b'%' if self.at_col1(pos) => {
                 let end = line_text(input, pos + 1, eof)?;
-                v.escape_line(&input[pos + 1..end]);
-                pos = end;
+                self.pos = end;
+                emit!(v.escape_line(&input[pos + 1..end]));
             }
             b'(' => {
-                depth += 1;
-                v.begin_variation();
-                pos += 1;
+                self.depth += 1;
+                self.pos = pos + 1;
+                match v.begin_variation() {
+                    ControlFlow::Continue(Skip(false)) => {}
+                    ControlFlow::Continue(Skip(true)) => return Ok(Step::SkipVariation),
+                    ControlFlow::Break(()) => return Err(Stop::Break),
+                }
             }
-            b')' if depth > 0 => {
-                depth -= 1;
-                v.end_variation();
-                pos += 1;
+            b')' if self.depth > 0 => {
+                self.depth -= 1;
+                self.pos = pos + 1;
+                emit!(v.end_variation());
             }
             b'*' => {
-                v.outcome(&input[pos..pos + 1]);
-                pos += 1;
-                if depth == 0 {
-                    phase = Phase::Done;
+                self.pos = pos + 1;
+                if self.depth == 0 {
+                    self.phase = Phase::Done;
                 }
+                emit!(v.outcome(&input[pos..pos + 1]));
             }
             b'$' => {
                 let end = run_of(input, pos + 1, DIGIT);
                 peek(input, end, eof)?;
+                self.pos = end;
                 if end == pos + 1 {
-                    v.junk(&input[pos..end]);
+                    emit!(v.junk(&input[pos..end]));
                 } else {
                     let n = parse_u32_saturating(&input[pos + 1..end]);
-                    v.nag_token(&input[pos..end], n, false);
+                    emit!(v.nag_token(&input[pos..end], n, false));
                 }
-                pos = end;
             }
             b'!' | b'?' => {
                 let mut end = pos + 1;
@@ -534,49 +656,40 @@ fn run<V: Visitor>(
                     end += 1;
                 }
                 peek(input, end, eof)?;
+                self.pos = end;
                 let raw = &input[pos..end];
                 match suffix_nag(raw) {
-                    Some(n) if phase == Phase::Movetext => v.nag_token(raw, n, true),
-                    _ => v.junk(raw),
+                    Some(n) if self.phase == Phase::Movetext => emit!(v.nag_token(raw, n, true)),
+                    _ => emit!(v.junk(raw)),
                 }
-                pos = end;
             }
             b'.' => {
                 let end = run_of_byte(input, pos, b'.');
                 peek(input, end, eof)?;
-                v.junk(&input[pos..end]);
-                pos = end;
+                self.pos = end;
+                emit!(v.junk(&input[pos..end]));
             }
             _ if c & DIGIT != 0 => {
-                pos = digit_token(input, pos, eof, &mut phase, depth, v)?;
+                self.pos = digit_token(input, pos, eof, &mut self.phase, self.depth, v)?;
             }
             _ if c & SYM != 0 && c & START != 0 => {
                 let end = run_of(input, pos + 1, SYM);
-                pos = symbol(input, pos, end, eof, v)?;
+                self.pos = symbol(input, pos, end, eof, v)?;
             }
             _ if c & SPECIAL != 0 => {
                 // `]`, `}`, an unmatched `)`, a `%` not at column 1.
-                v.junk(&input[pos..pos + 1]);
-                pos += 1;
+                self.pos = pos + 1;
+                emit!(v.junk(&input[pos..pos + 1]));
             }
             _ => {
                 let end = run_of_junk(input, pos + 1);
                 peek(input, end, eof)?;
-                v.junk(&input[pos..end]);
-                pos = end;
+                self.pos = end;
+                emit!(v.junk(&input[pos..end]));
             }
         }
+        Ok(Step::Token)
     }
-
-    if phase == Phase::Tags {
-        // No movetext. `Skip` changes nothing here.
-        let _ = v.end_tags();
-        v.begin_movetext();
-    }
-    Ok(GameEnd {
-        len: pos,
-        has_tokens,
-    })
 }
 
 #[inline(always)]
@@ -608,7 +721,7 @@ fn digit_token<V: Visitor>(
     phase: &mut Phase,
     depth: u64,
     v: &mut V,
-) -> Result<usize, NeedMore> {
+) -> Result<usize, Stop> {
     let digits_end = run_of(input, pos + 1, DIGIT);
     let next = peek(input, digits_end, eof)?;
     let next_class = next.map_or(0, class);
@@ -618,7 +731,7 @@ fn digit_token<V: Visitor>(
         peek(input, end, eof)?;
         let token = &input[pos..end];
         if matches!(token, b"1-0" | b"0-1" | b"1/2-1/2") {
-            v.outcome(token);
+            emit!(v.outcome(token));
             if depth == 0 {
                 *phase = Phase::Done;
             }
@@ -628,7 +741,7 @@ fn digit_token<V: Visitor>(
     }
     let digits = &input[pos..digits_end];
     if digits == b"0000" && next != Some(b'.') {
-        v.san(digits);
+        emit!(v.san(digits));
         return Ok(digits_end);
     }
     // A move number; fold dots, also after whitespace (`1 .`, `1. ...`).
@@ -646,11 +759,11 @@ fn digit_token<V: Visitor>(
             _ => break,
         }
     }
-    v.move_number(
+    emit!(v.move_number(
         parse_u32_saturating(digits),
         dots.min(u32::from(u8::MAX)) as u8,
         &input[pos..raw_end],
-    );
+    ));
     Ok(raw_end)
 }
 
@@ -663,23 +776,23 @@ fn symbol<V: Visitor>(
     end: usize,
     eof: bool,
     v: &mut V,
-) -> Result<usize, NeedMore> {
+) -> Result<usize, Stop> {
     let next = peek(input, end, eof)?;
     if next == Some(b'.') && input[end - 1] == b'e' {
         // Possibly `exd6e.p.` or a separate `e.p.`.
         let tail = &input[end..];
         if tail.len() < 3 && !eof && b".p.".starts_with(tail) {
-            return Err(NeedMore);
+            return Err(Stop::NeedMore);
         }
         if tail.starts_with(b".p.") {
             if end - 1 > pos {
-                v.san(&input[pos..end - 1]);
+                emit!(v.san(&input[pos..end - 1]));
             }
-            v.en_passant_marker(&input[end - 1..end + 3]);
+            emit!(v.en_passant_marker(&input[end - 1..end + 3]));
             return Ok(end + 3);
         }
     }
-    v.san(&input[pos..end]);
+    emit!(v.san(&input[pos..end]));
     Ok(end)
 }
 
@@ -692,6 +805,25 @@ mod tests {
     struct Rec {
         ev: Vec<String>,
         ws: bool,
+        /// Break in `begin_game`.
+        break_at_begin: bool,
+        /// Break after this many tags of a game.
+        break_after_tags: Option<usize>,
+        /// Break after this many SAN tokens of a game.
+        break_after_sans: Option<usize>,
+        /// Skip every variation.
+        skip_variations: bool,
+        tags: usize,
+        sans: usize,
+    }
+
+    /// `Break` once `count` reaches `limit`.
+    fn stop_at(count: usize, limit: Option<usize>) -> ControlFlow<()> {
+        if Some(count) == limit {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
     fn s(b: &[u8]) -> String {
@@ -700,57 +832,80 @@ mod tests {
 
     impl Visitor for Rec {
         type Output = Vec<String>;
-        fn begin_game(&mut self, st: GameStart) {
+        fn begin_game(&mut self, st: GameStart) -> ControlFlow<()> {
             self.ev
                 .push(format!("begin {} {} {}", st.index, st.offset, st.line));
+            (self.tags, self.sans) = (0, 0);
+            if self.break_at_begin {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         }
-        fn bom(&mut self) {
+        fn bom(&mut self) -> ControlFlow<()> {
             self.ev.push("bom".into());
+            ControlFlow::Continue(())
         }
-        fn tag(&mut self, name: &[u8], value: &[u8]) {
+        fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("tag {}={}", s(name), s(value)));
+            self.tags += 1;
+            stop_at(self.tags, self.break_after_tags)
         }
-        fn begin_movetext(&mut self) {
+        fn begin_movetext(&mut self) -> ControlFlow<()> {
             self.ev.push("mt".into());
+            ControlFlow::Continue(())
         }
-        fn move_number(&mut self, n: u32, dots: u8, raw: &[u8]) {
+        fn move_number(&mut self, n: u32, dots: u8, raw: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("num {n} {dots} {:?}", s(raw)));
+            ControlFlow::Continue(())
         }
-        fn san(&mut self, t: &[u8]) {
+        fn san(&mut self, t: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("san {}", s(t)));
+            self.sans += 1;
+            stop_at(self.sans, self.break_after_sans)
         }
-        fn en_passant_marker(&mut self, raw: &[u8]) {
+        fn en_passant_marker(&mut self, raw: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("ep {}", s(raw)));
+            ControlFlow::Continue(())
         }
-        fn nag(&mut self, n: u32, suffix: bool) {
+        fn nag(&mut self, n: u32, suffix: bool) -> ControlFlow<()> {
             self.ev
                 .push(format!("nag {n}{}", if suffix { " suffix" } else { "" }));
+            ControlFlow::Continue(())
         }
-        fn comment(&mut self, t: &[u8]) {
+        fn comment(&mut self, t: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("comment {:?}", s(t)));
+            ControlFlow::Continue(())
         }
-        fn line_comment(&mut self, t: &[u8]) {
+        fn line_comment(&mut self, t: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("line {:?}", s(t)));
+            ControlFlow::Continue(())
         }
-        fn escape_line(&mut self, t: &[u8]) {
+        fn escape_line(&mut self, t: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("escape {:?}", s(t)));
+            ControlFlow::Continue(())
         }
-        fn begin_variation(&mut self) {
+        fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
             self.ev.push("(".into());
+            ControlFlow::Continue(Skip(self.skip_variations))
         }
-        fn end_variation(&mut self) {
+        fn end_variation(&mut self) -> ControlFlow<()> {
             self.ev.push(")".into());
+            ControlFlow::Continue(())
         }
-        fn outcome(&mut self, raw: &[u8]) {
+        fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("outcome {}", s(raw)));
+            ControlFlow::Continue(())
         }
-        fn whitespace(&mut self, ws: &[u8]) {
+        fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
             if self.ws {
                 self.ev.push(format!("ws {:?}", s(ws)));
             }
+            ControlFlow::Continue(())
         }
-        fn junk(&mut self, raw: &[u8]) {
+        fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
             self.ev.push(format!("junk {:?}", s(raw)));
+            ControlFlow::Continue(())
         }
         fn end_game(&mut self, raw: &[u8]) -> Vec<String> {
             self.ev.push(format!("end {:?}", s(raw)));
@@ -760,12 +915,19 @@ mod tests {
 
     /// Splits `input` into games with `scan_game` and lexes each.
     fn games_with(input: &[u8], ws: bool) -> Vec<Vec<String>> {
+        lex_all(
+            input,
+            Rec {
+                ws,
+                ..Rec::default()
+            },
+        )
+    }
+
+    /// Splits `input` into games with `scan_game` and lexes each with `rec`.
+    fn lex_all(input: &[u8], mut rec: Rec) -> Vec<Vec<String>> {
         let mut out = Vec::new();
         let mut pos = 0;
-        let mut rec = Rec {
-            ws,
-            ..Rec::default()
-        };
         loop {
             let ctx = LexContext {
                 at_line_start: pos == 0 || input[pos - 1] == b'\n',
@@ -949,8 +1111,9 @@ mod tests {
         struct Raw(Vec<Vec<u8>>);
         impl Visitor for Raw {
             type Output = ();
-            fn nag_token(&mut self, raw: &[u8], _n: u32, _s: bool) {
+            fn nag_token(&mut self, raw: &[u8], _n: u32, _s: bool) -> ControlFlow<()> {
                 self.0.push(raw.to_vec());
+                ControlFlow::Continue(())
             }
             fn end_game(&mut self, _raw: &[u8]) {}
         }
@@ -1042,12 +1205,14 @@ mod tests {
         struct Depth(i64, i64);
         impl Visitor for Depth {
             type Output = ();
-            fn begin_variation(&mut self) {
+            fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
                 self.0 += 1;
                 self.1 = self.1.max(self.0);
+                ControlFlow::Continue(Skip(false))
             }
-            fn end_variation(&mut self) {
+            fn end_variation(&mut self) -> ControlFlow<()> {
                 self.0 -= 1;
+                ControlFlow::Continue(())
             }
             fn end_game(&mut self, _raw: &[u8]) {}
         }
@@ -1215,11 +1380,13 @@ mod tests {
         struct Bytes(Vec<Vec<u8>>);
         impl Visitor for Bytes {
             type Output = ();
-            fn tag(&mut self, _n: &[u8], v: &[u8]) {
+            fn tag(&mut self, _n: &[u8], v: &[u8]) -> ControlFlow<()> {
                 self.0.push(v.to_vec());
+                ControlFlow::Continue(())
             }
-            fn comment(&mut self, t: &[u8]) {
+            fn comment(&mut self, t: &[u8]) -> ControlFlow<()> {
                 self.0.push(t.to_vec());
+                ControlFlow::Continue(())
             }
             fn end_game(&mut self, _raw: &[u8]) {}
         }
@@ -1295,14 +1462,16 @@ mod tests {
         struct Tags(usize, usize);
         impl Visitor for Tags {
             type Output = ();
-            fn tag(&mut self, _n: &[u8], _v: &[u8]) {
+            fn tag(&mut self, _n: &[u8], _v: &[u8]) -> ControlFlow<()> {
                 self.0 += 1;
+                ControlFlow::Continue(())
             }
-            fn end_tags(&mut self) -> Skip {
-                Skip(true)
+            fn end_tags(&mut self) -> ControlFlow<()> {
+                ControlFlow::Break(())
             }
-            fn san(&mut self, _t: &[u8]) {
+            fn san(&mut self, _t: &[u8]) -> ControlFlow<()> {
                 self.1 += 1;
+                ControlFlow::Continue(())
             }
             fn end_game(&mut self, _raw: &[u8]) {}
         }
@@ -1310,6 +1479,266 @@ mod tests {
         let input = b"[A \"1\"] 1. e4 e5 *";
         lex_game(input, GameStart::default(), LexContext::INPUT_START, &mut t);
         assert_eq!((t.0, t.1), (1, 0));
+    }
+
+    #[test]
+    fn break_after_tags_skips_the_rest_of_the_game() {
+        let input = b"[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 (1. d4) e5 1-0\n[A \"4\"]\n1. c4 *\n";
+        let rec = Rec {
+            break_after_tags: Some(2),
+            ..Rec::default()
+        };
+        let g = lex_all(input, rec);
+        assert_eq!(
+            g,
+            [
+                vec![
+                    "begin 0 0 1",
+                    "tag A=1",
+                    "tag B=2",
+                    r#"end "[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n1. e4 (1. d4) e5 1-0\n""#,
+                ],
+                vec![
+                    "begin 1 45 5",
+                    "tag A=4",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san c4",
+                    "outcome *",
+                    r#"end "[A \"4\"]\n1. c4 *\n""#,
+                ],
+            ]
+        );
+    }
+
+    #[test]
+    fn break_after_first_move() {
+        let input = b"[E \"x\"]\n1. e4 {a (b} e5 (1... c5) *\n1. d4 d5 *\n";
+        let rec = Rec {
+            break_after_sans: Some(1),
+            ..Rec::default()
+        };
+        let g = lex_all(input, rec);
+        assert_eq!(
+            g,
+            [
+                vec![
+                    "begin 0 0 1",
+                    "tag E=x",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san e4",
+                    r#"end "[E \"x\"]\n1. e4 {a (b} e5 (1... c5) *\n""#,
+                ],
+                vec![
+                    "begin 1 36 3",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san d4",
+                    r#"end "1. d4 d5 *\n""#,
+                ],
+            ]
+        );
+    }
+
+    #[test]
+    fn break_inside_a_variation() {
+        let rec = Rec {
+            break_after_sans: Some(2),
+            ..Rec::default()
+        };
+        let g = lex_all(b"1. e4 (1. d4 {)} d5) e5 *\n1. c4 *", rec);
+        assert_eq!(
+            g,
+            [
+                vec![
+                    "begin 0 0 1",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san e4",
+                    "(",
+                    "num 1 1 \"1.\"",
+                    "san d4",
+                    r#"end "1. e4 (1. d4 {)} d5) e5 *\n""#,
+                ],
+                vec![
+                    "begin 1 26 2",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san c4",
+                    "outcome *",
+                    r#"end "1. c4 *""#,
+                ],
+            ]
+        );
+    }
+
+    #[test]
+    fn break_at_begin_game_reports_only_the_raw_game() {
+        let rec = Rec {
+            break_at_begin: true,
+            ..Rec::default()
+        };
+        let g = lex_all(b"[A \"1\"]\n1. e4 *\n1. d4 *", rec);
+        assert_eq!(
+            g,
+            [
+                vec!["begin 0 0 1", r#"end "[A \"1\"]\n1. e4 *\n""#],
+                vec!["begin 1 16 3", r#"end "1. d4 *""#],
+            ]
+        );
+    }
+
+    #[test]
+    fn skipped_variations() {
+        let input = b"[Event \"a\"]\n\
+            1. e4 (1. d4 {(} d5 (1... Nf6 {)}) 2. c4 ; )\n\
+            % )\n\
+            ) e5 (1... c5 (1... e6) *) 2. Nf3 {after (x)} 1-0\n\
+            [Event \"b\"]\n\
+            1. d4 (1. c4) d5 *\n";
+        let skip = || Rec {
+            skip_variations: true,
+            ..Rec::default()
+        };
+        let g = lex_all(input, skip());
+        assert_eq!(
+            g,
+            [
+                vec![
+                    "begin 0 0 1",
+                    "tag Event=a",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san e4",
+                    "(",
+                    ")",
+                    "san e5",
+                    "(",
+                    ")",
+                    "num 2 1 \"2.\"",
+                    "san Nf3",
+                    "comment \"after (x)\"",
+                    "outcome 1-0",
+                    r#"end "[Event \"a\"]\n1. e4 (1. d4 {(} d5 (1... Nf6 {)}) 2. c4 ; )\n% )\n) e5 (1... c5 (1... e6) *) 2. Nf3 {after (x)} 1-0\n""#,
+                ],
+                vec![
+                    "begin 1 111 5",
+                    "tag Event=b",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san d4",
+                    "(",
+                    ")",
+                    "san d5",
+                    "outcome *",
+                    r#"end "[Event \"b\"]\n1. d4 (1. c4) d5 *\n""#,
+                ],
+            ]
+        );
+        // Not skipping, the same input shows what was skipped.
+        let all = games(input);
+        has(&all[0], &["san d4", "comment \"(\"", "san d5", "("]);
+        has(&all[0], &["comment \")\"", ")", "num 2 1 \"2.\""]);
+        has(&all[0], &["line \" )\"", "escape \" )\"", ")", "san e5"]);
+        // Whitespace inside a skipped variation is not reported either.
+        let rec = Rec { ws: true, ..skip() };
+        let g = lex_all(b"1. e4 ( 1. d4 ) e5 *", rec);
+        assert_eq!(
+            g,
+            [vec![
+                "begin 0 0 1",
+                "mt",
+                "num 1 1 \"1.\"",
+                "ws \" \"",
+                "san e4",
+                "ws \" \"",
+                "(",
+                ")",
+                "ws \" \"",
+                "san e5",
+                "ws \" \"",
+                "outcome *",
+                r#"end "1. e4 ( 1. d4 ) e5 *""#,
+            ]]
+        );
+    }
+
+    #[test]
+    fn game_ends_inside_a_skipped_variation() {
+        let skip = || Rec {
+            skip_variations: true,
+            ..Rec::default()
+        };
+        let g = lex_all(b"1. e4 (1. d4 (1. c4 *", skip());
+        assert_eq!(
+            g,
+            [vec![
+                "begin 0 0 1",
+                "mt",
+                "num 1 1 \"1.\"",
+                "san e4",
+                "(",
+                r#"end "1. e4 (1. d4 (1. c4 *""#,
+            ]]
+        );
+        // A tag section ends the game, also inside a skipped variation.
+        let g = lex_all(b"1. e4 (1. d4\n[Event \"b\"]\n*\n", skip());
+        assert_eq!(
+            g,
+            [
+                vec![
+                    "begin 0 0 1",
+                    "mt",
+                    "num 1 1 \"1.\"",
+                    "san e4",
+                    "(",
+                    r#"end "1. e4 (1. d4\n""#,
+                ],
+                vec![
+                    "begin 1 13 2",
+                    "tag Event=b",
+                    "mt",
+                    "outcome *",
+                    r#"end "[Event \"b\"]\n*\n""#,
+                ],
+            ]
+        );
+    }
+
+    #[test]
+    fn skipping_deep_nesting_does_not_recurse() {
+        let n = 1_000_000;
+        let mut input = b"1. e4 ".to_vec();
+        input.extend(std::iter::repeat_n(b'(', n));
+        input.extend(std::iter::repeat_n(b')', n));
+        input.extend(b" e5 *");
+        #[derive(Default)]
+        struct Outer(u32, u32, u32);
+        impl Visitor for Outer {
+            type Output = ();
+            fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+                self.0 += 1;
+                ControlFlow::Continue(Skip(true))
+            }
+            fn end_variation(&mut self) -> ControlFlow<()> {
+                self.1 += 1;
+                ControlFlow::Continue(())
+            }
+            fn san(&mut self, _t: &[u8]) -> ControlFlow<()> {
+                self.2 += 1;
+                ControlFlow::Continue(())
+            }
+            fn end_game(&mut self, _raw: &[u8]) {}
+        }
+        let mut o = Outer::default();
+        lex_game(
+            &input,
+            GameStart::default(),
+            LexContext::INPUT_START,
+            &mut o,
+        );
+        assert_eq!((o.0, o.1, o.2), (1, 1, 2));
     }
 
     #[test]

@@ -30,6 +30,7 @@ const LOOKAHEAD: usize = 4 << 10;
 /// Reads PGN games from `R` and reports them to a [`Visitor`].
 ///
 /// ```
+/// use std::ops::ControlFlow;
 /// use pgn_bridge::reader::PgnReader;
 /// use pgn_bridge::visitor::Visitor;
 ///
@@ -38,8 +39,9 @@ const LOOKAHEAD: usize = 4 << 10;
 ///
 /// impl Visitor for Moves {
 ///     type Output = usize;
-///     fn san(&mut self, _token: &[u8]) {
+///     fn san(&mut self, _token: &[u8]) -> ControlFlow<()> {
 ///         self.0 += 1;
+///         ControlFlow::Continue(())
 ///     }
 ///     fn end_game(&mut self, _raw: &[u8]) -> usize {
 ///         std::mem::take(&mut self.0)
@@ -234,6 +236,7 @@ impl<R: Read> PgnReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ops::ControlFlow;
 
     /// Collects raw slices and start positions.
     #[derive(Default)]
@@ -243,8 +246,9 @@ mod tests {
 
     impl Visitor for Raw {
         type Output = Vec<u8>;
-        fn begin_game(&mut self, start: GameStart) {
+        fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
             self.starts.push(start);
+            ControlFlow::Continue(())
         }
         fn end_game(&mut self, raw: &[u8]) -> Vec<u8> {
             raw.to_vec()

@@ -18,6 +18,7 @@
 //! Run with `cargo test -p pgc-tests --test commands_corpus -- --nocapture`
 //! to see the numbers.
 
+use std::ops::ControlFlow;
 use std::process::Command;
 
 use pgc_core::record::{RecordRef, frame};
@@ -61,7 +62,7 @@ struct Comments {
 impl Visitor for Comments {
     type Output = ();
 
-    fn comment(&mut self, text: &[u8]) {
+    fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.total += 1;
         self.bytes += text.len() as u64;
         let mut joined = Vec::with_capacity(text.len());
@@ -94,6 +95,7 @@ impl Visitor for Comments {
                 self.untyped_examples.push(t);
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, _raw: &[u8]) {}

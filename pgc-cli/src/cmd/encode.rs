@@ -1,7 +1,7 @@
 //! `pgc encode`: PGN → PGC.
 //!
 //! The PGN is split into batches of whole games by a [`PgnReader`] whose
-//! visitor only copies each game's raw bytes (it skips the movetext events).
+//! visitor only copies each game's raw bytes (it skips every game's events).
 //! Batches are converted on worker threads, each with its own reader and
 //! [`Encoder`], and written in input order. Batch boundaries depend only on
 //! the input, never on the number of threads, so `-j 1` and `-j 8` write the
@@ -17,8 +17,9 @@ use pgn_bridge::convert::write_reject;
 use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
-use pgn_bridge::visitor::{GameStart, Skip, Visitor};
+use pgn_bridge::visitor::{GameStart, Visitor};
 use std::io::Read;
+use std::ops::ControlFlow;
 
 /// A batch is cut after the game that brings it to this many bytes…
 const BATCH_BYTES: usize = 256 << 10;
@@ -43,7 +44,8 @@ struct Done {
     error: Option<String>,
 }
 
-/// The splitter's visitor: copies each game's bytes into the batch.
+/// The splitter's visitor: copies each game's bytes into the batch. It stops
+/// every game at its start, so the lexer reports no token of it.
 struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
@@ -52,14 +54,11 @@ struct CopyRaw<'a> {
 impl Visitor for CopyRaw<'_> {
     type Output = ();
 
-    fn begin_game(&mut self, start: GameStart) {
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
         if self.first.is_none() {
             *self.first = Some(start);
         }
-    }
-
-    fn end_tags(&mut self) -> Skip {
-        Skip(true)
+        ControlFlow::Break(())
     }
 
     fn end_game(&mut self, raw: &[u8]) {

@@ -22,7 +22,7 @@ pub use reject::RejectReason;
 use crate::commands::{GameCommands, TypedComment, encode_comment_into};
 use crate::export::unescape_into;
 use crate::layout::Layout;
-use crate::visitor::{GameStart, Visitor};
+use crate::visitor::{GameStart, Skip, Visitor};
 use layout_probe::LayoutProbe;
 use pgc_core::build::{BuildError, GameBuilder};
 use pgc_core::ext::{self, Outcome};
@@ -31,7 +31,7 @@ use pgc_core::setup::start_position;
 use resolve::{Resolver, check_suffix, split_suffix};
 use result::Termination;
 use shakmaty::{Color, Position};
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 
 /// Options of the encoder.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -435,9 +435,22 @@ impl Encoder {
             return;
         }
         let number = std::mem::take(&mut self.pending_number);
-        <Self as Visitor>::junk(self, &number);
+        self.keep_junk(&number);
         self.pending_number = number;
         self.pending_number.clear();
+    }
+
+    /// Junk, or a move number no move followed: kept as a JUNK record.
+    fn keep_junk(&mut self, raw: &[u8]) {
+        self.layout.not_outcome();
+        if self.failed() {
+            return;
+        }
+        self.g.seen.junk = true;
+        self.layout.junk(raw);
+        if !self.opts.strict {
+            self.ext(ext::JUNK, raw);
+        }
     }
 
     fn reject(&mut self, ply: u32, reason: RejectReason, raw: &[u8]) -> GameOutput {
@@ -526,7 +539,7 @@ impl Encoder {
 impl Visitor for Encoder {
     type Output = GameOutput;
 
-    fn begin_game(&mut self, start: GameStart) {
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
         self.start = start;
         self.g = GameState::default();
         self.game.clear();
@@ -535,34 +548,38 @@ impl Visitor for Encoder {
         self.layout.clear();
         self.commands.clear();
         self.pending_number.clear();
+        ControlFlow::Continue(())
     }
 
-    fn bom(&mut self) {
+    fn bom(&mut self) -> ControlFlow<()> {
         self.layout.bom();
+        ControlFlow::Continue(())
     }
 
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.g.seen.content = true;
         if self.g.movetext {
             self.layout.unreproducible();
-            return;
+            return ControlFlow::Continue(());
         }
         let (name_u, value_u) = self.tags.push(name, value);
         self.layout.tag(name, value);
         if self.opts.strict && !GameBuilder::tag_fits(name_u, value_u) {
             self.g.losses.long_tags += 1;
             self.game.omit_tag();
-            return;
+            return ControlFlow::Continue(());
         }
         let r = self.game.tag(name_u, value_u);
         self.written(r);
+        ControlFlow::Continue(())
     }
 
-    fn begin_movetext(&mut self) {
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
         self.start_movetext();
+        ControlFlow::Continue(())
     }
 
-    fn san(&mut self, token: &[u8]) {
+    fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
         self.pending_number.clear();
         self.layout.not_outcome();
         self.g.seen.content = true;
@@ -571,39 +588,44 @@ impl Visitor for Encoder {
             b"--" | b"Z0" | b"0000" | b"@@@@" => self.null_move(token),
             _ => self.play_san(token),
         }
+        ControlFlow::Continue(())
     }
 
-    fn move_number(&mut self, _number: u32, _dots: u8, raw: &[u8]) {
+    fn move_number(&mut self, _number: u32, _dots: u8, raw: &[u8]) -> ControlFlow<()> {
         self.flush_number();
         self.pending_number.extend_from_slice(raw);
         self.layout.move_number();
+        ControlFlow::Continue(())
     }
 
-    fn whitespace(&mut self, ws: &[u8]) {
+    fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
         self.layout.whitespace(ws, self.g.outcome.is_some());
+        ControlFlow::Continue(())
     }
 
-    fn en_passant_marker(&mut self, _raw: &[u8]) {
+    fn en_passant_marker(&mut self, _raw: &[u8]) -> ControlFlow<()> {
         self.layout.unreproducible();
+        ControlFlow::Continue(())
     }
 
-    fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) {
+    fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) -> ControlFlow<()> {
         if !self.movetext_item() {
-            return;
+            return ControlFlow::Continue(());
         }
         self.layout.nag(raw, nag, is_suffix);
         if self.opts.strict && nag > 255 {
             self.g.losses.long_nags += 1;
-            return;
+            return ControlFlow::Continue(());
         }
         let r = self.game.nag(nag);
         self.written(r);
         self.anchor();
+        ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, text: &[u8]) {
+    fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
         if !self.movetext_item() {
-            return;
+            return ControlFlow::Continue(());
         }
         self.layout.comment(text);
         let anchors = self.g.anchors;
@@ -619,13 +641,14 @@ impl Visitor for Encoder {
             self.ext(ext::COMMENT, text);
             self.anchor();
         }
+        ControlFlow::Continue(())
     }
 
-    fn line_comment(&mut self, text: &[u8]) {
+    fn line_comment(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.layout.not_outcome();
         self.g.seen.content = true;
         if self.failed() || self.g.cut_at_null {
-            return;
+            return ControlFlow::Continue(());
         }
         self.layout.line_comment(text, !self.g.movetext);
         if self.opts.strict {
@@ -633,23 +656,25 @@ impl Visitor for Encoder {
         } else {
             self.ext(ext::LINE_COMMENT, text);
         }
+        ControlFlow::Continue(())
     }
 
-    fn escape_line(&mut self, text: &[u8]) {
+    fn escape_line(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.layout.not_outcome();
         self.g.seen.content = true;
         if self.failed() {
-            return;
+            return ControlFlow::Continue(());
         }
         self.layout.escape(text);
         let r = self.game.escape(text);
         self.g.anchors.last_is_anchor = false;
         self.written(r);
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         if !self.movetext_item() {
-            return;
+            return ControlFlow::Continue(Skip(false));
         }
         let limit = if self.opts.max_rav_depth == 0 {
             pgc_core::Limits::DEFAULT.max_rav_depth
@@ -657,20 +682,22 @@ impl Visitor for Encoder {
             self.opts.max_rav_depth
         };
         if let Err(reason) = self.moves.begin_variation(limit) {
-            return self.fail(reason);
+            self.fail(reason);
+            return ControlFlow::Continue(Skip(false));
         }
         let r = self.game.begin_variation();
         self.g.anchors.last_is_anchor = false;
         self.written(r);
         self.layout.begin_variation();
+        ControlFlow::Continue(Skip(false))
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.flush_number();
         self.layout.not_outcome();
         self.layout.token();
         if self.failed() || self.g.cut_at_null {
-            return;
+            return ControlFlow::Continue(());
         }
         let closed = self.moves.end_variation();
         if closed {
@@ -679,33 +706,28 @@ impl Visitor for Encoder {
             self.written(r);
         }
         self.layout.end_variation(closed);
+        ControlFlow::Continue(())
     }
 
-    fn outcome(&mut self, raw: &[u8]) {
+    fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
         self.flush_number();
         self.layout.outcome_gap();
         self.g.seen.content = true;
         if self.moves.depth() > 0 {
             // `(*`: a continuation marker inside a variation; not kept exactly.
             self.layout.unreproducible();
-            return;
+            return ControlFlow::Continue(());
         }
         self.start_movetext();
         self.game.mark_outcome();
         self.g.outcome = Outcome::from_bytes(raw);
         self.layout.outcome(raw);
+        ControlFlow::Continue(())
     }
 
-    fn junk(&mut self, raw: &[u8]) {
-        self.layout.not_outcome();
-        if self.failed() {
-            return;
-        }
-        self.g.seen.junk = true;
-        self.layout.junk(raw);
-        if !self.opts.strict {
-            self.ext(ext::JUNK, raw);
-        }
+    fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
+        self.keep_junk(raw);
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self, raw: &[u8]) -> GameOutput {
