@@ -6,6 +6,7 @@
 //! crash through the same logic, without the fuzzer. A failed invariant is a
 //! panic, which the fuzzer reports as a crash.
 
+use pgc_core::ext::{ExtKind, PayloadChecker};
 use pgc_core::verify::Verifier;
 use pgc_core::{GameVisitor, GameWalker, Limits, PgcReader};
 use pgn_bridge::decode::DecodeOptions;
@@ -51,18 +52,35 @@ fn records<R: Read>(r: R) -> (Vec<(u64, pgc_core::Record)>, Option<String>) {
     }
 }
 
-/// Walks every game with a visitor that does nothing (SAN not wanted).
+/// Walks every game with a visitor that only checks extension payloads, as
+/// every reader of games does (SAN not wanted).
 fn walk<R: Read>(r: R) -> (u64, Option<String>) {
-    struct Nothing;
-    impl GameVisitor for Nothing {
+    #[derive(Default)]
+    struct Payloads {
+        checker: PayloadChecker,
+        refused: Option<String>,
+    }
+    impl GameVisitor for Payloads {
         fn wants_san(&self) -> bool {
             false
         }
+        fn extension(&mut self, kind: u8, payload: &[u8]) {
+            if self.refused.is_none()
+                && let Err(e) = self.checker.check(ExtKind(kind), payload)
+            {
+                self.refused = Some(format!("kind {}: {e}", ExtKind(kind)));
+            }
+        }
     }
     let mut w = GameWalker::new(r);
+    let mut v = Payloads::default();
     loop {
-        match w.walk_game(&mut Nothing) {
-            Ok(true) => {}
+        match w.walk_game(&mut v) {
+            Ok(true) => {
+                if let Some(e) = v.refused.take() {
+                    return (w.games(), Some(e));
+                }
+            }
             Ok(false) => return (w.games(), None),
             Err(e) => return (w.games(), Some(e.to_string())),
         }
