@@ -1,0 +1,166 @@
+//! `pgc encode` on hostile PGN and damaged compressed input: what it writes
+//! is always readable by `pgc decode` and `pgc verify` with their default
+//! limits, a truncated game is never completed silently, a damaged stream
+//! keeps the games before the damage, and memory stays a small multiple of
+//! the largest game.
+
+use std::fs;
+use std::path::Path;
+
+mod common;
+use common::{run, stderr};
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+fn code(o: &std::process::Output) -> Option<i32> {
+    o.status.code()
+}
+
+/// Encodes `pgn` with a rejects file: (exit status, stderr, PGC, rejects).
+fn encode_with_rejects(pgn: &[u8], extra: &[&str]) -> (Option<i32>, String, Vec<u8>, Vec<u8>) {
+    let d = tmp();
+    let input = d.path().join("in.pgn");
+    let out = d.path().join("out.pgc");
+    let rej = d.path().join("rej.pgn");
+    fs::write(&input, pgn).unwrap();
+    let mut args = vec!["encode", p(&input), "-o", p(&out), "--rejects", p(&rej)];
+    args.extend_from_slice(extra);
+    let o = run(&args, b"");
+    let pgc_bytes = fs::read(&out).unwrap_or_default();
+    let rejects = fs::read(&rej).unwrap_or_default();
+    (code(&o), stderr(&o), pgc_bytes, rejects)
+}
+
+/// What `pgc decode` makes of `pgc_bytes`, which it must accept.
+fn decode(pgc_bytes: &[u8]) -> Vec<u8> {
+    let o = run(&["decode", "-q"], pgc_bytes);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    o.stdout
+}
+
+/// `pgc verify` accepts `pgc_bytes` with its default limits.
+fn verifies(pgc_bytes: &[u8]) {
+    let d = tmp();
+    let f = d.path().join("x.pgc");
+    fs::write(&f, pgc_bytes).unwrap();
+    let o = run(&["verify", p(&f)], b"");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+}
+
+// ---- 6. Encode writes only what decode and verify read ----
+
+/// A tag value, a comment and junk over the readers' 16 MiB default are
+/// rejected at encode with a reason naming the limit, the game kept in the
+/// rejects file; the other games are written and read back.
+#[test]
+fn payloads_over_the_read_limit_are_rejected_at_encode() {
+    let big = "x".repeat((16 << 20) + 1);
+    let good = "[Event \"ok\"]\n\n1. e4 e5 *\n\n";
+    for game in [
+        format!("[Event \"a\"]\n[White \"{big}\"]\n\n1. e4 *\n\n"),
+        format!("[Event \"a\"]\n\n1. e4 {{{big}}} *\n\n"),
+        format!("[Event \"a\"]\n\n1. e4 ;{big}\n*\n\n"),
+    ] {
+        let pgn = format!("{good}{game}{good}");
+        let (status, err, out, rejects) = encode_with_rejects(pgn.as_bytes(), &[]);
+        assert_eq!(status, Some(1), "{err}");
+        assert!(
+            err.contains("--max-string") && err.contains("game 2"),
+            "{err}"
+        );
+        assert!(
+            rejects.windows(game.len()).any(|w| w == game.as_bytes()),
+            "the rejected game is kept whole"
+        );
+        verifies(&out);
+        assert_eq!(decode(&out), format!("{good}{good}").as_bytes());
+    }
+}
+
+/// Just under the limit, a long tag is written, and decode and verify read
+/// it with their defaults.
+#[test]
+fn a_payload_at_the_read_limit_is_written_and_read_back() {
+    // The long-tag payload: a varint of the name's length, the name, the value.
+    let value = "y".repeat((16 << 20) - 1 - "White".len());
+    let pgn = format!("[Event \"a\"]\n[White \"{value}\"]\n\n1. e4 *\n");
+    let (status, err, out, _) = encode_with_rejects(pgn.as_bytes(), &[]);
+    assert_eq!(status, Some(0), "{err}");
+    verifies(&out);
+    assert_eq!(decode(&out), pgn.as_bytes());
+}
+
+// ---- 10. A truncated game is reported, never completed ----
+
+#[test]
+fn truncated_games_are_rejected_verbatim() {
+    let good = "[Event \"a\"]\n\n1. e4 e5 *\n\n";
+    for (tail, inside) in [
+        ("[White \"", "a tag"),
+        ("[Event \"b\"]\n[White \"Ca", "a tag"),
+        ("[Event \"b\"]\n\n1. e4 e5 (", "a variation"),
+        ("[Event \"b\"]\n\n1. e4 e5 (1... c5 2. Nf3 ", "a variation"),
+        ("[Event \"b\"]\n\n1. e4 {never closed", "a { comment"),
+        ("[a\"\"]{", "a { comment"),
+    ] {
+        let pgn = format!("{good}{tail}");
+        let (status, err, out, rejects) = encode_with_rejects(pgn.as_bytes(), &[]);
+        assert_eq!(status, Some(1), "{tail:?}: {err}");
+        assert!(
+            err.contains(&format!("ends inside {inside}"))
+                && err.contains("game 2 (line 5, byte 25)"),
+            "{tail:?}: {err}"
+        );
+        assert!(String::from_utf8_lossy(&rejects).contains(tail), "{tail:?}");
+        assert_eq!(decode(&out), good.as_bytes());
+    }
+}
+
+/// The 6-byte input `[a""]{` no longer grows on every round: encode,
+/// decode, encode again gives the same bytes.
+#[test]
+fn round_trips_of_truncated_input_are_a_fixed_point() {
+    let mut text = b"[a\"\"]{".to_vec();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let o = run(&["encode", "-q"], &text);
+        let pgc_bytes = o.stdout;
+        text = decode(&pgc_bytes);
+        seen.push(text.clone());
+    }
+    assert_eq!(seen[0], seen[1]);
+    assert_eq!(seen[1], seen[2]);
+}
+
+/// A game that leaves a variation open and is followed by another game is
+/// an import file, not a truncated one: its variations are closed.
+#[test]
+fn an_open_variation_before_the_next_game_is_closed() {
+    let pgn = "1. e4 (1. d4\n\n[Event \"b\"]\n\n1. e4 *\n";
+    let o = run(&["encode", "-q"], pgn.as_bytes());
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8(decode(&o.stdout)).unwrap();
+    assert!(text.contains("(1. d4)"), "{text}");
+}
+
+// ---- 14. NAGs beyond 32 bits ----
+
+#[test]
+fn a_nag_beyond_32_bits_is_rejected_not_clamped() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 $99999999999999999999999 *\n";
+    let (status, err, out, rejects) = encode_with_rejects(pgn, &[]);
+    assert_eq!(status, Some(1), "{err}");
+    assert!(err.contains("$99999999999999999999999"), "{err}");
+    assert!(out.is_empty());
+    assert!(rejects.ends_with(pgn));
+    // The largest NAG itself is fine.
+    let o = run(&["encode", "-q"], b"1. e4 $4294967295 *\n");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(decode(&o.stdout), b"1. e4 $4294967295 *\n");
+}
