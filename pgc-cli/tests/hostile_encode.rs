@@ -164,3 +164,101 @@ fn a_nag_beyond_32_bits_is_rejected_not_clamped() {
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
     assert_eq!(decode(&o.stdout), b"1. e4 $4294967295 *\n");
 }
+
+// ---- 11. Damaged compressed input keeps the games before the damage ----
+
+/// `n` small games, each with a distinct comment (so that compression
+/// leaves enough blocks to cut between).
+fn games_text(n: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut out = Vec::new();
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.extend(format!("[Event \"g{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 {{c {x}}} *\n\n").as_bytes());
+    }
+    out
+}
+
+fn compress(kind: &str, data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    match kind {
+        "zst" => zstd::encode_all(data, 3).unwrap(),
+        "gz" => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        }
+        _ => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            e.write_all(data).unwrap();
+            e.finish().unwrap()
+        }
+    }
+}
+
+#[test]
+fn damaged_compressed_input_keeps_the_games_before_the_damage() {
+    let text = games_text(40_000);
+    for kind in ["zst", "gz", "bz2"] {
+        let whole = compress(kind, &text);
+        let truncated = whole[..whole.len() * 2 / 3].to_vec();
+        let mut corrupted = whole.clone();
+        let mid = corrupted.len() * 2 / 3;
+        for b in &mut corrupted[mid..mid + 64] {
+            *b ^= 0x5a;
+        }
+        let mut cases = vec![("truncated", truncated)];
+        // gzip and bzip2 check their CRC only at the end of a member or a
+        // block: corrupted data may decompress to garbage first, which
+        // then reads as PGN junk. zstd refuses a damaged block whole.
+        if kind == "zst" {
+            cases.push(("corrupted", corrupted));
+        }
+        for (what, damaged) in cases {
+            let d = tmp();
+            let input = d.path().join(format!("in.pgn.{kind}"));
+            let out = d.path().join("out.pgc");
+            let rej = d.path().join("rej.pgn");
+            fs::write(&input, &damaged).unwrap();
+            let o = run(
+                &[
+                    "encode",
+                    p(&input),
+                    "-o",
+                    p(&out),
+                    "--rejects",
+                    p(&rej),
+                    "-j",
+                    "2",
+                ],
+                b"",
+            );
+            let err = stderr(&o);
+            assert_eq!(code(&o), Some(1), "{kind} {what}: {err}");
+            assert!(
+                err.contains("compressed byte") && err.contains("decompressed byte"),
+                "{kind} {what}: {err}"
+            );
+            let pgc_bytes = fs::read(&out).expect("the output is written");
+            verifies(&pgc_bytes);
+            let back = decode(&pgc_bytes);
+            assert!(!back.is_empty(), "{kind} {what}: games before the damage");
+            assert!(
+                text.starts_with(&back),
+                "{kind} {what}: whole games, in order"
+            );
+            assert!(back.ends_with(b"*\n\n"), "{kind} {what}");
+            // The game at the damage is in the rejects file, with the text
+            // that was read of it.
+            let rejects = fs::read(&rej).unwrap();
+            let cut = String::from_utf8_lossy(&rejects);
+            assert!(cut.contains("damaged"), "{kind} {what}: {cut}");
+            let rest = &text[back.len()..];
+            let body = cut.split_once('\n').map_or("", |(_, b)| b).as_bytes();
+            let body = body.strip_suffix(b"\n").unwrap_or(body);
+            assert!(rest.starts_with(body), "{kind} {what}");
+        }
+    }
+}

@@ -10,11 +10,11 @@
 use crate::args::EncodeArgs;
 use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
 use pgn_bridge::convert::write_reject;
-use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
+use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::{GameStart, Skip, Visitor};
@@ -31,12 +31,19 @@ const SHOWN_REJECTS: usize = 10;
 struct Job {
     data: Vec<u8>,
     start: GameStart,
+    /// The game the damage of a compressed input cut (or may have cut):
+    /// rejected whole, after the batch's games.
+    cut: Option<(Reject, Vec<u8>)>,
+    /// The message about that damage, for the batch that reached it.
+    damage: Option<String>,
 }
 
 /// What a worker made of a batch.
 struct Done {
     pgc: Vec<u8>,
     rejects: Vec<(Reject, Vec<u8>)>,
+    /// A damaged compressed input ended the data here (the message).
+    damage: Option<String>,
     /// Games that lost something in strict mode: 0-based game number and what.
     losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
@@ -47,6 +54,7 @@ struct Done {
 struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
+    last: &'a mut GameStart,
 }
 
 impl Visitor for CopyRaw<'_> {
@@ -56,6 +64,7 @@ impl Visitor for CopyRaw<'_> {
         if self.first.is_none() {
             *self.first = Some(start);
         }
+        *self.last = start;
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -84,21 +93,98 @@ fn pgn_error(name: &str, e: &PgnError) -> Error {
     }
 }
 
-fn next_batch<R: Read>(reader: &mut PgnReader<R>) -> std::result::Result<Option<Job>, PgnError> {
+/// The message for a damaged compressed input, the last game before the
+/// damage ending at `kept_end`, `kept` games kept.
+fn damage_message(name: &str, d: &Damage, kept: u64, kept_end: u64, cut: bool) -> String {
+    let cut = if cut {
+        format!(
+            "; game {} (from byte {kept_end}) is cut there and rejected",
+            kept + 1
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{name}: the {} data is damaged before compressed byte {}, after {} good \
+         decompressed bytes ({}); the {kept} games before decompressed byte {kept_end} \
+         are kept{cut}, the rest of the file is not read",
+        d.compression, d.compressed, d.decompressed, d.error
+    )
+}
+
+fn next_batch<R: Read>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    damage: Option<&DamageWatch>,
+) -> std::result::Result<Option<Job>, PgnError> {
     let mut data = Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2));
     let mut first = None;
+    let mut last = GameStart::default();
     let mut games = 0;
+    let mut cut = None;
+    let mut message = None;
     while data.len() < BATCH_BYTES && games < BATCH_GAMES {
+        let before = data.len();
         let mut v = CopyRaw {
             batch: &mut data,
             first: &mut first,
+            last: &mut last,
         };
-        if reader.read_game(&mut v)?.is_none() {
+        let read = reader.read_game(&mut v)?;
+        // The data ends at the damage (the reader reads ahead, so the
+        // damage is known before the game that reaches it is read): that
+        // game may be cut short (its end was never seen), so it is not
+        // converted.
+        let reached = damage
+            .and_then(DamageWatch::end)
+            .is_some_and(|end| read.is_none() || reader.offset() >= end);
+        if let Some(d) = damage.filter(|_| reached).and_then(DamageWatch::take) {
+            let end = reader.offset();
+            let (kept, kept_end) = match read {
+                Some(()) => (last.index, last.offset),
+                None => (reader.games_read(), end),
+            };
+            message = Some(damage_message(name, &d, kept, kept_end, read.is_some()));
+            if read.is_some() {
+                let raw = data.split_off(before);
+                let what = format!(
+                    "{} data damaged before compressed byte {}, after decompressed byte {}: {}",
+                    d.compression, d.compressed, d.decompressed, d.error
+                );
+                let reject = Reject {
+                    game: last.index,
+                    line: last.line,
+                    offset: last.offset,
+                    ply: 0,
+                    reason: RejectReason::DamagedInput { what },
+                };
+                cut = Some((reject, raw));
+                if data.is_empty() {
+                    first = Some(last);
+                }
+            }
+            break;
+        }
+        if read.is_none() {
             break;
         }
         games += 1;
     }
-    Ok(first.map(|start| Job { data, start }))
+    if first.is_none() && message.is_some() {
+        // No game before the damage in this batch: a batch of none carries
+        // the message.
+        first = Some(GameStart {
+            index: reader.games_read(),
+            offset: reader.offset(),
+            line: 0,
+        });
+    }
+    Ok(first.map(|start| Job {
+        data,
+        start,
+        cut,
+        damage: message,
+    }))
 }
 
 fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
@@ -107,6 +193,7 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
         rejects: Vec::new(),
+        damage: job.damage,
         losses: Vec::new(),
         stats: EncodeStats::default(),
         error: None,
@@ -149,6 +236,12 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
         }
     }
     done.stats.bytes_in = job.data.len() as u64;
+    if let Some((r, raw)) = job.cut {
+        done.stats.games += 1;
+        done.stats.rejected += 1;
+        done.stats.bytes_in += raw.len() as u64;
+        done.rejects.push((r, raw));
+    }
     done.stats.bytes_out = done.pgc.len() as u64;
     done
 }
@@ -215,9 +308,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     };
     let mut progress = Progress::new("encode", a.report.quiet);
     let mut total = EncodeStats::default();
-    let mut shown: Vec<String> = Vec::new();
+    let mut notes = Notes::default();
     for input in &inputs {
-        let opened = input.open()?;
+        let opened = input.open_keeping_damage()?;
         if opened.format == Format::Pgc {
             return Err(Error::Usage(format!(
                 "{} is a PGC file, not PGN; use `pgc decode` to turn it into PGN",
@@ -227,7 +320,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
             jobs,
-            || match next_batch(&mut reader) {
+            || match next_batch(&mut reader, &input.name, opened.damage.as_ref()) {
                 Ok(b) => Ok(b),
                 Err(e) => Err(pgn_error(&input.name, &e)),
             },
@@ -240,7 +333,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     rejects_sink.as_mut(),
                     report_sink.as_mut(),
                     &mut total,
-                    &mut shown,
+                    &mut notes,
                 )?;
                 progress.tick(total.bytes_in, total.games);
                 Ok(())
@@ -263,6 +356,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     }
     output.commit()?;
     progress.clear();
+    let Notes { shown, damaged } = notes;
+    for line in &damaged {
+        say(line);
+    }
     if progress.verbose() {
         for line in &shown {
             say(line);
@@ -290,11 +387,20 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         total.bytes_out,
         progress.elapsed(),
     ));
-    Ok(if total.rejected > 0 {
+    Ok(if total.rejected > 0 || !damaged.is_empty() {
         Status::Problems
     } else {
         Status::Ok
     })
+}
+
+/// What is said on stderr at the end of a run.
+#[derive(Default)]
+struct Notes {
+    /// The first rejected games.
+    shown: Vec<String>,
+    /// Damaged compressed inputs: said even with --quiet.
+    damaged: Vec<String>,
 }
 
 fn consume(
@@ -304,7 +410,7 @@ fn consume(
     rejects: Option<&mut Sink>,
     report: Option<&mut Sink>,
     total: &mut EncodeStats,
-    shown: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<()> {
     sink.put(&done.pgc)?;
     if let Some(rs) = rejects {
@@ -319,11 +425,12 @@ fn consume(
         }
     }
     for (r, _) in &done.rejects {
-        if shown.len() < SHOWN_REJECTS {
-            shown.push(format!("{name}: rejected {r}"));
+        if notes.shown.len() < SHOWN_REJECTS {
+            notes.shown.push(format!("{name}: rejected {r}"));
         }
     }
     total.add(&done.stats);
+    notes.damaged.extend(done.damage);
     if let Some(e) = done.error {
         return Err(Error::Data(format!("{name}: {e}")));
     }

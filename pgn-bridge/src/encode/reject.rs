@@ -76,6 +76,13 @@ pub enum RejectReason {
         /// Where: "a tag", "a { comment", "a variation".
         inside: &'static str,
     },
+    /// The input's compressed data is damaged where the game stands: the
+    /// game is cut there (or may be), so it is not converted.
+    #[error("the compressed input is damaged inside this game: {what}")]
+    DamagedInput {
+        /// Where and what the decompressor said.
+        what: String,
+    },
     /// Only text that is not PGN, no tag and no move.
     #[error("no PGN game here, only text that is not PGN")]
     NotPgn,
