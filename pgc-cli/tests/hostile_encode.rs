@@ -262,3 +262,75 @@ fn damaged_compressed_input_keeps_the_games_before_the_damage() {
         }
     }
 }
+
+// ---- 3. Encoding memory is a small multiple of the largest game ----
+
+/// Peak resident memory, in bytes, of `pgc args…` as `/usr/bin/time -v`
+/// reports it; `None` (with a note) where there is no such program.
+fn peak_rss(args: &[&str]) -> Option<u64> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        eprintln!("skipped: /usr/bin/time is not installed (apt-get install time)");
+        return None;
+    }
+    let o = std::process::Command::new(time)
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_pgc"))
+        .args(args)
+        .output()
+        .expect("run /usr/bin/time");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let kb: u64 = err
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in: {err}"));
+    Some(kb * 1024)
+}
+
+/// One game of `nags` NAGs (3 bytes each), the worst case for the encoder's
+/// per-token records.
+fn nag_game(nags: usize) -> Vec<u8> {
+    let mut g = b"[Event \"e\"]\n\n1. e4 ".to_vec();
+    g.extend(b"$1 ".repeat(nags));
+    g.extend(b"*\n\n");
+    g
+}
+
+/// The documented bound (README, Limits): encode holds about 5 × the
+/// largest game per batch being converted (its text, the read buffer, the
+/// token record, the rendering checked against the text, the PGC), plus a
+/// fixed few MiB. The test allows 8 × per game in flight and 32 MiB; before
+/// the bound, a game of NAGs took 19 ×.
+#[test]
+fn encode_memory_is_a_small_multiple_of_the_game() {
+    let d = tmp();
+    let game = nag_game(4_000_000);
+    let size = game.len() as u64;
+    let one = d.path().join("one.pgn");
+    fs::write(&one, &game).unwrap();
+    let two = d.path().join("two.pgn");
+    fs::write(&two, [&game[..], &game[..]].concat()).unwrap();
+    let out = d.path().join("out.pgc");
+    let base = 32 << 20;
+    for (input, jobs, games) in [(&one, "1", 1), (&two, "2", 2)] {
+        let Some(peak) = peak_rss(&[
+            "encode",
+            "-q",
+            "-j",
+            jobs,
+            p(input),
+            "-o",
+            p(&out),
+            "--force",
+        ]) else {
+            return;
+        };
+        let bound = games * 8 * size + base;
+        assert!(
+            peak <= bound,
+            "-j {jobs}, {games} games of {size} bytes: peak {peak} over {bound}"
+        );
+        assert!(fs::metadata(&out).unwrap().len() > 0);
+    }
+}

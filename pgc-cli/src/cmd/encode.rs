@@ -15,6 +15,7 @@ use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
 use pgn_bridge::convert::write_reject;
 use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
+use pgn_bridge::lexer::{self, LexContext};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::{GameStart, Skip, Visitor};
@@ -47,7 +48,6 @@ struct Done {
     /// Games that lost something in strict mode: 0-based game number and what.
     losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
-    error: Option<String>,
 }
 
 /// The splitter's visitor: copies each game's bytes into the batch.
@@ -187,8 +187,9 @@ fn next_batch<R: Read>(
     }))
 }
 
-fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
-    let mut reader = PgnReader::new(&job.data[..]).with_max_game_bytes(max_game_bytes);
+/// Encodes the games of a batch, lexed straight from the batch's bytes
+/// (the splitter found where each game ends; nothing is copied again).
+fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
     let mut enc = Encoder::new(opts);
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
@@ -196,19 +197,37 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
         damage: job.damage,
         losses: Vec::new(),
         stats: EncodeStats::default(),
-        error: None,
     };
-    let base = job.start;
-    loop {
-        match reader.read_game(&mut enc) {
-            Ok(None) => break,
-            Ok(Some(GameOutput::Encoded {
+    let mut start = job.start;
+    let mut ctx = LexContext {
+        at_line_start: true,
+        at_input_start: start.offset == 0,
+    };
+    let mut rest = &job.data[..];
+    // With the whole batch at hand, the scan never needs more.
+    while let Ok(end) = lexer::scan_game(rest, true, ctx) {
+        if !end.has_tokens {
+            break;
+        }
+        let (game, after) = rest.split_at(end.len.min(rest.len()));
+        let output = lexer::lex_game(game, start, ctx, &mut enc);
+        let this = start;
+        start.index += 1;
+        start.offset += game.len() as u64;
+        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
+        ctx = LexContext {
+            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
+            at_input_start: false,
+        };
+        rest = after;
+        match output {
+            GameOutput::Encoded {
                 plies,
                 identical,
                 losses,
-            })) => {
+            } => {
                 if !losses.is_empty() {
-                    done.losses.push((base.index + done.stats.games, losses));
+                    done.losses.push((this.index, losses));
                 }
                 let s = &mut done.stats;
                 s.games += 1;
@@ -216,22 +235,14 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
                 s.plies += plies;
                 s.identical += u64::from(identical);
                 s.losses.add(&losses);
-                done.pgc.extend_from_slice(enc.take_game());
+                enc.append_game_to(&mut done.pgc);
             }
-            Ok(Some(GameOutput::Rejected(mut r))) => {
-                // Positions relative to the batch → relative to the input.
-                r.game += base.index;
-                r.offset += base.offset;
-                r.line += base.line.saturating_sub(1);
+            GameOutput::Rejected(r) => {
                 done.stats.games += 1;
                 done.stats.rejected += 1;
-                done.rejects.push((r, enc.take_game().to_vec()));
-            }
-            Err(e) => {
-                // The splitter read these games under the same limit, so
-                // this is not expected; report it rather than lose games.
-                done.error = Some(e.to_string());
-                break;
+                let mut raw = Vec::new();
+                enc.append_game_to(&mut raw);
+                done.rejects.push((r, raw));
             }
         }
     }
@@ -324,7 +335,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                 Ok(b) => Ok(b),
                 Err(e) => Err(pgn_error(&input.name, &e)),
             },
-            |job| encode_batch(job, opts, max_game_bytes),
+            |job| encode_batch(job, opts),
             |done: Done| {
                 consume(
                     done,
@@ -431,8 +442,5 @@ fn consume(
     }
     total.add(&done.stats);
     notes.damaged.extend(done.damage);
-    if let Some(e) = done.error {
-        return Err(Error::Data(format!("{name}: {e}")));
-    }
     Ok(())
 }

@@ -342,6 +342,18 @@ impl Encoder {
         &self.done
     }
 
+    /// Appends the bytes [`Encoder::take_game`] returns to `out`; into an
+    /// empty `out` they are moved, not copied (a huge game is not held
+    /// twice).
+    pub fn append_game_to(&mut self, out: &mut Vec<u8>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.done);
+            self.done.clear();
+        } else {
+            out.extend_from_slice(&self.done);
+        }
+    }
+
     fn fail(&mut self, reason: RejectReason) {
         if self.g.failure.is_none() {
             self.g.failure = Some((self.moves.ply(), reason));
@@ -379,14 +391,21 @@ impl Encoder {
         self.g.anchors.last_is_anchor = true;
     }
 
-    fn ext(&mut self, kind: u8, payload: &[u8]) {
+    /// Rejects the game when an extension of `kind` with a payload of
+    /// `len` bytes would be over [`MAX_PAYLOAD`]; `true` then (checked
+    /// before the text is kept anywhere).
+    fn ext_too_long(&mut self, kind: u8, len: usize) -> bool {
         let what = match kind {
             ext::COMMENT => "a comment",
             ext::LINE_COMMENT => "a ; comment",
             ext::NULL_MOVE => "a null move",
             _ => "text that is not PGN",
         };
-        if self.too_long(what, payload.len() as u64) {
+        !self.opts.strict && self.too_long(what, len as u64)
+    }
+
+    fn ext(&mut self, kind: u8, payload: &[u8]) {
+        if self.ext_too_long(kind, payload.len()) {
             return;
         }
         let r = self.game.extension(kind, payload);
@@ -695,7 +714,7 @@ impl Visitor for Encoder {
     }
 
     fn comment(&mut self, text: &[u8]) {
-        if !self.movetext_item() {
+        if !self.movetext_item() || self.ext_too_long(ext::COMMENT, text.len()) {
             return;
         }
         self.layout.comment(text);
@@ -717,7 +736,7 @@ impl Visitor for Encoder {
     fn line_comment(&mut self, text: &[u8]) {
         self.layout.not_outcome();
         self.g.seen.content = true;
-        if self.failed() || self.g.cut_at_null {
+        if self.failed() || self.g.cut_at_null || self.ext_too_long(ext::LINE_COMMENT, text.len()) {
             return;
         }
         self.layout.line_comment(text, !self.g.movetext);
@@ -804,6 +823,9 @@ impl Visitor for Encoder {
             return;
         }
         self.g.seen.junk = true;
+        if self.ext_too_long(ext::JUNK, raw.len()) {
+            return;
+        }
         self.layout.junk(raw);
         if !self.opts.strict {
             self.ext(ext::JUNK, raw);
