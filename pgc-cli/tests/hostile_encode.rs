@@ -334,3 +334,28 @@ fn encode_memory_is_a_small_multiple_of_the_game() {
         assert!(fs::metadata(&out).unwrap().len() > 0);
     }
 }
+
+// ---- 14. Blank lines are no game ----
+
+/// Blank lines beyond `--max-game-bytes` are no game, not "game 1 … is
+/// larger than"; a game after them is converted with its true line.
+#[test]
+fn blank_lines_over_the_limit_are_no_game() {
+    let blank = vec![b'\n'; 1 << 20];
+    let o = run(&["encode", "--max-game-bytes", "100000"], &blank);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("0 games"), "{}", stderr(&o));
+    let mut pgn = blank.clone();
+    pgn.extend(b"[Event \"a\"]\n\n1. e4 Ke7 *\n");
+    let (status, err, out, _) = encode_with_rejects(&pgn, &["--max-game-bytes", "100000"]);
+    assert_eq!(status, Some(1), "{err}");
+    assert!(out.is_empty());
+    // The game starts with the blank lines kept before it: its position is
+    // past those dropped.
+    assert!(
+        err.contains("rejected game 1 (line ") && !err.contains("(line 1,"),
+        "{err}"
+    );
+    assert!(!err.contains("larger than"), "{err}");
+}

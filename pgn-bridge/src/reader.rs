@@ -138,13 +138,15 @@ impl<R: Read> PgnReader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, PgnError> {
-        let ctx = LexContext {
-            at_line_start: self.at_line_start,
-            at_input_start: self.offset == 0,
-        };
-        let end = loop {
+        let (end, ctx) = loop {
+            // Filling may drop whitespace that held no game: the context is
+            // that of the first byte still buffered.
+            let ctx = LexContext {
+                at_line_start: self.at_line_start,
+                at_input_start: self.offset == 0,
+            };
             match lexer::scan_game(&self.buf[self.start..self.end], self.eof, ctx) {
-                Ok(end) => break end,
+                Ok(end) => break (end, ctx),
                 Err(NeedMore) => self.fill()?,
             }
         };
@@ -199,7 +201,19 @@ impl<R: Read> PgnReader<R> {
         }
         if self.end == self.buf.len() {
             if self.buf.len() >= cap_limit {
-                return Err(self.too_large());
+                if self.buf[..self.end]
+                    .iter()
+                    .all(|&b| lexer::is_whitespace(b))
+                {
+                    // Whitespace and no token yet, as much as the limit:
+                    // no game. It is dropped, as the whitespace of an
+                    // input with no game is.
+                    self.consume(self.end);
+                    self.start = 0;
+                    self.end = 0;
+                } else {
+                    return Err(self.too_large());
+                }
             }
             let grown = if self.buf.is_empty() {
                 INITIAL_BUFFER
@@ -344,6 +358,28 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("disk on fire"));
         assert_eq!(err.game(), 0);
+    }
+
+    /// Whitespace beyond the game size limit holds no game: it is no
+    /// error, and the game after it is read with its true position.
+    #[test]
+    fn whitespace_over_the_limit_is_no_game() {
+        let mut input = vec![b'\n'; 300_000];
+        assert!(
+            read_all(&mut PgnReader::new(&input[..]).with_max_game_bytes(50_000))
+                .0
+                .is_empty()
+        );
+        input.extend(b"[A \"1\"]\n*\n");
+        let (games, starts) = read_all(&mut PgnReader::new(&input[..]).with_max_game_bytes(50_000));
+        assert_eq!(games.len(), 1);
+        assert!(games[0].ends_with(b"[A \"1\"]\n*\n"));
+        assert!(starts[0].offset > 0 && starts[0].line > 1);
+        assert_eq!(starts[0].offset + games[0].len() as u64, input.len() as u64);
+        assert_eq!(
+            starts[0].line + games[0].iter().filter(|&&b| b == b'\n').count() as u64,
+            300_000 + 3
+        );
     }
 
     #[test]
