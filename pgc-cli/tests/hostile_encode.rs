@@ -359,3 +359,35 @@ fn blank_lines_over_the_limit_are_no_game() {
     );
     assert!(!err.contains("larger than"), "{err}");
 }
+
+// ---- 14. A game over --max-game-bytes is a rejected game ----
+
+/// One game over the limit no longer aborts the run: it is rejected (its
+/// whole text in the rejects file) and the games after it are converted.
+#[test]
+fn a_game_over_the_size_limit_is_rejected_and_the_run_goes_on() {
+    let first = "[Event \"a\"]\n\n1. e4 e5 *\n\n";
+    let big = format!(
+        "[Event \"big\"]\n\n1. e4 {{{}\n\n",
+        "x\n[no tag\n".repeat(30_000)
+    );
+    let last = "[Event \"c\"]\n\n1. d4 d5 *\n";
+    let pgn = format!("{first}{big}{last}");
+    for jobs in ["1", "2"] {
+        let (status, err, out, rejects) =
+            encode_with_rejects(pgn.as_bytes(), &["--max-game-bytes", "100000", "-j", jobs]);
+        assert_eq!(status, Some(1), "{err}");
+        assert!(
+            err.contains("rejected game 2 (line 5, byte 25)") && err.contains("--max-game-bytes"),
+            "{err}"
+        );
+        assert_eq!(decode(&out), format!("{first}{last}").as_bytes());
+        let rejects = String::from_utf8(rejects).unwrap();
+        let (header, body) = rejects.split_once('\n').unwrap();
+        assert!(
+            header.contains("larger than the limit of 100000 bytes"),
+            "{header}"
+        );
+        assert_eq!(body, big);
+    }
+}

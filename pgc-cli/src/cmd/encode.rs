@@ -37,6 +37,17 @@ struct Job {
     cut: Option<(Reject, Vec<u8>)>,
     /// The message about that damage, for the batch that reached it.
     damage: Option<String>,
+    /// A game over `--max-game-bytes` after the batch's games: rejected,
+    /// its text (with `--rejects`) in a temporary file.
+    oversized: Option<Oversized>,
+}
+
+/// A game over `--max-game-bytes`: never held in memory.
+struct Oversized {
+    reject: Reject,
+    /// Its text, with `--rejects`.
+    text: Option<std::fs::File>,
+    size: u64,
 }
 
 /// What a worker made of a batch.
@@ -45,6 +56,8 @@ struct Done {
     rejects: Vec<(Reject, Vec<u8>)>,
     /// A damaged compressed input ended the data here (the message).
     damage: Option<String>,
+    /// A game over `--max-game-bytes`, after the batch's games.
+    oversized: Option<Oversized>,
     /// Games that lost something in strict mode: 0-based game number and what.
     losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
@@ -112,17 +125,74 @@ fn damage_message(name: &str, d: &Damage, kept: u64, kept_end: u64, cut: bool) -
     )
 }
 
+/// Moves past a game over the size limit (`err`), its text going to a
+/// temporary file when `keep` (for the rejects file).
+fn skip_oversized<R: Read>(
+    reader: &mut PgnReader<R>,
+    err: &PgnError,
+    keep: bool,
+    name: &str,
+) -> Result<Oversized> {
+    let PgnError::GameTooLarge {
+        game,
+        offset,
+        line,
+        limit,
+    } = *err
+    else {
+        return Err(pgn_error(name, err));
+    };
+    let mut file = if keep {
+        Some(tempfile::tempfile().map_err(|e| {
+            Error::Io(format!(
+                "{name}: cannot make a temporary file for a game over --max-game-bytes: {e}"
+            ))
+        })?)
+    } else {
+        None
+    };
+    let mut failed = None;
+    let size = reader
+        .skip_game(&mut |bytes| {
+            if let (Some(f), None) = (file.as_mut(), &failed) {
+                failed = std::io::Write::write_all(f, bytes).err();
+            }
+        })
+        .map_err(|e| pgn_error(name, &e))?;
+    if let Some(e) = failed {
+        return Err(Error::Io(format!(
+            "{name}: cannot keep a game over --max-game-bytes in a temporary file: {e}"
+        )));
+    }
+    if let Some(f) = file.as_mut() {
+        std::io::Seek::rewind(f).map_err(|e| Error::io(name, &e))?;
+    }
+    Ok(Oversized {
+        reject: Reject {
+            game,
+            line,
+            offset,
+            ply: 0,
+            reason: RejectReason::TooLarge { limit, size },
+        },
+        text: file,
+        size,
+    })
+}
+
 fn next_batch<R: Read>(
     reader: &mut PgnReader<R>,
     name: &str,
     damage: Option<&DamageWatch>,
-) -> std::result::Result<Option<Job>, PgnError> {
+    keep_oversized: bool,
+) -> Result<Option<Job>> {
     let mut data = Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2));
     let mut first = None;
     let mut last = GameStart::default();
     let mut games = 0;
     let mut cut = None;
     let mut message = None;
+    let mut oversized = None;
     while data.len() < BATCH_BYTES && games < BATCH_GAMES {
         let before = data.len();
         let mut v = CopyRaw {
@@ -130,7 +200,22 @@ fn next_batch<R: Read>(
             first: &mut first,
             last: &mut last,
         };
-        let read = reader.read_game(&mut v)?;
+        let read = match reader.read_game(&mut v) {
+            Ok(read) => read,
+            Err(e @ PgnError::GameTooLarge { .. }) => {
+                let o = skip_oversized(reader, &e, keep_oversized, name)?;
+                if first.is_none() {
+                    first = Some(GameStart {
+                        index: o.reject.game,
+                        offset: o.reject.offset,
+                        line: o.reject.line,
+                    });
+                }
+                oversized = Some(o);
+                break;
+            }
+            Err(e) => return Err(pgn_error(name, &e)),
+        };
         // The data ends at the damage (the reader reads ahead, so the
         // damage is known before the game that reaches it is read): that
         // game may be cut short (its end was never seen), so it is not
@@ -184,6 +269,7 @@ fn next_batch<R: Read>(
         start,
         cut,
         damage: message,
+        oversized,
     }))
 }
 
@@ -195,6 +281,7 @@ fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
         rejects: Vec::new(),
         damage: job.damage,
+        oversized: None,
         losses: Vec::new(),
         stats: EncodeStats::default(),
     };
@@ -252,6 +339,12 @@ fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
         done.stats.rejected += 1;
         done.stats.bytes_in += raw.len() as u64;
         done.rejects.push((r, raw));
+    }
+    if let Some(o) = job.oversized {
+        done.stats.games += 1;
+        done.stats.rejected += 1;
+        done.stats.bytes_in += o.size;
+        done.oversized = Some(o);
     }
     done.stats.bytes_out = done.pgc.len() as u64;
     done
@@ -331,9 +424,13 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
             jobs,
-            || match next_batch(&mut reader, &input.name, opened.damage.as_ref()) {
-                Ok(b) => Ok(b),
-                Err(e) => Err(pgn_error(&input.name, &e)),
+            || {
+                next_batch(
+                    &mut reader,
+                    &input.name,
+                    opened.damage.as_ref(),
+                    a.rejects.is_some(),
+                )
             },
             |job| encode_batch(job, opts),
             |done: Done| {
@@ -424,7 +521,8 @@ fn consume(
     notes: &mut Notes,
 ) -> Result<()> {
     sink.put(&done.pgc)?;
-    if let Some(rs) = rejects {
+    let mut rejects = rejects;
+    if let Some(rs) = rejects.as_deref_mut() {
         for (r, raw) in &done.rejects {
             write_reject(rs, name, r, raw).map_err(|e| Error::io(rs.name(), &e))?;
         }
@@ -433,6 +531,29 @@ fn consume(
         for (game, losses) in &done.losses {
             let line = format!("{name}: game {}: not kept: {losses}\n", game + 1);
             rs.put(line.as_bytes())?;
+        }
+    }
+    if let Some(o) = done.oversized {
+        if let (Some(rs), Some(mut text)) = (rejects, o.text) {
+            // As write_reject, from the temporary file.
+            let header = format!("% pgc: rejected {name}: {}\n", o.reject);
+            rs.put(header.as_bytes())?;
+            let mut last = b'\n';
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                let n = text.read(&mut buf).map_err(|e| Error::io(name, &e))?;
+                if n == 0 {
+                    break;
+                }
+                last = buf[n - 1];
+                rs.put(&buf[..n])?;
+            }
+            if last != b'\n' {
+                rs.put(b"\n")?;
+            }
+        }
+        if notes.shown.len() < SHOWN_REJECTS {
+            notes.shown.push(format!("{name}: rejected {}", o.reject));
         }
     }
     for (r, _) in &done.rejects {

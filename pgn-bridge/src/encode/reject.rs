@@ -83,6 +83,19 @@ pub enum RejectReason {
         /// Where and what the decompressor said.
         what: String,
     },
+    /// The game is larger than the reader's limit: it is not read, its
+    /// text runs to the next tag section after a blank line.
+    #[error(
+        "the game is larger than the limit of {limit} bytes ({size} bytes up to the next tag \
+         section after a blank line); look for an unterminated {{ comment or tag string, or \
+         raise the limit with --max-game-bytes"
+    )]
+    TooLarge {
+        /// The limit (`--max-game-bytes`).
+        limit: usize,
+        /// The bytes skipped.
+        size: u64,
+    },
     /// Only text that is not PGN, no tag and no move.
     #[error("no PGN game here, only text that is not PGN")]
     NotPgn,
