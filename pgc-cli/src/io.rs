@@ -133,6 +133,105 @@ pub struct Opened {
     pub reader: Box<dyn Read>,
     /// What the data looks like.
     pub format: Format,
+    /// With [`Input::open_keeping_damage`] and a compressed input: where
+    /// the decompression failed, if it did.
+    pub damage: Option<DamageWatch>,
+}
+
+/// Where a compressed input turned out to be damaged (truncated or
+/// corrupted) and what the decompressor said.
+#[derive(Debug)]
+pub struct Damage {
+    /// `zstd`, `gzip` or `bzip2`.
+    pub compression: &'static str,
+    /// Compressed bytes handed to the decompressor when it failed: the
+    /// damage lies before this offset of the file.
+    pub compressed: u64,
+    /// Decompressed bytes read correctly before the failure.
+    pub decompressed: u64,
+    /// The decompressor's error.
+    pub error: io::Error,
+}
+
+/// Shared view of a [`Damage`] that a [`Guarded`] reader may record.
+#[derive(Debug, Clone, Default)]
+pub struct DamageWatch(std::sync::Arc<std::sync::Mutex<Option<Damage>>>);
+
+impl DamageWatch {
+    /// Where the good decompressed data ends, once the decompression has
+    /// failed.
+    pub fn end(&self) -> Option<u64> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|d| d.as_ref().map(|d| d.decompressed))
+    }
+
+    /// The damage, once (later calls give `None`).
+    pub fn take(&self) -> Option<Damage> {
+        self.0.lock().ok().and_then(|mut d| d.take())
+    }
+
+    fn set(&self, d: Damage) {
+        if let Ok(mut slot) = self.0.lock() {
+            slot.get_or_insert(d);
+        }
+    }
+}
+
+/// Counts the bytes read through it.
+struct Counting<R> {
+    inner: R,
+    count: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// A decompressor whose first error is recorded in a [`DamageWatch`] and
+/// turned into the end of the data, so that everything decompressed before
+/// the damage is read (and kept) and the reader of the data learns from the
+/// watch that the end is not a real one.
+struct Guarded {
+    inner: Box<dyn Read>,
+    compression: &'static str,
+    compressed: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    decompressed: u64,
+    watch: DamageWatch,
+    failed: bool,
+}
+
+impl Read for Guarded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.failed {
+            return Ok(0);
+        }
+        loop {
+            match self.inner.read(buf) {
+                Ok(n) => {
+                    self.decompressed += n as u64;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => {
+                    self.failed = true;
+                    self.watch.set(Damage {
+                        compression: self.compression,
+                        compressed: self.compressed.load(std::sync::atomic::Ordering::Relaxed),
+                        decompressed: self.decompressed,
+                        error,
+                    });
+                    return Ok(0);
+                }
+            }
+        }
+    }
 }
 
 fn is_stdio(p: &Path) -> bool {
@@ -234,6 +333,21 @@ impl Input {
     /// The file cannot be opened or read, or uses a compression that is
     /// recognised but not supported.
     pub fn open(&self) -> Result<Opened> {
+        self.open_with(false)
+    }
+
+    /// [`Input::open`], but a compressed input whose decompression fails
+    /// (a truncated or corrupted `.zst`, `.gz`, `.bz2`) ends there instead
+    /// of failing: the data before the damage is read, and
+    /// [`Opened::damage`] tells where the damage is.
+    ///
+    /// # Errors
+    /// As [`Input::open`].
+    pub fn open_keeping_damage(&self) -> Result<Opened> {
+        self.open_with(true)
+    }
+
+    fn open_with(&self, keep_damage: bool) -> Result<Opened> {
         let raw: Box<dyn Read> = match &self.path {
             None => Box::new(io::stdin().lock()),
             Some(p) => {
@@ -250,12 +364,39 @@ impl Input {
             }
         };
         let (head, raw) = self.peek(raw)?;
+        let compressed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = Counting {
+            inner: raw,
+            count: compressed.clone(),
+        };
+        let mut damage = None;
+        let mut guard = |inner: Box<dyn Read>, compression| -> Box<dyn Read> {
+            if !keep_damage {
+                return inner;
+            }
+            let watch = DamageWatch::default();
+            damage = Some(watch.clone());
+            Box::new(Guarded {
+                inner,
+                compression,
+                compressed: compressed.clone(),
+                decompressed: 0,
+                watch,
+                failed: false,
+            })
+        };
         let data: Box<dyn Read> = match head.as_slice() {
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => Box::new(
-                zstd::stream::read::Decoder::new(raw).map_err(|e| Error::io(&self.name, &e))?,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => guard(
+                Box::new(
+                    zstd::stream::read::Decoder::new(counted)
+                        .map_err(|e| Error::io(&self.name, &e))?,
+                ),
+                "zstd",
             ),
-            [0x1f, 0x8b, ..] => Box::new(flate2::read::MultiGzDecoder::new(raw)),
-            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
+            [0x1f, 0x8b, ..] => guard(Box::new(flate2::read::MultiGzDecoder::new(counted)), "gzip"),
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => {
+                guard(Box::new(bzip2::read::MultiBzDecoder::new(counted)), "bzip2")
+            }
             [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
                 return Err(Error::Usage(format!(
                     "{}: is compressed with xz or zip, which pgc does not read; decompress it first \
@@ -263,7 +404,7 @@ impl Input {
                     self.name
                 )));
             }
-            _ => raw,
+            _ => Box::new(counted.inner),
         };
         let (head, data) = self.peek(data)?;
         if let Some(encoding) = utf16(&head) {
@@ -276,6 +417,7 @@ impl Input {
         Ok(Opened {
             reader: data,
             format: sniff(&head),
+            damage,
         })
     }
 

@@ -152,6 +152,12 @@ fn class(b: u8) -> u8 {
     CLASS[b as usize]
 }
 
+/// Whether the lexer reads `b` as whitespace (space, `\t`, `\n`, `\r`,
+/// `\x0b`, `\x0c`, NUL).
+pub fn is_whitespace(b: u8) -> bool {
+    class(b) & WS != 0
+}
+
 /// Finds the end of the game that starts at `input[0]`.
 ///
 /// `eof` says whether `input` reaches the end of the whole input; if not and

@@ -140,13 +140,15 @@ impl<R: Read> PgnReader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, PgnError> {
-        let ctx = LexContext {
-            at_line_start: self.at_line_start,
-            at_input_start: self.offset == 0,
-        };
-        let end = loop {
+        let (end, ctx) = loop {
+            // Filling may drop whitespace that held no game: the context is
+            // that of the first byte still buffered.
+            let ctx = LexContext {
+                at_line_start: self.at_line_start,
+                at_input_start: self.offset == 0,
+            };
             match lexer::scan_game(&self.buf[self.start..self.end], self.eof, ctx) {
-                Ok(end) => break end,
+                Ok(end) => break (end, ctx),
                 Err(NeedMore) => self.fill()?,
             }
         };
@@ -168,6 +170,60 @@ impl<R: Read> PgnReader<R> {
         self.consume(end.len);
         self.index += 1;
         Ok(Some(output))
+    }
+
+    /// After a [`PgnError::GameTooLarge`], passes the rest of that game to
+    /// `sink` in pieces (never holding more than the buffer) and moves past
+    /// it, so that reading can go on with the next game. The lexer cannot
+    /// find the end of a game it cannot hold; here the game ends before the
+    /// first line that starts with `[` after a blank line (the next game's
+    /// tag section), once a line with text has been seen, or at the end of
+    /// the input. Returns the game's size in bytes; the game counts as read.
+    ///
+    /// # Errors
+    /// [`PgnError::Io`] if reading fails.
+    pub fn skip_game(&mut self, sink: &mut dyn FnMut(&[u8])) -> Result<u64, PgnError> {
+        let is_blank = |line: &[u8]| line.iter().all(|&b| lexer::is_whitespace(b));
+        let mut total = 0u64;
+        // The previous complete line was blank; the next byte starts a line;
+        // the current line is blank so far; a line with text was seen.
+        let (mut prev_blank, mut line_start, mut cur_blank, mut text) = (false, true, true, false);
+        loop {
+            let pending = &self.buf[self.start..self.end];
+            let mut i = 0;
+            let mut cut = None;
+            while i < pending.len() {
+                if line_start && text && prev_blank && pending[i] == b'[' {
+                    cut = Some(i);
+                    break;
+                }
+                match memchr::memchr(b'\n', &pending[i..]) {
+                    Some(k) => {
+                        cur_blank &= is_blank(&pending[i..i + k]);
+                        text |= !cur_blank;
+                        prev_blank = cur_blank;
+                        cur_blank = true;
+                        line_start = true;
+                        i += k + 1;
+                    }
+                    None => {
+                        cur_blank &= is_blank(&pending[i..]);
+                        line_start = false;
+                        i = pending.len();
+                    }
+                }
+            }
+            let n = cut.unwrap_or(pending.len());
+            sink(&self.buf[self.start..self.start + n]);
+            total += n as u64;
+            self.consume(n);
+            if cut.is_some() || self.eof {
+                break;
+            }
+            self.fill()?;
+        }
+        self.index += 1;
+        Ok(total)
     }
 
     fn consume(&mut self, len: usize) {
@@ -201,7 +257,19 @@ impl<R: Read> PgnReader<R> {
         }
         if self.end == self.buf.len() {
             if self.buf.len() >= cap_limit {
-                return Err(self.too_large());
+                if self.buf[..self.end]
+                    .iter()
+                    .all(|&b| lexer::is_whitespace(b))
+                {
+                    // Whitespace and no token yet, as much as the limit:
+                    // no game. It is dropped, as the whitespace of an
+                    // input with no game is.
+                    self.consume(self.end);
+                    self.start = 0;
+                    self.end = 0;
+                } else {
+                    return Err(self.too_large());
+                }
             }
             let grown = if self.buf.is_empty() {
                 INITIAL_BUFFER
@@ -335,6 +403,32 @@ mod tests {
         assert_eq!(games.len(), 2);
     }
 
+    /// A game over the limit is skipped to the next tag section after a
+    /// blank line, its bytes handed over whole, and reading goes on.
+    #[test]
+    fn a_game_over_the_limit_is_skipped() {
+        let mut big = b"[A \"1\"]\n\n1. e4 {".to_vec();
+        big.extend(b"x\n[not a tag\n".repeat(20_000));
+        big.extend(b"} 1-0\n\n");
+        let next = b"[A \"2\"]\n\n1. d4 *\n";
+        let input = [&big[..], next].concat();
+        for n in [1, 4096, 1 << 20] {
+            let mut reader = PgnReader::new(Trickle(&input, n)).with_max_game_bytes(50_000);
+            let err = reader.read_game(&mut Raw::default()).unwrap_err();
+            assert!(matches!(err, PgnError::GameTooLarge { game: 0, .. }));
+            let mut skipped = Vec::new();
+            let size = reader
+                .skip_game(&mut |b| skipped.extend_from_slice(b))
+                .unwrap();
+            assert_eq!(skipped, big);
+            assert_eq!(size, big.len() as u64);
+            let (games, starts) = read_all(&mut reader);
+            assert_eq!(games, [next.to_vec()]);
+            assert_eq!(starts[0].index, 1);
+            assert_eq!(starts[0].offset, big.len() as u64);
+        }
+    }
+
     #[test]
     fn io_error() {
         struct Fail;
@@ -348,6 +442,28 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("disk on fire"));
         assert_eq!(err.game(), 0);
+    }
+
+    /// Whitespace beyond the game size limit holds no game: it is no
+    /// error, and the game after it is read with its true position.
+    #[test]
+    fn whitespace_over_the_limit_is_no_game() {
+        let mut input = vec![b'\n'; 300_000];
+        assert!(
+            read_all(&mut PgnReader::new(&input[..]).with_max_game_bytes(50_000))
+                .0
+                .is_empty()
+        );
+        input.extend(b"[A \"1\"]\n*\n");
+        let (games, starts) = read_all(&mut PgnReader::new(&input[..]).with_max_game_bytes(50_000));
+        assert_eq!(games.len(), 1);
+        assert!(games[0].ends_with(b"[A \"1\"]\n*\n"));
+        assert!(starts[0].offset > 0 && starts[0].line > 1);
+        assert_eq!(starts[0].offset + games[0].len() as u64, input.len() as u64);
+        assert_eq!(
+            starts[0].line + games[0].iter().filter(|&&b| b == b'\n').count() as u64,
+            300_000 + 3
+        );
     }
 
     #[test]

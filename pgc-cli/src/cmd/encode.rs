@@ -10,11 +10,12 @@
 use crate::args::EncodeArgs;
 use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
-use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
 use pgn_bridge::convert::write_reject;
-use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
+use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
+use pgn_bridge::lexer::{self, LexContext};
 use pgn_bridge::pgn_error::PgnError;
 use pgn_bridge::reader::PgnReader;
 use pgn_bridge::visitor::{GameStart, Visitor};
@@ -32,16 +33,35 @@ const SHOWN_REJECTS: usize = 10;
 struct Job {
     data: Vec<u8>,
     start: GameStart,
+    /// The game the damage of a compressed input cut (or may have cut):
+    /// rejected whole, after the batch's games.
+    cut: Option<(Reject, Vec<u8>)>,
+    /// The message about that damage, for the batch that reached it.
+    damage: Option<String>,
+    /// A game over `--max-game-bytes` after the batch's games: rejected,
+    /// its text (with `--rejects`) in a temporary file.
+    oversized: Option<Oversized>,
+}
+
+/// A game over `--max-game-bytes`: never held in memory.
+struct Oversized {
+    reject: Reject,
+    /// Its text, with `--rejects`.
+    text: Option<std::fs::File>,
+    size: u64,
 }
 
 /// What a worker made of a batch.
 struct Done {
     pgc: Vec<u8>,
     rejects: Vec<(Reject, Vec<u8>)>,
+    /// A damaged compressed input ended the data here (the message).
+    damage: Option<String>,
+    /// A game over `--max-game-bytes`, after the batch's games.
+    oversized: Option<Oversized>,
     /// Games that lost something in strict mode: 0-based game number and what.
     losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
-    error: Option<String>,
 }
 
 /// The splitter's visitor: copies each game's bytes into the batch. It stops
@@ -49,6 +69,7 @@ struct Done {
 struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
+    last: &'a mut GameStart,
 }
 
 impl Visitor for CopyRaw<'_> {
@@ -58,6 +79,7 @@ impl Visitor for CopyRaw<'_> {
         if self.first.is_none() {
             *self.first = Some(start);
         }
+        *self.last = start;
         ControlFlow::Break(())
     }
 
@@ -83,44 +105,215 @@ fn pgn_error(name: &str, e: &PgnError) -> Error {
     }
 }
 
-fn next_batch<R: Read>(reader: &mut PgnReader<R>) -> std::result::Result<Option<Job>, PgnError> {
+/// The message for a damaged compressed input, the last game before the
+/// damage ending at `kept_end`, `kept` games kept.
+fn damage_message(name: &str, d: &Damage, kept: u64, kept_end: u64, cut: bool) -> String {
+    let cut = if cut {
+        format!(
+            "; game {} (from byte {kept_end}) is cut there and rejected",
+            kept + 1
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{name}: the {} data is damaged before compressed byte {}, after {} good \
+         decompressed bytes ({}); the {kept} games before decompressed byte {kept_end} \
+         are kept{cut}, the rest of the file is not read",
+        d.compression, d.compressed, d.decompressed, d.error
+    )
+}
+
+/// Moves past a game over the size limit (`err`), its text going to a
+/// temporary file when `keep` (for the rejects file).
+fn skip_oversized<R: Read>(
+    reader: &mut PgnReader<R>,
+    err: &PgnError,
+    keep: bool,
+    name: &str,
+) -> Result<Oversized> {
+    let PgnError::GameTooLarge {
+        game,
+        offset,
+        line,
+        limit,
+    } = *err
+    else {
+        return Err(pgn_error(name, err));
+    };
+    let mut file = if keep {
+        Some(tempfile::tempfile().map_err(|e| {
+            Error::Io(format!(
+                "{name}: cannot make a temporary file for a game over --max-game-bytes: {e}"
+            ))
+        })?)
+    } else {
+        None
+    };
+    let mut failed = None;
+    let size = reader
+        .skip_game(&mut |bytes| {
+            if let (Some(f), None) = (file.as_mut(), &failed) {
+                failed = std::io::Write::write_all(f, bytes).err();
+            }
+        })
+        .map_err(|e| pgn_error(name, &e))?;
+    if let Some(e) = failed {
+        return Err(Error::Io(format!(
+            "{name}: cannot keep a game over --max-game-bytes in a temporary file: {e}"
+        )));
+    }
+    if let Some(f) = file.as_mut() {
+        std::io::Seek::rewind(f).map_err(|e| Error::io(name, &e))?;
+    }
+    Ok(Oversized {
+        reject: Reject {
+            game,
+            line,
+            offset,
+            ply: 0,
+            reason: RejectReason::TooLarge { limit, size },
+        },
+        text: file,
+        size,
+    })
+}
+
+fn next_batch<R: Read>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    damage: Option<&DamageWatch>,
+    keep_oversized: bool,
+) -> Result<Option<Job>> {
     let mut data = Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2));
     let mut first = None;
+    let mut last = GameStart::default();
     let mut games = 0;
+    let mut cut = None;
+    let mut message = None;
+    let mut oversized = None;
     while data.len() < BATCH_BYTES && games < BATCH_GAMES {
+        let before = data.len();
         let mut v = CopyRaw {
             batch: &mut data,
             first: &mut first,
+            last: &mut last,
         };
-        if reader.read_game(&mut v)?.is_none() {
+        let read = match reader.read_game(&mut v) {
+            Ok(read) => read,
+            Err(e @ PgnError::GameTooLarge { .. }) => {
+                let o = skip_oversized(reader, &e, keep_oversized, name)?;
+                if first.is_none() {
+                    first = Some(GameStart {
+                        index: o.reject.game,
+                        offset: o.reject.offset,
+                        line: o.reject.line,
+                    });
+                }
+                oversized = Some(o);
+                break;
+            }
+            Err(e) => return Err(pgn_error(name, &e)),
+        };
+        // The data ends at the damage (the reader reads ahead, so the
+        // damage is known before the game that reaches it is read): that
+        // game may be cut short (its end was never seen), so it is not
+        // converted.
+        let reached = damage
+            .and_then(DamageWatch::end)
+            .is_some_and(|end| read.is_none() || reader.offset() >= end);
+        if let Some(d) = damage.filter(|_| reached).and_then(DamageWatch::take) {
+            let end = reader.offset();
+            let (kept, kept_end) = match read {
+                Some(()) => (last.index, last.offset),
+                None => (reader.games_read(), end),
+            };
+            message = Some(damage_message(name, &d, kept, kept_end, read.is_some()));
+            if read.is_some() {
+                let raw = data.split_off(before);
+                let what = format!(
+                    "{} data damaged before compressed byte {}, after decompressed byte {}: {}",
+                    d.compression, d.compressed, d.decompressed, d.error
+                );
+                let reject = Reject {
+                    game: last.index,
+                    line: last.line,
+                    offset: last.offset,
+                    ply: 0,
+                    reason: RejectReason::DamagedInput { what },
+                };
+                cut = Some((reject, raw));
+                if data.is_empty() {
+                    first = Some(last);
+                }
+            }
+            break;
+        }
+        if read.is_none() {
             break;
         }
         games += 1;
     }
-    Ok(first.map(|start| Job { data, start }))
+    if first.is_none() && message.is_some() {
+        // No game before the damage in this batch: a batch of none carries
+        // the message.
+        first = Some(GameStart {
+            index: reader.games_read(),
+            offset: reader.offset(),
+            line: 0,
+        });
+    }
+    Ok(first.map(|start| Job {
+        data,
+        start,
+        cut,
+        damage: message,
+        oversized,
+    }))
 }
 
-fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
-    let mut reader = PgnReader::new(&job.data[..]).with_max_game_bytes(max_game_bytes);
+/// Encodes the games of a batch, lexed straight from the batch's bytes
+/// (the splitter found where each game ends; nothing is copied again).
+fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
     let mut enc = Encoder::new(opts);
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
         rejects: Vec::new(),
+        damage: job.damage,
+        oversized: None,
         losses: Vec::new(),
         stats: EncodeStats::default(),
-        error: None,
     };
-    let base = job.start;
-    loop {
-        match reader.read_game(&mut enc) {
-            Ok(None) => break,
-            Ok(Some(GameOutput::Encoded {
+    let mut start = job.start;
+    let mut ctx = LexContext {
+        at_line_start: true,
+        at_input_start: start.offset == 0,
+    };
+    let mut rest = &job.data[..];
+    // With the whole batch at hand, the scan never needs more.
+    while let Ok(end) = lexer::scan_game(rest, true, ctx) {
+        if !end.has_tokens {
+            break;
+        }
+        let (game, after) = rest.split_at(end.len.min(rest.len()));
+        let output = lexer::lex_game(game, start, ctx, &mut enc);
+        let this = start;
+        start.index += 1;
+        start.offset += game.len() as u64;
+        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
+        ctx = LexContext {
+            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
+            at_input_start: false,
+        };
+        rest = after;
+        match output {
+            GameOutput::Encoded {
                 plies,
                 identical,
                 losses,
-            })) => {
+            } => {
                 if !losses.is_empty() {
-                    done.losses.push((base.index + done.stats.games, losses));
+                    done.losses.push((this.index, losses));
                 }
                 let s = &mut done.stats;
                 s.games += 1;
@@ -128,26 +321,30 @@ fn encode_batch(job: Job, opts: EncodeOptions, max_game_bytes: usize) -> Done {
                 s.plies += plies;
                 s.identical += u64::from(identical);
                 s.losses.add(&losses);
-                done.pgc.extend_from_slice(enc.take_game());
+                enc.append_game_to(&mut done.pgc);
             }
-            Ok(Some(GameOutput::Rejected(mut r))) => {
-                // Positions relative to the batch → relative to the input.
-                r.game += base.index;
-                r.offset += base.offset;
-                r.line += base.line.saturating_sub(1);
+            GameOutput::Rejected(r) => {
                 done.stats.games += 1;
                 done.stats.rejected += 1;
-                done.rejects.push((r, enc.take_game().to_vec()));
-            }
-            Err(e) => {
-                // The splitter read these games under the same limit, so
-                // this is not expected; report it rather than lose games.
-                done.error = Some(e.to_string());
-                break;
+                let mut raw = Vec::new();
+                enc.append_game_to(&mut raw);
+                done.rejects.push((r, raw));
             }
         }
     }
     done.stats.bytes_in = job.data.len() as u64;
+    if let Some((r, raw)) = job.cut {
+        done.stats.games += 1;
+        done.stats.rejected += 1;
+        done.stats.bytes_in += raw.len() as u64;
+        done.rejects.push((r, raw));
+    }
+    if let Some(o) = job.oversized {
+        done.stats.games += 1;
+        done.stats.rejected += 1;
+        done.stats.bytes_in += o.size;
+        done.oversized = Some(o);
+    }
     done.stats.bytes_out = done.pgc.len() as u64;
     done
 }
@@ -214,9 +411,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     };
     let mut progress = Progress::new("encode", a.report.quiet);
     let mut total = EncodeStats::default();
-    let mut shown: Vec<String> = Vec::new();
+    let mut notes = Notes::default();
     for input in &inputs {
-        let opened = input.open()?;
+        let opened = input.open_keeping_damage()?;
         if opened.format == Format::Pgc {
             return Err(Error::Usage(format!(
                 "{} is a PGC file, not PGN; use `pgc decode` to turn it into PGN",
@@ -226,11 +423,15 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
             jobs,
-            || match next_batch(&mut reader) {
-                Ok(b) => Ok(b),
-                Err(e) => Err(pgn_error(&input.name, &e)),
+            || {
+                next_batch(
+                    &mut reader,
+                    &input.name,
+                    opened.damage.as_ref(),
+                    a.rejects.is_some(),
+                )
             },
-            |job| encode_batch(job, opts, max_game_bytes),
+            |job| encode_batch(job, opts),
             |done: Done| {
                 consume(
                     done,
@@ -239,7 +440,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     rejects_sink.as_mut(),
                     report_sink.as_mut(),
                     &mut total,
-                    &mut shown,
+                    &mut notes,
                 )?;
                 progress.tick(total.bytes_in, total.games);
                 Ok(())
@@ -262,6 +463,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     }
     output.commit()?;
     progress.clear();
+    let Notes { shown, damaged } = notes;
+    for line in &damaged {
+        say(line);
+    }
     if progress.verbose() {
         for line in &shown {
             say(line);
@@ -289,11 +494,20 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         total.bytes_out,
         progress.elapsed(),
     ));
-    Ok(if total.rejected > 0 {
+    Ok(if total.rejected > 0 || !damaged.is_empty() {
         Status::Problems
     } else {
         Status::Ok
     })
+}
+
+/// What is said on stderr at the end of a run.
+#[derive(Default)]
+struct Notes {
+    /// The first rejected games.
+    shown: Vec<String>,
+    /// Damaged compressed inputs: said even with --quiet.
+    damaged: Vec<String>,
 }
 
 fn consume(
@@ -303,10 +517,11 @@ fn consume(
     rejects: Option<&mut Sink>,
     report: Option<&mut Sink>,
     total: &mut EncodeStats,
-    shown: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<()> {
     sink.put(&done.pgc)?;
-    if let Some(rs) = rejects {
+    let mut rejects = rejects;
+    if let Some(rs) = rejects.as_deref_mut() {
         for (r, raw) in &done.rejects {
             write_reject(rs, name, r, raw).map_err(|e| Error::io(rs.name(), &e))?;
         }
@@ -317,14 +532,35 @@ fn consume(
             rs.put(line.as_bytes())?;
         }
     }
+    if let Some(o) = done.oversized {
+        if let (Some(rs), Some(mut text)) = (rejects, o.text) {
+            // As write_reject, from the temporary file.
+            let header = format!("% pgc: rejected {name}: {}\n", o.reject);
+            rs.put(header.as_bytes())?;
+            let mut last = b'\n';
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                let n = text.read(&mut buf).map_err(|e| Error::io(name, &e))?;
+                if n == 0 {
+                    break;
+                }
+                last = buf[n - 1];
+                rs.put(&buf[..n])?;
+            }
+            if last != b'\n' {
+                rs.put(b"\n")?;
+            }
+        }
+        if notes.shown.len() < SHOWN_REJECTS {
+            notes.shown.push(format!("{name}: rejected {}", o.reject));
+        }
+    }
     for (r, _) in &done.rejects {
-        if shown.len() < SHOWN_REJECTS {
-            shown.push(format!("{name}: rejected {r}"));
+        if notes.shown.len() < SHOWN_REJECTS {
+            notes.shown.push(format!("{name}: rejected {r}"));
         }
     }
     total.add(&done.stats);
-    if let Some(e) = done.error {
-        return Err(Error::Data(format!("{name}: {e}")));
-    }
+    notes.damaged.extend(done.damage);
     Ok(())
 }

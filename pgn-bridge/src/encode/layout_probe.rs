@@ -26,6 +26,149 @@ enum Ev {
     Junk(Range<usize>, bool),
 }
 
+/// The recorded events of a game, packed: a kind byte, then varints (a
+/// range as its start's distance from the previous range's end, zigzag,
+/// and its length). A NAG takes two bytes, a move five or so, where the
+/// enum takes 40: the record stays below the size of the game's text.
+#[derive(Debug, Clone, Default)]
+struct Events {
+    bytes: Vec<u8>,
+    /// End of the last range pushed.
+    last_end: usize,
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
+    let mut v = 0u64;
+    let mut shift = 0;
+    while let Some(&b) = bytes.get(*at) {
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            break;
+        }
+        shift += 7;
+    }
+    v
+}
+
+impl Events {
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.last_end = 0;
+    }
+
+    fn range(&mut self, r: &Range<usize>) {
+        let delta = r.start as i64 - self.last_end as i64;
+        put_varint(&mut self.bytes, ((delta << 1) ^ (delta >> 63)) as u64);
+        put_varint(&mut self.bytes, (r.end - r.start) as u64);
+        self.last_end = r.end;
+    }
+
+    fn push(&mut self, ev: Ev) {
+        match ev {
+            Ev::Tag(n, v) => {
+                self.bytes.push(0);
+                self.range(&n);
+                self.range(&v);
+            }
+            Ev::Movetext => self.bytes.push(1),
+            Ev::San(num, white, r) => {
+                self.bytes.push(if white { 2 } else { 3 });
+                put_varint(&mut self.bytes, u64::from(num));
+                self.range(&r);
+            }
+            Ev::Nag(n) => {
+                self.bytes.push(4);
+                put_varint(&mut self.bytes, u64::from(n));
+            }
+            Ev::Comment(r) => {
+                self.bytes.push(5);
+                self.range(&r);
+            }
+            Ev::LineComment(r) => {
+                self.bytes.push(6);
+                self.range(&r);
+            }
+            Ev::Escape(r) => {
+                self.bytes.push(7);
+                self.range(&r);
+            }
+            Ev::Begin => self.bytes.push(8),
+            Ev::End => self.bytes.push(9),
+            Ev::Outcome(r) => {
+                self.bytes.push(10);
+                self.range(&r);
+            }
+            Ev::Junk(r, m) => {
+                self.bytes.push(if m { 11 } else { 12 });
+                self.range(&r);
+            }
+        }
+    }
+
+    fn iter(&self) -> EventIter<'_> {
+        EventIter {
+            bytes: &self.bytes,
+            at: 0,
+            last_end: 0,
+        }
+    }
+}
+
+/// The events of an [`Events`], in order.
+struct EventIter<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    last_end: usize,
+}
+
+impl EventIter<'_> {
+    fn range(&mut self) -> Range<usize> {
+        let z = get_varint(self.bytes, &mut self.at);
+        let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
+        let start = (self.last_end as i64 + delta) as usize;
+        let len = get_varint(self.bytes, &mut self.at) as usize;
+        self.last_end = start + len;
+        start..start + len
+    }
+}
+
+impl Iterator for EventIter<'_> {
+    type Item = Ev;
+
+    fn next(&mut self) -> Option<Ev> {
+        let &kind = self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(match kind {
+            0 => {
+                let n = self.range();
+                Ev::Tag(n, self.range())
+            }
+            1 => Ev::Movetext,
+            2 | 3 => {
+                let num = get_varint(self.bytes, &mut self.at) as u32;
+                Ev::San(num, kind == 2, self.range())
+            }
+            4 => Ev::Nag(get_varint(self.bytes, &mut self.at) as u32),
+            5 => Ev::Comment(self.range()),
+            6 => Ev::LineComment(self.range()),
+            7 => Ev::Escape(self.range()),
+            8 => Ev::Begin,
+            9 => Ev::End,
+            10 => Ev::Outcome(self.range()),
+            _ => Ev::Junk(self.range(), kind == 11),
+        })
+    }
+}
+
 /// Layout facts the text shows, whether or not it turns out reproducible.
 #[derive(Debug, Clone, Copy)]
 struct Facts {
@@ -66,7 +209,7 @@ pub(crate) struct Decision {
 /// Collects a game's tokens and facts, then decides its layout.
 #[derive(Debug, Clone)]
 pub(crate) struct LayoutProbe {
-    events: Vec<Ev>,
+    events: Events,
     arena: Vec<u8>,
     render: Vec<u8>,
     scratch: Vec<u8>,
@@ -87,7 +230,10 @@ impl Default for LayoutProbe {
 impl LayoutProbe {
     pub(crate) fn new() -> LayoutProbe {
         LayoutProbe {
-            events: Vec::with_capacity(256),
+            events: Events {
+                bytes: Vec::with_capacity(1024),
+                last_end: 0,
+            },
             arena: Vec::with_capacity(4096),
             render: Vec::with_capacity(4096),
             scratch: Vec::with_capacity(256),
@@ -433,23 +579,23 @@ impl LayoutProbe {
         let out = &mut self.render;
         w.begin_game(out, layout);
         let mut checked = 0;
-        for ev in &self.events {
+        for ev in self.events.iter() {
             match ev {
                 Ev::Tag(n, v) => {
                     self.scratch.clear();
-                    unescape_into(&mut self.scratch, &self.arena[v.clone()]);
-                    w.tag(out, &self.arena[n.clone()], &self.scratch);
+                    unescape_into(&mut self.scratch, &self.arena[v]);
+                    w.tag(out, &self.arena[n], &self.scratch);
                 }
                 Ev::Movetext => w.begin_movetext(out),
-                Ev::San(num, white, r) => w.san(out, *num, *white, &self.arena[r.clone()]),
-                Ev::Nag(n) => w.nag(out, *n),
-                Ev::Comment(r) => w.comment(out, &self.arena[r.clone()]),
-                Ev::LineComment(r) => w.line_comment(out, &self.arena[r.clone()]),
-                Ev::Escape(r) => w.escape_line(out, &self.arena[r.clone()]),
+                Ev::San(num, white, r) => w.san(out, num, white, &self.arena[r]),
+                Ev::Nag(n) => w.nag(out, n),
+                Ev::Comment(r) => w.comment(out, &self.arena[r]),
+                Ev::LineComment(r) => w.line_comment(out, &self.arena[r]),
+                Ev::Escape(r) => w.escape_line(out, &self.arena[r]),
                 Ev::Begin => w.begin_variation(out),
                 Ev::End => w.end_variation(out),
-                Ev::Outcome(r) => w.outcome(out, &self.arena[r.clone()]),
-                Ev::Junk(r, m) => w.junk(out, &self.arena[r.clone()], *m),
+                Ev::Outcome(r) => w.outcome(out, &self.arena[r]),
+                Ev::Junk(r, m) => w.junk(out, &self.arena[r], m),
             }
             // The writer holds back the word it is building, so what is in
             // `out` is final.

@@ -235,6 +235,29 @@ struct GameState {
     cut_at_null: bool,
     seen: Seen,
     anchors: Anchors,
+    /// The address just past a junk tag that opens a value or a name and
+    /// never closes it (`[White "`): if nothing but blanks on the same line
+    /// follow it to the end of the game, the input ended inside the tag.
+    open_tag_end: Option<usize>,
+}
+
+/// The largest payload the encoder writes: what PGC readers accept by
+/// default, so that every game `pgc encode` writes is read by `pgc decode`
+/// and `pgc verify` without raising `--max-string`.
+pub const MAX_PAYLOAD: u32 = pgc_core::Limits::DEFAULT.max_string;
+
+/// Bytes of the varint that holds `v`.
+fn varint_len(v: u64) -> u64 {
+    u64::from((64 - v.leading_zeros()).div_ceil(7).max(1))
+}
+
+/// Whether `raw`, after its last byte that is not whitespace, holds no line
+/// end: the text that follows the game's last token (up to the next game or
+/// the end of the input) stays on that token's line.
+fn no_line_end_after_last_token(raw: &[u8]) -> bool {
+    let is_ws = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0);
+    let last = raw.iter().rposition(|b| !is_ws(b)).map_or(0, |i| i + 1);
+    !raw[last..].contains(&b'\n')
 }
 
 /// The PGN → PGC encoder, one game per [`crate::reader::PgnReader::read_game`] call.
@@ -319,10 +342,36 @@ impl Encoder {
         &self.done
     }
 
+    /// Appends the bytes [`Encoder::take_game`] returns to `out`; into an
+    /// empty `out` they are moved, not copied (a huge game is not held
+    /// twice).
+    pub fn append_game_to(&mut self, out: &mut Vec<u8>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.done);
+            self.done.clear();
+        } else {
+            out.extend_from_slice(&self.done);
+        }
+    }
+
     fn fail(&mut self, reason: RejectReason) {
         if self.g.failure.is_none() {
             self.g.failure = Some((self.moves.ply(), reason));
         }
+    }
+
+    /// Rejects the game when a payload of `len` bytes would be over
+    /// [`MAX_PAYLOAD`]; `true` then.
+    fn too_long(&mut self, what: &'static str, len: u64) -> bool {
+        if len <= u64::from(MAX_PAYLOAD) {
+            return false;
+        }
+        self.fail(RejectReason::OverReadLimit {
+            what,
+            len,
+            limit: MAX_PAYLOAD,
+        });
+        true
     }
 
     fn failed(&self) -> bool {
@@ -342,7 +391,23 @@ impl Encoder {
         self.g.anchors.last_is_anchor = true;
     }
 
+    /// Rejects the game when an extension of `kind` with a payload of
+    /// `len` bytes would be over [`MAX_PAYLOAD`]; `true` then (checked
+    /// before the text is kept anywhere).
+    fn ext_too_long(&mut self, kind: u8, len: usize) -> bool {
+        let what = match kind {
+            ext::COMMENT => "a comment",
+            ext::LINE_COMMENT => "a ; comment",
+            ext::NULL_MOVE => "a null move",
+            _ => "text that is not PGN",
+        };
+        !self.opts.strict && self.too_long(what, len as u64)
+    }
+
     fn ext(&mut self, kind: u8, payload: &[u8]) {
+        if self.ext_too_long(kind, payload.len()) {
+            return;
+        }
         let r = self.game.extension(kind, payload);
         self.g.anchors.last_is_anchor = false;
         self.written(r);
@@ -447,6 +512,9 @@ impl Encoder {
             return;
         }
         self.g.seen.junk = true;
+        if self.ext_too_long(ext::JUNK, raw.len()) {
+            return;
+        }
         self.layout.junk(raw);
         if !self.opts.strict {
             self.ext(ext::JUNK, raw);
@@ -467,11 +535,23 @@ impl Encoder {
 
     fn finish_game(&mut self, raw: &[u8]) -> GameOutput {
         self.flush_number();
+        if let Some(end) = self.g.open_tag_end {
+            let (from, to) = (raw.as_ptr() as usize, raw.as_ptr() as usize + raw.len());
+            if (from..=to).contains(&end) && no_line_end_after_last_token(&raw[end - from..]) {
+                self.fail(RejectReason::Truncated { inside: "a tag" });
+            }
+        }
         if !self.failed() && self.g.seen.junk && !self.g.seen.content {
             self.fail(RejectReason::NotPgn);
         }
         if !self.failed() {
             self.start_movetext();
+        }
+        if self.moves.depth() > 0 && no_line_end_after_last_token(raw) {
+            // Variations open where the input stops mid-line: cut short.
+            self.fail(RejectReason::Truncated {
+                inside: "a variation",
+            });
         }
         if let Some((ply, reason)) = self.g.failure.take() {
             return self.reject(ply, reason, raw);
@@ -503,20 +583,35 @@ impl Encoder {
             return self.reject(ply, reason, raw);
         }
         // The records that lead a general game: LAYOUT, then CLOCKS.
-        let mut lead = [RecordRef::Noop; 2];
-        let mut n = 0;
-        if layout != Layout::EXPORT {
+        let with_layout = layout != Layout::EXPORT;
+        if with_layout {
             self.layout_payload.clear();
             layout.to_payload(&mut self.layout_payload);
+        }
+        let with_commands = !self.commands.is_empty();
+        if with_commands {
+            self.commands_payload.clear();
+            self.commands.to_payload(&mut self.commands_payload);
+        }
+        let (layout_len, commands_len) = (
+            self.layout_payload.len() as u64,
+            self.commands_payload.len() as u64,
+        );
+        let over = (with_layout && self.too_long("the game's text layout", layout_len))
+            || (with_commands && self.too_long("the game's clock and command data", commands_len));
+        if over && let Some((ply, reason)) = self.g.failure.take() {
+            return self.reject(ply, reason, raw);
+        }
+        let mut lead = [RecordRef::Noop; 2];
+        let mut n = 0;
+        if with_layout {
             lead[n] = RecordRef::Extension {
                 kind: ext::LAYOUT,
                 payload: &self.layout_payload,
             };
             n += 1;
         }
-        if !self.commands.is_empty() {
-            self.commands_payload.clear();
-            self.commands.to_payload(&mut self.commands_payload);
+        if with_commands {
             lead[n] = RecordRef::Extension {
                 kind: ext::CLOCKS,
                 payload: &self.commands_payload,
@@ -563,6 +658,13 @@ impl Visitor for Encoder {
             return ControlFlow::Continue(());
         }
         let (name_u, value_u) = self.tags.push(name, value);
+        let (n, v) = (name_u.len() as u64, value_u.len() as u64);
+        let long_tag = !GameBuilder::tag_fits(name_u, value_u);
+        let payload = varint_len(n) + n + v;
+        if long_tag && !self.opts.strict && payload > u64::from(MAX_PAYLOAD) {
+            self.too_long("a tag", payload);
+            return ControlFlow::Continue(());
+        }
         self.layout.tag(name, value);
         if self.opts.strict && !GameBuilder::tag_fits(name_u, value_u) {
             self.g.losses.long_tags += 1;
@@ -612,6 +714,20 @@ impl Visitor for Encoder {
         if !self.movetext_item() {
             return ControlFlow::Continue(());
         }
+        if !is_suffix && nag == u32::MAX {
+            let digits = raw.get(1..).unwrap_or_default();
+            let first = digits
+                .iter()
+                .position(|&d| d != b'0')
+                .unwrap_or(digits.len());
+            if &digits[first..] != b"4294967295" {
+                self.fail(RejectReason::NagOverflow {
+                    token: String::from_utf8_lossy(raw).into_owned(),
+                    max: u32::MAX,
+                });
+                return ControlFlow::Continue(());
+            }
+        }
         self.layout.nag(raw, nag, is_suffix);
         if self.opts.strict && nag > 255 {
             self.g.losses.long_nags += 1;
@@ -624,7 +740,7 @@ impl Visitor for Encoder {
     }
 
     fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
-        if !self.movetext_item() {
+        if !self.movetext_item() || self.ext_too_long(ext::COMMENT, text.len()) {
             return ControlFlow::Continue(());
         }
         self.layout.comment(text);
@@ -647,7 +763,7 @@ impl Visitor for Encoder {
     fn line_comment(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.layout.not_outcome();
         self.g.seen.content = true;
-        if self.failed() || self.g.cut_at_null {
+        if self.failed() || self.g.cut_at_null || self.ext_too_long(ext::LINE_COMMENT, text.len()) {
             return ControlFlow::Continue(());
         }
         self.layout.line_comment(text, !self.g.movetext);
@@ -726,6 +842,15 @@ impl Visitor for Encoder {
     }
 
     fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
+        // The lexer gives a `{` as junk only when no `}` follows it before
+        // the end of the input.
+        if raw.first() == Some(&b'{') {
+            self.fail(RejectReason::Truncated {
+                inside: "a { comment",
+            });
+        }
+        self.g.open_tag_end = (raw.first() == Some(&b'[') && !raw.contains(&b']'))
+            .then(|| raw.as_ptr() as usize + raw.len());
         self.keep_junk(raw);
         ControlFlow::Continue(())
     }

@@ -46,6 +46,56 @@ pub enum RejectReason {
     /// A `(` before the line has a move to vary.
     #[error("a variation before any move (expected a move first)")]
     VariationBeforeMove,
+    /// A payload longer than PGC readers accept by default
+    /// ([`pgc_core::Limits::DEFAULT`]`.max_string`): written, the game
+    /// could not be decoded or verified without raising `--max-string`.
+    #[error(
+        "{what} of {len} bytes is over the {limit}-byte limit that PGC readers apply by default \
+         (--max-string); shorten it or split the game"
+    )]
+    OverReadLimit {
+        /// What is too long: a tag, a comment, the game's clock data…
+        what: &'static str,
+        /// Its length as a PGC payload.
+        len: u64,
+        /// The readers' default limit.
+        limit: u32,
+    },
+    /// A NAG whose number does not fit in 32 bits (`$99999999999999999999`).
+    #[error("NAG {token:?} is larger than {max}, the largest NAG PGC holds")]
+    NagOverflow {
+        /// The token as written (lossily decoded).
+        token: String,
+        /// The largest NAG.
+        max: u32,
+    },
+    /// The input ends inside the game: in a tag, a `{` comment or a
+    /// variation (a file cut short).
+    #[error("the input ends inside {inside} (a truncated file?); the game is kept verbatim")]
+    Truncated {
+        /// Where: "a tag", "a { comment", "a variation".
+        inside: &'static str,
+    },
+    /// The input's compressed data is damaged where the game stands: the
+    /// game is cut there (or may be), so it is not converted.
+    #[error("the compressed input is damaged inside this game: {what}")]
+    DamagedInput {
+        /// Where and what the decompressor said.
+        what: String,
+    },
+    /// The game is larger than the reader's limit: it is not read, its
+    /// text runs to the next tag section after a blank line.
+    #[error(
+        "the game is larger than the limit of {limit} bytes ({size} bytes up to the next tag \
+         section after a blank line); look for an unterminated {{ comment or tag string, or \
+         raise the limit with --max-game-bytes"
+    )]
+    TooLarge {
+        /// The limit (`--max-game-bytes`).
+        limit: usize,
+        /// The bytes skipped.
+        size: u64,
+    },
     /// Only text that is not PGN, no tag and no move.
     #[error("no PGN game here, only text that is not PGN")]
     NotPgn,
