@@ -211,6 +211,10 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
             text.clear();
         }
     }
+    // A payload refused among the records after the last game.
+    if let Some(e) = dec.take_error() {
+        return Err(e.into());
+    }
     let text = dec.text();
     output.write_all(text)?;
     stats.bytes_out += text.len() as u64;
