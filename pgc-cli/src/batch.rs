@@ -390,20 +390,24 @@ impl Batch {
 
 /// Walks every game of a batch with `v` (a walker from [`Batch::walker`]),
 /// calling `done(v, true)` after each whole game and `done(v, false)` at
-/// the end of the batch, after the records that follow its last game
-/// (`done` returns the payload error the visitor met, if any, which stops
-/// the walk), and returns the error that stopped the walk, if any.
+/// the end of the batch, after the records that follow its last game, and
+/// returns the error that stopped the walk, if any. After each walk
+/// `take_error` gives the payload the visitor refused, if any: it comes
+/// before any later error of the same walk, as in `pgc verify`.
 pub fn walk_batch<V: GameVisitor>(
     walker: &mut GameWalker<&[u8]>,
     v: &mut V,
-    mut done: impl FnMut(&mut V, bool) -> Option<ExtError>,
+    mut take_error: impl FnMut(&mut V) -> Option<ExtError>,
+    mut done: impl FnMut(&mut V, bool),
 ) -> Option<WalkError> {
     loop {
-        match walker.walk_game(v) {
+        let walked = walker.walk_game(v);
+        if let Some(e) = take_error(v) {
+            return Some(WalkError::from(e));
+        }
+        match walked {
             Ok(more) => {
-                if let Some(e) = done(v, more) {
-                    return Some(WalkError::from(e));
-                }
+                done(v, more);
                 if !more {
                     return None;
                 }

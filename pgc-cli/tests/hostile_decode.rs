@@ -272,3 +272,27 @@ fn decoding_endless_noops_stays_in_bounded_memory() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_bad_payload_is_reported_before_a_later_error_of_its_game() {
+    // A termination record with outcome code 9 at byte 1, then an unknown
+    // marker at byte 5 in the same game.
+    let pgc_bytes = [0x05, 0x80, 0x03, 0x01, 0x09, 0x74, 0x06];
+    let v = pgc(&["verify", "-"], &pgc_bytes);
+    let first = out(&v).lines().next().unwrap_or_default().to_string();
+    assert_eq!(bytes_named(&first).first(), Some(&1), "{first}");
+    for cmd in [
+        &["decode", "-"][..],
+        &["decode", "-j", "2", "-"],
+        &["moves", "-"],
+    ] {
+        let o = pgc(cmd, &pgc_bytes);
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}");
+        assert_eq!(
+            bytes_named(&err(&o)).first(),
+            Some(&1),
+            "{cmd:?}: {}",
+            err(&o)
+        );
+    }
+}

@@ -159,14 +159,15 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
     let mut v = PlyCount { inner, plies: 0 };
     let mut games = 0;
     let mut good = 0;
-    let error = walk_batch(&mut walker, &mut v, |v, whole_game| {
-        let e = v.inner.take_error();
-        if e.is_none() {
+    let error = walk_batch(
+        &mut walker,
+        &mut v,
+        |v| v.inner.take_error(),
+        |v, whole_game| {
             games += u64::from(whole_game);
             good = v.inner.text().len();
-        }
-        e
-    });
+        },
+    );
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);

@@ -462,13 +462,12 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     let mut w = LineWriter::new(job, b.data.len() * 4);
     let mut good = 0;
-    let error = walk_batch(&mut walker, &mut w, |w, _| {
-        let e = w.error.take();
-        if e.is_none() {
-            good = w.out.len();
-        }
-        e
-    });
+    let error = walk_batch(
+        &mut walker,
+        &mut w,
+        |w| w.error.take(),
+        |w, _| good = w.out.len(),
+    );
     // Drop what a game cut short by an error wrote, as `BulkReader` never
     // returns such a game.
     w.out.truncate(good);
