@@ -12,7 +12,9 @@
 //! A PGC input is split into batches at game boundaries by measuring
 //! records with [`record_len`] and asking the game grammar's boundary rule
 //! ([`Bounds`]) where games begin and end (a game is one 0x01 record or
-//! 0x05 … 0x06; records between games go with the next game). A record that cannot be
+//! 0x05 … 0x06; records between games go with the next game, unless the
+//! batch is full: a batch may also end among them, so a run of noops or
+//! other records between games is never held whole). A record that cannot be
 //! framed ends the last batch, so the walker reports it with its exact
 //! position, after every game before it has been decoded. With `--games`,
 //! an up-to-date FILE.idx (`spec/index.md`) lets the split start at the
@@ -22,7 +24,6 @@ use crate::args::{GameRange, PgcBatchArgs};
 use crate::error::{self, Error, Status};
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say, summary_line};
-use pgc_core::Limits;
 use pgc_core::buffer::RefillBuffer;
 use pgc_core::bulk::{GameIndex, IndexError};
 use pgc_core::ext::ExtError;
@@ -30,6 +31,7 @@ use pgc_core::record::{FrameError, Marker, RecordRef, frame_common, record_len};
 use pgc_core::split::Bounds;
 use pgc_core::stream::refill_bound;
 use pgc_core::visit::{GameVisitor, GameWalker, WalkError};
+use pgc_core::{Limits, PgcReader};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
@@ -160,7 +162,8 @@ where
     })
 }
 
-/// A batch is cut after the game that brings it to this many bytes.
+/// A batch is cut after the game, or the record between games, that brings
+/// it to this many bytes.
 const BATCH_BYTES: usize = 128 << 10;
 
 /// Splits a PGC stream into batches of whole games.
@@ -228,9 +231,14 @@ impl<R: Read> PgcSplitter<R> {
 
     /// Moves everything buffered into `data` and stops: the walker will
     /// report the record that could not be framed.
-    fn give_up(&mut self, data: &mut Vec<u8>) {
+    fn give_up(&mut self, batch: &mut Batch) {
+        if batch.data.is_empty() && self.bounds.in_game() {
+            // Inside a game dropped by `--games`: the record is in that
+            // game, which the batch's game count must include.
+            batch.games = self.bounds.games().saturating_sub(1);
+        }
         let n = self.buf.len();
-        data.extend_from_slice(self.buf.take(n));
+        batch.data.extend_from_slice(self.buf.take(n));
         self.offset += n as u64;
         self.done = true;
     }
@@ -327,7 +335,10 @@ impl<R: Read> PgcSplitter<R> {
                     }
                     run += len;
                     self.offset += len as u64;
-                    if boundary && batch.data.len() + run >= BATCH_BYTES {
+                    // A batch ends after a game, or among the records
+                    // between games (a run of noops is not held whole).
+                    let between = boundary || !self.bounds.in_game();
+                    if between && batch.data.len() + run >= BATCH_BYTES {
                         flush!();
                         break;
                     }
@@ -336,7 +347,7 @@ impl<R: Read> PgcSplitter<R> {
                     flush!();
                     let have = self.buf.len() as u64;
                     if self.buf.at_eof() || need > bound || need <= have {
-                        self.give_up(&mut batch.data);
+                        self.give_up(&mut batch);
                         break;
                     }
                     // need <= bound, which fits in memory by the limits.
@@ -344,7 +355,7 @@ impl<R: Read> PgcSplitter<R> {
                 }
                 Err(FrameError::UnknownMarker(_) | FrameError::OverLimit { .. }) => {
                     flush!();
-                    self.give_up(&mut batch.data);
+                    self.give_up(&mut batch);
                     break;
                 }
             }
@@ -367,32 +378,41 @@ pub struct Done {
     pub error: Option<WalkError>,
 }
 
-/// Walks every game of batch `b` with `v`, calling `game_done` after each
-/// whole game (it returns the payload error the visitor met in the game, if
-/// any, which stops the walk), and returns the error that stopped the walk
-/// (if any) with its positions in the whole input rather than the batch.
+impl Batch {
+    /// A walker over the batch whose offsets and game numbers (in
+    /// [`pgc_core::visit::GameInfo`], in every error and in the errors
+    /// inside them) are those of the whole input, as `pgc verify` gives them.
+    pub fn walker(&self, limits: Limits) -> GameWalker<&[u8]> {
+        let reader = PgcReader::with_limits(&self.data[..], limits).starting_at(self.offset);
+        GameWalker::from_reader(reader).starting_at(self.games)
+    }
+}
+
+/// Walks every game of a batch with `v` (a walker from [`Batch::walker`]),
+/// calling `done(v, true)` after each whole game and `done(v, false)` at
+/// the end of the batch, after the records that follow its last game, and
+/// returns the error that stopped the walk, if any. After each walk
+/// `take_error` gives the payload the visitor refused, if any: it comes
+/// before any later error of the same walk, as in `pgc verify`.
 pub fn walk_batch<V: GameVisitor>(
     walker: &mut GameWalker<&[u8]>,
     v: &mut V,
-    b: &Batch,
-    mut game_done: impl FnMut(&mut V) -> Option<ExtError>,
+    mut take_error: impl FnMut(&mut V) -> Option<ExtError>,
+    mut done: impl FnMut(&mut V, bool),
 ) -> Option<WalkError> {
     loop {
-        match walker.walk_game(v) {
-            Ok(true) => {
-                if let Some(e) = game_done(v) {
-                    let mut e = WalkError::from(e);
-                    e.offset += b.offset;
-                    e.game += b.games;
-                    return Some(e);
+        let walked = walker.walk_game(v);
+        if let Some(e) = take_error(v) {
+            return Some(WalkError::from(e));
+        }
+        match walked {
+            Ok(more) => {
+                done(v, more);
+                if !more {
+                    return None;
                 }
             }
-            Ok(false) => return None,
-            Err(mut e) => {
-                e.offset += b.offset;
-                e.game += b.games;
-                return Some(e);
-            }
+            Err(e) => return Some(e),
         }
     }
 }

@@ -704,10 +704,12 @@ impl<R: Read> BulkReader<R> {
             e.game += self.base_games;
             e
         };
-        let more = self.walker.walk_game(&mut self.collector).map_err(shift)?;
+        let walked = self.walker.walk_game(&mut self.collector);
+        // A refused payload comes before any later error of the same walk.
         if let Some(e) = self.collector.error.take() {
             return Err(shift(e.into()));
         }
+        let more = walked.map_err(shift)?;
         if more {
             let info = &mut self.collector.game.info;
             info.offset += self.base_offset;

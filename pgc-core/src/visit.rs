@@ -181,6 +181,15 @@ impl<R: Read> GameWalker<R> {
         }
     }
 
+    /// For input that starts mid-file at a game boundary (a batch, or after
+    /// a seek): `games` games came before it, so game numbers, in
+    /// [`GameInfo`] and in errors, are those of the whole file (give the
+    /// reader the file offset with [`PgcReader::starting_at`]).
+    pub fn starting_at(mut self, games: u64) -> GameWalker<R> {
+        self.parser = self.parser.starting_at(games);
+        self
+    }
+
     /// Games walked so far.
     pub fn games(&self) -> u64 {
         self.parser.games()

@@ -199,9 +199,14 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     let mut walker = GameWalker::from_reader(PgcReader::new(input));
     let mut dec = Decoder::new(*opts);
     let mut stats = DecodeStats::default();
-    while walker.walk_game(&mut dec)? {
+    loop {
+        let walked = walker.walk_game(&mut dec);
+        // A refused payload comes before any later error of the same walk.
         if let Some(e) = dec.take_error() {
             return Err(e.into());
+        }
+        if !walked? {
+            break;
         }
         stats.games += 1;
         let text = dec.text();

@@ -49,6 +49,10 @@ pub struct Decoder {
     /// Tag values that held a newline, which a PGN tag line cannot hold,
     /// written with a space in its place.
     pub tags_with_newlines: u64,
+    /// Records outside games that have no PGN text there (an extension
+    /// kind other than a `;` comment, an escape or comment holding a line
+    /// break), by kind (`0x07 layout`, …): not written, to be reported.
+    pub outside_unwritten: std::collections::BTreeMap<String, u64>,
 }
 
 impl Default for Decoder {
@@ -79,6 +83,7 @@ impl Decoder {
             count_commands: false,
             comment_stats: CommentStats::default(),
             tags_with_newlines: 0,
+            outside_unwritten: std::collections::BTreeMap::new(),
         }
     }
 
@@ -100,6 +105,23 @@ impl Decoder {
         if self.error.is_none() {
             self.error = Some(e.at_record(ExtKind(kind), self.offset, self.game, self.ply));
         }
+    }
+
+    /// A line of its own between games: `lead` then `text` (a `%` escape,
+    /// section 6, or a `;` comment), or `false` when `text` holds a line
+    /// break and cannot stand on one line.
+    fn outside_line(&mut self, lead: u8, text: &[u8]) -> bool {
+        if text.iter().any(|&b| b == b'\n' || b == b'\r') {
+            return false;
+        }
+        self.out.push(lead);
+        self.out.extend_from_slice(text);
+        self.out.push(b'\n');
+        true
+    }
+
+    fn unwritten(&mut self, what: String) {
+        *self.outside_unwritten.entry(what).or_insert(0) += 1;
     }
 
     fn flush_tags(&mut self) {
@@ -240,6 +262,27 @@ impl GameVisitor for Decoder {
 
     fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
         self.offset = offset;
+    }
+
+    /// A record between games, written where it stands: an escape string
+    /// as its `%` line (as the encoder reads it), a `;` comment as its
+    /// line; every other extension's payload is checked as in a game and
+    /// counted in [`Decoder::outside_unwritten`].
+    fn outside(&mut self, _offset: u64, record: &RecordRef<'_>) {
+        match *record {
+            RecordRef::Escape(text) if !self.outside_line(b'%', text) => {
+                self.unwritten("0x0a escape holding a line break".into());
+            }
+            RecordRef::Extension { kind, payload } => {
+                self.extension_counts[kind as usize] += 1;
+                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                    self.fail(kind, e);
+                } else if kind != ext::LINE_COMMENT || !self.outside_line(b';', payload) {
+                    self.unwritten(ExtKind(kind).to_string());
+                }
+            }
+            _ => {}
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) {

@@ -6,13 +6,15 @@
 use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
+use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
-use pgc_core::{Limits, PgcReader};
+use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
 use pgn_bridge::decode::{DecodeOptions, Decoder};
 use pgn_bridge::jsonl::JsonlWriter;
 use shakmaty::Chess;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A [`GameVisitor`] that counts plies and forwards everything to `inner`.
@@ -100,30 +102,72 @@ impl Render for JsonlWriter {
 
 /// Decodes a batch to PGN, adding to `tags_with_newlines` the tag values
 /// written with spaces for newlines.
-fn decode_batch(
-    b: Batch,
-    opts: DecodeOptions,
-    limits: Limits,
-    tags_with_newlines: &AtomicU64,
-) -> Done {
+fn decode_batch(b: Batch, opts: DecodeOptions, limits: Limits, notes: &Notes) -> Done {
     let (done, dec) = decode_batch_with(b, limits, Decoder::new(opts));
-    tags_with_newlines.fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
+    notes
+        .tags_with_newlines
+        .fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
+    if !dec.outside_unwritten.is_empty()
+        && let Ok(mut all) = notes.outside_unwritten.lock()
+    {
+        for (what, n) in dec.outside_unwritten {
+            *all.entry(what).or_insert(0) += n;
+        }
+    }
     done
 }
 
+/// What `pgc decode` reports once every batch is done.
+#[derive(Default)]
+struct Notes {
+    /// Tag values written with spaces for newlines.
+    tags_with_newlines: AtomicU64,
+    /// Records outside games with no PGN text there, by kind.
+    outside_unwritten: Mutex<BTreeMap<String, u64>>,
+}
+
+impl Notes {
+    /// The lines to print before the summary, if any.
+    fn lines(&self) -> Option<String> {
+        let mut lines = Vec::new();
+        lines.extend(newlines_note(
+            self.tags_with_newlines.load(Ordering::Relaxed),
+        ));
+        if let Ok(unwritten) = self.outside_unwritten.lock() {
+            lines.extend(unwritten_note(&unwritten));
+        }
+        (!lines.is_empty()).then(|| lines.join("\n"))
+    }
+}
+
+/// The line `pgc decode` prints when records outside games had no PGN text
+/// there and were not written.
+fn unwritten_note(kinds: &BTreeMap<String, u64>) -> Option<String> {
+    let n: u64 = kinds.values().sum();
+    (n > 0).then(|| {
+        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+        format!(
+            "{n} record(s) outside games have no PGN text there and were not written: {}; \
+             `pgc dump` shows them",
+            list.join(", ")
+        )
+    })
+}
+
 fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V) {
-    let mut walker = GameWalker::from_reader(PgcReader::with_limits(&b.data[..], limits));
+    let mut walker = b.walker(limits);
     let mut v = PlyCount { inner, plies: 0 };
     let mut games = 0;
     let mut good = 0;
-    let error = walk_batch(&mut walker, &mut v, &b, |v| {
-        let e = v.inner.take_error();
-        if e.is_none() {
-            games += 1;
+    let error = walk_batch(
+        &mut walker,
+        &mut v,
+        |v| v.inner.take_error(),
+        |v, whole_game| {
+            games += u64::from(whole_game);
             good = v.inner.text().len();
-        }
-        e
-    });
+        },
+    );
     let mut pgn = std::mem::take(v.inner.text());
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);
@@ -151,13 +195,13 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
         command: "decode",
         args: &a.batch,
     };
-    let tags_with_newlines = AtomicU64::new(0);
+    let notes = Notes::default();
     batches.run_noting(
         |b| match format {
-            DecodeFormat::Pgn => decode_batch(b, opts, limits, &tags_with_newlines),
+            DecodeFormat::Pgn => decode_batch(b, opts, limits, &notes),
             DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()).0,
         },
-        || newlines_note(tags_with_newlines.load(Ordering::Relaxed)),
+        || notes.lines(),
     )
 }
 
@@ -187,7 +231,7 @@ mod tests {
             b,
             DecodeOptions::default(),
             Limits::default(),
-            &AtomicU64::new(0),
+            &Notes::default(),
         );
         let e = d.error.unwrap();
         assert_eq!((e.offset, e.game), (6, 1));

@@ -25,14 +25,13 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::filter::Filter;
-use pgc_core::PgcReader;
 use pgc_core::bulk::{
     BulkGame, BulkOptions, BulkReader, Event, TagList, castling_mode_of, names_chess960, result_of,
 };
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::opening::OpeningCache;
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
+use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
@@ -425,7 +424,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
         return lines_batch(b, job);
     }
-    let mut reader = BulkReader::new(&b.data[..], job.opts).starting_at(b.offset, b.games);
+    let mut reader = BulkReader::from_walker(b.walker(job.opts.limits), job.opts);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
     let mut out = Vec::with_capacity(b.data.len() * 4);
     let (mut games, mut plies) = (0, 0);
@@ -459,18 +458,16 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
 
 /// A batch in a line format (uci, san), written by a [`LineWriter`].
 fn lines_batch(b: Batch, job: &Job) -> Done {
-    let reader = PgcReader::with_limits(&b.data[..], job.opts.limits);
-    let mut walker = GameWalker::from_reader(reader);
+    let mut walker = b.walker(job.opts.limits);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     let mut w = LineWriter::new(job, b.data.len() * 4);
     let mut good = 0;
-    let error = walk_batch(&mut walker, &mut w, &b, |w| {
-        let e = w.error.take();
-        if e.is_none() {
-            good = w.out.len();
-        }
-        e
-    });
+    let error = walk_batch(
+        &mut walker,
+        &mut w,
+        |w| w.error.take(),
+        |w, _| good = w.out.len(),
+    );
     // Drop what a game cut short by an error wrote, as `BulkReader` never
     // returns such a game.
     w.out.truncate(good);
