@@ -234,8 +234,8 @@ impl Input {
     /// The file cannot be opened or read, or uses a compression that is
     /// recognised but not supported.
     pub fn open(&self) -> Result<Opened> {
-        let raw: Box<dyn Read> = match &self.path {
-            None => Box::new(io::stdin().lock()),
+        let (head, raw) = match &self.path {
+            None => self.peek(io::stdin().lock(), |r| Box::new(r))?,
             Some(p) => {
                 if p.is_dir() {
                     return Err(Error::Usage(format!(
@@ -246,16 +246,23 @@ impl Input {
                 let f = File::open(p).map_err(|e| {
                     Error::Io(format!("{}: cannot open: {e}; check the path", self.name))
                 })?;
-                Box::new(io::BufReader::with_capacity(256 << 10, f))
+                // The first bytes come straight from the file, the rest
+                // through a buffer.
+                self.peek(f, |f| Box::new(io::BufReader::with_capacity(256 << 10, f)))?
             }
         };
-        let (head, raw) = self.peek(raw)?;
-        let data: Box<dyn Read> = match head.as_slice() {
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => Box::new(
+        // Decompressed data is peeked again; plain data was peeked once.
+        let (head, data) = match head.as_ref() {
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => self.peek(
                 zstd::stream::read::Decoder::new(raw).map_err(|e| Error::io(&self.name, &e))?,
-            ),
-            [0x1f, 0x8b, ..] => Box::new(flate2::read::MultiGzDecoder::new(raw)),
-            [b'B', b'Z', b'h', b'1'..=b'9', ..] => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
+                |r| Box::new(r),
+            )?,
+            [0x1f, 0x8b, ..] => {
+                self.peek(flate2::read::MultiGzDecoder::new(raw), |r| Box::new(r))?
+            }
+            [b'B', b'Z', b'h', b'1'..=b'9', ..] => {
+                self.peek(bzip2::read::MultiBzDecoder::new(raw), |r| Box::new(r))?
+            }
             [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
                 return Err(Error::Usage(format!(
                     "{}: is compressed with xz or zip, which pgc does not read; decompress it first \
@@ -263,10 +270,10 @@ impl Input {
                     self.name
                 )));
             }
-            _ => raw,
+            _ => (head.clone(), raw),
         };
-        let (head, data) = self.peek(data)?;
-        if let Some(encoding) = utf16(&head) {
+        let head = head.as_ref();
+        if let Some(encoding) = utf16(head) {
             return Err(Error::Usage(format!(
                 "{}: is {encoding} text; pgc reads PGN in UTF-8 (or Latin-1): convert it \
                  first, e.g. `iconv -f {encoding} -t UTF-8`",
@@ -275,19 +282,35 @@ impl Input {
         }
         Ok(Opened {
             reader: data,
-            format: sniff(&head),
+            format: sniff(head),
         })
     }
 
-    /// Reads the first bytes and gives them back in front of the rest.
-    fn peek(&self, mut r: Box<dyn Read>) -> Result<(Vec<u8>, Box<dyn Read>)> {
+    /// Reads the first bytes of `r` and gives them back in front of the
+    /// rest, which `rest` wraps (one buffer for both, not a copy).
+    fn peek<R: Read>(
+        &self,
+        mut r: R,
+        rest: impl FnOnce(R) -> Box<dyn Read>,
+    ) -> Result<(Head, Box<dyn Read>)> {
         let mut head = Vec::with_capacity(SNIFF as usize);
         (&mut r)
             .take(SNIFF)
             .read_to_end(&mut head)
             .map_err(|e| Error::Io(format!("{}: cannot read: {e}", self.name)))?;
-        let again = head.clone();
-        Ok((head, Box::new(Cursor::new(again).chain(r))))
+        let head = Head(std::sync::Arc::new(head));
+        Ok((head.clone(), Box::new(Cursor::new(head).chain(rest(r)))))
+    }
+}
+
+/// The first bytes of an input: looked at to recognise its format, and read
+/// again in front of the rest.
+#[derive(Clone)]
+struct Head(std::sync::Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Head {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 
