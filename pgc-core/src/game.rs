@@ -500,33 +500,71 @@ impl GameParser {
     }
 
     /// What the record at `offset` is in the grammar; see [`Step`].
-    #[inline]
+    #[inline(always)]
     pub fn feed<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
-        // The common case first: a run of moves in an entered line.
-        if self.state == State::Movetext && self.skip == 0 {
-            let head = match rec {
-                RecordRef::ShortMoves(_) => 2,
-                RecordRef::LongMoves(_) => 3,
-                _ => 0,
-            };
-            if let (RecordRef::ShortMoves(m) | RecordRef::LongMoves(m), Some(line)) =
-                (rec, self.lines.last_mut())
-            {
-                line.ply = line.ply.saturating_add(m.len() as u32);
-                line.has_move |= !m.is_empty();
-                return Step {
-                    movetext_begins: false,
-                    event: Event::Moves {
-                        ordinals: m,
-                        first: offset + head,
-                    },
-                    error: None,
-                };
-            }
+        match self.feed_common(offset, rec) {
+            Some(event) => Self::step(event),
+            None => self.feed_other(offset, rec),
         }
-        self.feed_other(offset, rec)
     }
 
+    /// [`Self::feed`] for the common records, which begin no movetext and
+    /// break no rule: their event, or `None` (the parser unchanged) for any
+    /// other record, which then goes to [`Self::feed_other`]. Inlined into
+    /// the readers, so that they match on a known event.
+    ///
+    /// The common records, decided on the record kind once: a run of moves
+    /// in an entered line, a tag pair other than `FEN` in the tag section,
+    /// an extension record that stays in the tag section, a game's 0x05 and
+    /// 0x06. `feed_other` says the same of them.
+    #[inline(always)]
+    pub(crate) fn feed_common<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Option<Event<'a>> {
+        match rec {
+            RecordRef::ShortMoves(m) | RecordRef::LongMoves(m)
+                if self.state == State::Movetext && self.skip == 0 =>
+            {
+                let line = self.lines.last_mut()?;
+                line.ply = line.ply.saturating_add(m.len() as u32);
+                line.has_move |= !m.is_empty();
+                let head = if matches!(rec, RecordRef::ShortMoves(_)) {
+                    2
+                } else {
+                    3
+                };
+                Some(Event::Moves {
+                    ordinals: m,
+                    first: offset + head,
+                })
+            }
+            RecordRef::TagPair { name, value } if self.state == State::Tags && name != b"FEN" => {
+                Some(Event::Tag { name, value })
+            }
+            RecordRef::Extension { kind, payload }
+                if self.state == State::Tags && kind != ext::LONG_TAG && !starts_movetext(kind) =>
+            {
+                Some(Event::Extension { kind, payload })
+            }
+            RecordRef::GameEnd
+                if self.state == State::Movetext && self.skip == 0 && self.lines.len() == 1 =>
+            {
+                self.close();
+                Some(Event::End)
+            }
+            RecordRef::GameBegin if self.state == State::Outside => {
+                self.close();
+                self.state = State::Tags;
+                self.index = self.next_index();
+                Some(Event::Begin(GameInfo {
+                    index: self.index,
+                    offset,
+                    reduced: false,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    #[inline]
     fn step(event: Event<'_>) -> Step<'_> {
         Step {
             movetext_begins: false,
@@ -535,7 +573,9 @@ impl GameParser {
         }
     }
 
-    fn feed_other<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
+    /// [`Self::feed`] for a record that [`Self::feed_common`] does not take
+    /// (it is right for any record).
+    pub(crate) fn feed_other<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
         let marker = rec.marker();
         // 0x01 and 0x05 are the same in every state.
         match (edge(self.in_game(), marker), rec) {

@@ -225,28 +225,50 @@ impl<R: Read> GameWalker<R> {
         self.stack.clear();
         let mut cur: Option<Frame> = None;
         loop {
-            let next = self.reader.next_record().map_err(|e| {
-                let o = e.offset();
-                err(o, 0, None, e.into())
-            })?;
-            let Some((offset, rec)) = next else {
-                return match self.parser.finish(self.reader.offset()) {
-                    Some(e) => Err(grammar(e, game)),
-                    None => Ok(false),
-                };
+            let next = self.reader.next_record();
+            // The record is read where the reader put it, not moved.
+            let (offset, rec) = match &next {
+                Ok(Some((o, r))) => (*o, r),
+                _ => {
+                    if let Err(e) = next {
+                        let o = e.offset();
+                        return Err(err(o, 0, None, e.into()));
+                    }
+                    return match self.parser.finish(self.reader.offset()) {
+                        Some(e) => Err(grammar(e, game)),
+                        None => Ok(false),
+                    };
+                }
             };
-            v.record(offset, &rec);
-            let marker = rec.marker();
-            let step = self.parser.feed(offset, rec);
+            v.record(offset, rec);
+            let mut at = At {
+                v: &mut *v,
+                cur: &mut cur,
+                parser: &mut self.parser,
+                opening: &mut self.opening,
+                stack: &mut self.stack,
+                game,
+                offset,
+                rec,
+            };
+            // The common records (no error, no movetext beginning) have a
+            // path of their own, on which the event is known.
+            if let Some(event) = at.parser.feed_common(offset, *rec) {
+                if let Some(done) = at.event(event)? {
+                    return Ok(done);
+                }
+                continue;
+            }
+            let step = at.parser.feed_other(offset, *rec);
             if let Some(e) = step.error {
                 return Err(grammar(e, game));
             }
             if step.movetext_begins {
-                let fen = self.parser.fen();
+                let fen = at.parser.fen();
                 let start = start_position(fen.map(|f| f.0))
-                    .map_err(|e| err(offset, 0, Some(marker), e.into()))?;
-                v.begin_moves(&start);
-                cur = Some(Frame {
+                    .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
+                at.v.begin_moves(&start);
+                *at.cur = Some(Frame {
                     pos: start,
                     prev: None,
                     ply: 0,
@@ -254,91 +276,130 @@ impl<R: Read> GameWalker<R> {
                     node: if fen.is_none() { 0 } else { NO_NODE },
                 });
             }
-            match step.event {
-                Event::Moves { ordinals, first } => {
-                    let Some(frame) = cur.as_mut() else { continue };
-                    play_run(v, frame, ordinals, &mut self.opening)
-                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?
-                }
-                Event::Reduced {
-                    info,
-                    roster,
-                    moves,
-                    first,
-                } => {
-                    v.begin_game(&info);
-                    for (name, value) in STR_TAGS.iter().zip(roster) {
-                        v.tag(name, value);
-                    }
-                    let start = Chess::default();
-                    v.begin_moves(&start);
-                    let mut frame = Frame {
-                        pos: start,
-                        prev: None,
-                        ply: 0,
-                        node: 0,
-                    };
-                    play_run(v, &mut frame, moves, &mut self.opening)
-                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?;
-                    v.end_game();
-                    return Ok(true);
-                }
-                Event::Begin(info) => v.begin_game(&info),
-                Event::Tag { name, value } => v.tag(name, value),
-                Event::Nag(n) => v.nag(n),
-                Event::Escape(t) => v.escape(t),
-                Event::Extension { kind, payload } => v.extension(kind, payload),
-                Event::NullMove(payload) => {
-                    let Some(frame) = cur.as_mut() else { continue };
-                    v.null_move(&frame.pos, payload);
-                    let after = crate::setup::null_move(&frame.pos).map_err(|_| {
-                        err(
-                            offset,
-                            frame.ply,
-                            Some(marker),
-                            WalkErrorKind::NullMoveInCheck,
-                        )
-                    })?;
-                    frame.prev = Some(std::mem::replace(&mut frame.pos, after));
-                    frame.ply += 1;
-                    frame.node = NO_NODE;
-                }
-                Event::RavBegin => {
-                    let Some(frame) = cur.as_mut() else { continue };
-                    if v.begin_variation() == Variation::Skip {
-                        self.parser.skip_rav();
-                        continue;
-                    }
-                    // The grammar saw a move before the RAV: `prev` is set.
-                    let Some(prev) = frame.prev.clone() else {
-                        continue;
-                    };
-                    let ply = frame.ply.saturating_sub(1);
-                    let saved = std::mem::replace(
-                        frame,
-                        Frame {
-                            pos: prev,
-                            prev: None,
-                            ply,
-                            node: NO_NODE,
-                        },
-                    );
-                    self.stack.push(saved);
-                }
-                Event::RavEnd => {
-                    if let (Some(frame), Some(saved)) = (cur.as_mut(), self.stack.pop()) {
-                        *frame = saved;
-                        v.end_variation();
-                    }
-                }
-                Event::End => {
-                    v.end_game();
-                    return Ok(true);
-                }
-                Event::Outside => v.outside(offset, &rec),
-                Event::Noop | Event::Skipped | Event::Dropped => {}
+            if let Some(done) = at.event(step.event)? {
+                return Ok(done);
             }
         }
+    }
+}
+
+/// What the walker acts on for one record: the visitor, its state, and the
+/// record.
+struct At<'w, 'r, V> {
+    v: &'w mut V,
+    cur: &'w mut Option<Frame>,
+    parser: &'w mut GameParser,
+    opening: &'w mut OpeningCache,
+    stack: &'w mut Vec<Frame>,
+    game: u64,
+    offset: u64,
+    rec: &'w RecordRef<'r>,
+}
+
+impl<V: GameVisitor> At<'_, '_, V> {
+    /// Acts on the record's event: `Some(true)` when the game ended.
+    #[inline(always)]
+    fn event(&mut self, event: Event<'_>) -> Result<Option<bool>, WalkError> {
+        let (v, offset, game) = (&mut *self.v, self.offset, self.game);
+        let marker = self.rec.marker();
+        let err = |offset, ply, marker, kind: WalkErrorKind| WalkError {
+            offset,
+            game,
+            ply,
+            marker,
+            kind,
+        };
+        match event {
+            Event::Moves { ordinals, first } => {
+                let Some(frame) = self.cur.as_mut() else {
+                    return Ok(None);
+                };
+                play_run(v, frame, ordinals, self.opening)
+                    .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?
+            }
+            Event::Reduced {
+                info,
+                roster,
+                moves,
+                first,
+            } => {
+                v.begin_game(&info);
+                for (name, value) in STR_TAGS.iter().zip(roster) {
+                    v.tag(name, value);
+                }
+                let start = Chess::default();
+                v.begin_moves(&start);
+                let mut frame = Frame {
+                    pos: start,
+                    prev: None,
+                    ply: 0,
+                    node: 0,
+                };
+                play_run(v, &mut frame, moves, self.opening)
+                    .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?;
+                v.end_game();
+                return Ok(Some(true));
+            }
+            Event::Begin(info) => v.begin_game(&info),
+            Event::Tag { name, value } => v.tag(name, value),
+            Event::Nag(n) => v.nag(n),
+            Event::Escape(t) => v.escape(t),
+            Event::Extension { kind, payload } => v.extension(kind, payload),
+            Event::NullMove(payload) => {
+                let Some(frame) = self.cur.as_mut() else {
+                    return Ok(None);
+                };
+                v.null_move(&frame.pos, payload);
+                let after = crate::setup::null_move(&frame.pos).map_err(|_| {
+                    err(
+                        offset,
+                        frame.ply,
+                        Some(marker),
+                        WalkErrorKind::NullMoveInCheck,
+                    )
+                })?;
+                frame.prev = Some(std::mem::replace(&mut frame.pos, after));
+                frame.ply += 1;
+                frame.node = NO_NODE;
+            }
+            Event::RavBegin => {
+                let Some(frame) = self.cur.as_mut() else {
+                    return Ok(None);
+                };
+                if v.begin_variation() == Variation::Skip {
+                    self.parser.skip_rav();
+                    return Ok(None);
+                }
+                // The grammar saw a move before the RAV: `prev` is set.
+                let Some(prev) = frame.prev.clone() else {
+                    return Ok(None);
+                };
+                let ply = frame.ply.saturating_sub(1);
+                let saved = std::mem::replace(
+                    frame,
+                    Frame {
+                        pos: prev,
+                        prev: None,
+                        ply,
+                        node: NO_NODE,
+                    },
+                );
+                self.stack.push(saved);
+            }
+            Event::RavEnd => {
+                if let (Some(frame), Some(saved)) = (self.cur.as_mut(), self.stack.pop()) {
+                    *frame = saved;
+                    v.end_variation();
+                }
+            }
+            Event::End => {
+                v.end_game();
+                return Ok(Some(true));
+            }
+            Event::Outside => v.outside(offset, self.rec),
+            Event::Noop | Event::Skipped | Event::Dropped => {}
+        }
+        Ok(None)
     }
 }
 

@@ -169,6 +169,16 @@ impl Decoder {
     /// attached to it, if any.
     #[inline]
     fn after_anchor(&mut self) {
+        // Most games have no commands record: the anchor is only counted.
+        if !self.anchors.is_loaded() {
+            self.anchors.skip(1);
+            return;
+        }
+        self.typed_after_anchor();
+    }
+
+    #[inline(never)]
+    fn typed_after_anchor(&mut self) {
         let text = &mut self.typed_text;
         if self
             .anchors

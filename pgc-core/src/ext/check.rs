@@ -42,7 +42,7 @@ impl PayloadChecker {
             ExtKind::LONG_NAG => simple::long_nag(payload).map(|_| ()),
             ExtKind::MOVE_SPELLING => simple::move_spelling(payload),
             ExtKind::LAYOUT => layout::Layout::from_payload(payload).map(|_| ()),
-            ExtKind::COMMANDS => self.commands.load(payload),
+            ExtKind::COMMANDS => self.commands.check(payload),
             _ => Ok(()),
         }
     }

@@ -920,6 +920,95 @@ fn read_clocks(r: &mut Bytes<'_>, values: &mut Vec<u64>) -> Result<(), PayloadEr
     result
 }
 
+/// The residual of a one-byte LEB128 value, by byte; -2^60 for the bytes
+/// that begin a longer value.
+const ONE_BYTE_RESIDUAL: [i64; 256] = {
+    let mut t = [-(1i64 << 60); 256];
+    let mut b = 0;
+    while b < 0x80 {
+        t[b] = unzigzag(b as u64);
+        b += 1;
+    }
+    t
+};
+
+/// Checks a clock column as [`read_clocks`] reads it (the same errors),
+/// keeping no value: the number of values.
+fn check_clocks(r: &mut Bytes<'_>) -> Result<usize, PayloadError> {
+    let n = r.count(1, "a clock count")?;
+    let at = r.pos;
+    let digits = r.byte("a clock unit")?;
+    if digits > 3 {
+        return Err(r.err_at(
+            at,
+            "a clock unit of 0 to 3 decimal digits",
+            Found::Byte(digits),
+        ));
+    }
+    let step = 10i64.pow(3 - u32::from(digits));
+    let max = MAX_CLOCK_MILLIS as i64 / step;
+    let bias = unzigzag(r.u64("a clock bias")?);
+    let buf = r.buf;
+    let mut pos = r.pos;
+    // The two values before the current one, in units.
+    let (mut before2, mut before1) = (0i64, 0i64);
+    // The common shape gets a loop of its own: one-byte residuals from the
+    // third value on, with a bias below 2^53 (the values are at most `max`,
+    // below 2^52, and a one-byte residual is within ±64: nothing
+    // overflows, and a byte of 0x80 or more, [`ONE_BYTE_RESIDUAL`]'s
+    // -2^60, gives a value below 0). A value it does not take goes through
+    // the general step below.
+    let fast = bias.unsigned_abs() < 1 << 53;
+    let mut i = 0;
+    while i < n {
+        if fast && i >= 2 {
+            // At most one byte per value left; two values (one of each
+            // player) at a time. A pair it does not take goes value by value
+            // through the general step.
+            let (start, end) = (pos, (pos + (n - i)).min(buf.len()));
+            let max = max as u64;
+            for pair in buf.get(start..end).unwrap_or_default().chunks_exact(2) {
+                let va = before2 + bias + ONE_BYTE_RESIDUAL[usize::from(pair[0])];
+                let vb = before1 + bias + ONE_BYTE_RESIDUAL[usize::from(pair[1])];
+                // A negative value is above `max` as a u64.
+                if va as u64 > max || vb as u64 > max {
+                    break;
+                }
+                (before2, before1) = (va, vb);
+                pos += 2;
+            }
+            i += pos - start;
+            if i >= n {
+                break;
+            }
+        }
+        let at = pos;
+        r.pos = pos;
+        let z = r.u64("a clock residual")?;
+        pos = r.pos;
+        let pred = if i >= 2 {
+            before2.checked_add(bias)
+        } else if i == 1 {
+            Some(before1)
+        } else {
+            Some(0)
+        };
+        match pred.and_then(|p| p.checked_add(unzigzag(z))) {
+            Some(v) if (0..=max).contains(&v) => (before2, before1) = (before1, v),
+            _ => {
+                return Err(r.err_at(
+                    at,
+                    "a residual giving a clock within 0..=999999999:59:59.999",
+                    Found::Value(z),
+                ));
+            }
+        }
+        i += 1;
+    }
+    r.pos = pos;
+    Ok(n)
+}
+
 /// A column of `[%eval]` values for one game, in game order.
 ///
 /// Stored as: count, then one LEB128 per value: for a pawn value,
@@ -1023,6 +1112,40 @@ fn read_evals(r: &mut Bytes<'_>, values: &mut Vec<Eval>) -> Result<(), PayloadEr
         })?);
     }
     Ok(())
+}
+
+/// Checks an eval column as [`read_evals`] reads it (the same errors),
+/// keeping no value: the number of values.
+fn check_evals(r: &mut Bytes<'_>) -> Result<usize, PayloadError> {
+    let n = r.count(1, "an eval count")?;
+    let mut prev = 0i64;
+    for _ in 0..n {
+        let at = r.pos;
+        let u = r.u64("an eval value")?;
+        let v = unzigzag(u >> 1);
+        let ok = if u & 1 == 1 {
+            i32::try_from(v).is_ok()
+        } else {
+            match prev
+                .checked_add(v)
+                .filter(|cp| cp.unsigned_abs() <= MAX_CENTIPAWNS as u64)
+            {
+                Some(cp) => {
+                    prev = cp;
+                    true
+                }
+                None => false,
+            }
+        };
+        if !ok {
+            return Err(r.err_at(
+                at,
+                "an evaluation within the i32 range (pawn values within 9999999.99)",
+                Found::Value(u),
+            ));
+        }
+    }
+    Ok(n)
 }
 
 /// The typed comments of one game, for one extension record
@@ -1253,6 +1376,12 @@ pub struct GameCommandsReader {
     arrows_at: usize,
     squares_at: usize,
     scratch: TypedComment,
+    /// [`GameCommandsReader::check`] remembers the template section of the
+    /// last payload it took (its bytes, and the values of each column one
+    /// comment uses): a payload that begins with the same bytes has the
+    /// same templates.
+    check_head: Vec<u8>,
+    check_uses: Vec<[u64; 7]>,
 }
 
 impl GameCommandsReader {
@@ -1310,116 +1439,144 @@ impl GameCommandsReader {
     /// columns do not hold exactly the values the templates need.
     pub fn load(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
         self.clear();
-        let r = self.read(payload);
+        let r = self.read(payload, true);
         if r.is_err() {
             self.clear();
         }
         r
     }
 
-    fn read(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+    /// Checks a payload as [`GameCommandsReader::load`] does (the same
+    /// errors), without keeping the column values: the reader then holds
+    /// no comment.
+    ///
+    /// # Errors
+    /// As [`GameCommandsReader::load`].
+    pub(crate) fn check(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+        self.clear();
+        let r = self.read(payload, false);
+        self.clear();
+        r
+    }
+
+    /// Reads a payload; the column values are kept only with `keep`.
+    fn read(&mut self, payload: &[u8], keep: bool) -> Result<(), PayloadError> {
         let mut r = Bytes {
             buf: payload,
             pos: 0,
         };
         let g = self;
         // Templates.
-        let at = r.pos;
-        let t = r.count(1, "a template count")?;
-        if t == 0 {
-            return Err(r.err_at(at, "at least one template", Found::Value(0)));
-        }
-        for _ in 0..t {
-            let n = r.count(1, "a template's piece count")?;
-            let mut u = [0u64; 7];
-            for _ in 0..n {
-                let at = r.pos;
-                let tag = r.byte("a template piece tag")?;
-                let bad_tag = |r: &Bytes<'_>| {
-                    r.err_at(
-                        at,
-                        "a template piece tag (0x00, 0x01, or 0x02-0x08 with a separator 0-2 in bits 4-5)",
-                        Found::Byte(tag),
-                    )
-                };
-                let sep = match tag {
-                    T_WHITESPACE | T_SPACE => Separator::Space,
-                    _ => Separator::from_code(tag >> 4).ok_or_else(|| bad_tag(&r))?,
-                };
-                let low = match tag & 0x0f {
-                    _ if tag <= T_SPACE => tag,
-                    l if l > T_SPACE => l,
-                    _ => 0xff,
-                };
-                let p = match low {
-                    T_WHITESPACE | T_SPACE => {
-                        let s = if tag == T_SPACE {
-                            b" "
-                        } else {
-                            r.take_len("template whitespace")?
-                        };
-                        if let Some(i) = s
-                            .iter()
-                            .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-                        {
-                            let at = r.pos - s.len() + i;
-                            return Err(r.err_at(at, "whitespace", Found::Byte(s[i])));
-                        }
-                        if s.is_empty() {
-                            return Err(r.err_at(
-                                at + 1,
-                                "a whitespace length of 1 or more",
-                                Found::Value(0),
-                            ));
-                        }
-                        let a = g.space.len() as u32;
-                        g.space.extend_from_slice(s);
-                        TPiece::Space(a, g.space.len() as u32)
-                    }
-                    0x02..=0x05 => {
-                        let k = TimeKind::ALL[usize::from((tag & 0x0f) - T_CLK)];
-                        let at = r.pos;
-                        let b = r.byte("a clock format byte")?;
-                        let f = ClockFormat::from_byte(b).ok_or_else(|| {
-                            r.err_at(
-                                at,
-                                "a clock format byte (hour width 1-9 in bits 2-5, bits 6-7 clear)",
-                                Found::Byte(b),
-                            )
-                        })?;
-                        u[k as usize] += 1;
-                        TPiece::Time(sep, k, f)
-                    }
-                    T_EVAL => {
-                        let at = r.pos;
-                        let b = r.byte("an eval format byte")?;
-                        let f = EvalFormat::from_byte(b).ok_or_else(|| {
-                            r.err_at(at, "an eval format byte (bits 3-7 clear)", Found::Byte(b))
-                        })?;
-                        u[4] += 1;
-                        TPiece::Eval(sep, f)
-                    }
-                    T_CAL => {
-                        u[5] += 1;
-                        TPiece::Arrows(sep)
-                    }
-                    T_CSL => {
-                        u[6] += 1;
-                        TPiece::Squares(sep)
-                    }
-                    _ => return Err(bad_tag(&r)),
-                };
-                g.pieces.push(p);
+        let t;
+        if !keep && !g.check_head.is_empty() && payload.starts_with(&g.check_head) {
+            r.pos = g.check_head.len();
+            g.uses.extend_from_slice(&g.check_uses);
+            t = g.check_uses.len();
+        } else {
+            let at = r.pos;
+            t = r.count(1, "a template count")?;
+            if t == 0 {
+                return Err(r.err_at(at, "at least one template", Found::Value(0)));
             }
-            if u.iter().all(|&x| x == 0) {
-                return Err(r.err_at(
-                    r.pos.saturating_sub(1),
-                    "a template with at least one command",
-                    Found::Value(n as u64),
-                ));
+            for _ in 0..t {
+                let n = r.count(1, "a template's piece count")?;
+                let mut u = [0u64; 7];
+                for _ in 0..n {
+                    let at = r.pos;
+                    let tag = r.byte("a template piece tag")?;
+                    let bad_tag = |r: &Bytes<'_>| {
+                        r.err_at(
+                            at,
+                            "a template piece tag (0x00, 0x01, or 0x02-0x08 with a separator 0-2 in bits 4-5)",
+                            Found::Byte(tag),
+                        )
+                    };
+                    let sep = match tag {
+                        T_WHITESPACE | T_SPACE => Separator::Space,
+                        _ => Separator::from_code(tag >> 4).ok_or_else(|| bad_tag(&r))?,
+                    };
+                    let low = match tag & 0x0f {
+                        _ if tag <= T_SPACE => tag,
+                        l if l > T_SPACE => l,
+                        _ => 0xff,
+                    };
+                    let p = match low {
+                        T_WHITESPACE | T_SPACE => {
+                            let s = if tag == T_SPACE {
+                                b" "
+                            } else {
+                                r.take_len("template whitespace")?
+                            };
+                            if let Some(i) = s
+                                .iter()
+                                .position(|&b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                            {
+                                let at = r.pos - s.len() + i;
+                                return Err(r.err_at(at, "whitespace", Found::Byte(s[i])));
+                            }
+                            if s.is_empty() {
+                                return Err(r.err_at(
+                                    at + 1,
+                                    "a whitespace length of 1 or more",
+                                    Found::Value(0),
+                                ));
+                            }
+                            let a = g.space.len() as u32;
+                            g.space.extend_from_slice(s);
+                            TPiece::Space(a, g.space.len() as u32)
+                        }
+                        0x02..=0x05 => {
+                            let k = TimeKind::ALL[usize::from((tag & 0x0f) - T_CLK)];
+                            let at = r.pos;
+                            let b = r.byte("a clock format byte")?;
+                            let f = ClockFormat::from_byte(b).ok_or_else(|| {
+                                r.err_at(
+                                    at,
+                                    "a clock format byte (hour width 1-9 in bits 2-5, bits 6-7 clear)",
+                                    Found::Byte(b),
+                                )
+                            })?;
+                            u[k as usize] += 1;
+                            TPiece::Time(sep, k, f)
+                        }
+                        T_EVAL => {
+                            let at = r.pos;
+                            let b = r.byte("an eval format byte")?;
+                            let f = EvalFormat::from_byte(b).ok_or_else(|| {
+                                r.err_at(at, "an eval format byte (bits 3-7 clear)", Found::Byte(b))
+                            })?;
+                            u[4] += 1;
+                            TPiece::Eval(sep, f)
+                        }
+                        T_CAL => {
+                            u[5] += 1;
+                            TPiece::Arrows(sep)
+                        }
+                        T_CSL => {
+                            u[6] += 1;
+                            TPiece::Squares(sep)
+                        }
+                        _ => return Err(bad_tag(&r)),
+                    };
+                    g.pieces.push(p);
+                }
+                if u.iter().all(|&x| x == 0) {
+                    return Err(r.err_at(
+                        r.pos.saturating_sub(1),
+                        "a template with at least one command",
+                        Found::Value(n as u64),
+                    ));
+                }
+                g.template_ends.push(g.pieces.len());
+                g.uses.push(u);
             }
-            g.template_ends.push(g.pieces.len());
-            g.uses.push(u);
+            if !keep {
+                g.check_head.clear();
+                g.check_head
+                    .extend_from_slice(payload.get(..r.pos).unwrap_or_default());
+                g.check_uses.clear();
+                g.check_uses.extend_from_slice(&g.uses);
+            }
         }
         // Placement.
         let p = r.count(2, "a count of runs of commented anchors")?;
@@ -1542,24 +1699,34 @@ impl GameCommandsReader {
         for (slot, &n) in g.clocks.iter_mut().zip(&need[..4]) {
             if n > 0 {
                 let at = r.pos;
-                read_clocks(&mut r, slot)?;
-                if slot.len() as u64 != n {
+                let len = if keep {
+                    read_clocks(&mut r, slot)?;
+                    slot.len()
+                } else {
+                    check_clocks(&mut r)?
+                };
+                if len as u64 != n {
                     return Err(r.err_at(
                         at,
                         "a clock count equal to the templates' clock commands",
-                        Found::Value(slot.len() as u64),
+                        Found::Value(len as u64),
                     ));
                 }
             }
         }
         if need[4] > 0 {
             let at = r.pos;
-            read_evals(&mut r, &mut g.evals)?;
-            if g.evals.len() as u64 != need[4] {
+            let len = if keep {
+                read_evals(&mut r, &mut g.evals)?;
+                g.evals.len()
+            } else {
+                check_evals(&mut r)?
+            };
+            if len as u64 != need[4] {
                 return Err(r.err_at(
                     at,
                     "an eval count equal to the templates' eval commands",
-                    Found::Value(g.evals.len() as u64),
+                    Found::Value(len as u64),
                 ));
             }
         }
@@ -1573,6 +1740,8 @@ impl GameCommandsReader {
                     Found::Value(n as u64),
                 ));
             }
+            // Lists of each kind, counted (`keep` or not).
+            let (mut arrow_lists, mut square_lists) = (0u64, 0u64);
             for _ in 0..n {
                 let at = r.pos;
                 let h = r.u64("a mark list header")?;
@@ -1580,26 +1749,32 @@ impl GameCommandsReader {
                     .map_err(|_| r.err_at(at, "a mark list length", Found::Value(h)))?;
                 if h & 1 == 1 {
                     let b = r.take(k.saturating_mul(2), "the squares of the arrows")?;
-                    g.arrows.extend(b.chunks_exact(2).map(|x| Arrow {
-                        colour: MarkColour::from_code(x[0] >> 6),
-                        from: Square::new(u32::from(x[0] & 63)),
-                        to: Square::new(u32::from(x[1] & 63)),
-                    }));
-                    g.arrow_ends.push(g.arrows.len() as u32);
+                    arrow_lists += 1;
+                    if keep {
+                        g.arrows.extend(b.chunks_exact(2).map(|x| Arrow {
+                            colour: MarkColour::from_code(x[0] >> 6),
+                            from: Square::new(u32::from(x[0] & 63)),
+                            to: Square::new(u32::from(x[1] & 63)),
+                        }));
+                        g.arrow_ends.push(g.arrows.len() as u32);
+                    }
                 } else {
                     let b = r.take(k, "the squares of the marks")?;
-                    g.squares.extend(b.iter().map(|&x| SquareMark {
-                        colour: MarkColour::from_code(x >> 6),
-                        square: Square::new(u32::from(x & 63)),
-                    }));
-                    g.square_ends.push(g.squares.len() as u32);
+                    square_lists += 1;
+                    if keep {
+                        g.squares.extend(b.iter().map(|&x| SquareMark {
+                            colour: MarkColour::from_code(x >> 6),
+                            square: Square::new(u32::from(x & 63)),
+                        }));
+                        g.square_ends.push(g.squares.len() as u32);
+                    }
                 }
             }
-            if g.arrow_ends.len() as u64 != need[5] || g.square_ends.len() as u64 != need[6] {
+            if arrow_lists != need[5] || square_lists != need[6] {
                 return Err(r.err_at(
                     at,
                     "as many arrow and square lists as the templates' cal and csl commands",
-                    Found::Value(g.arrow_ends.len() as u64),
+                    Found::Value(arrow_lists),
                 ));
             }
         }

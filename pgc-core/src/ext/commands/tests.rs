@@ -347,3 +347,38 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn checking_refuses_what_loading_refuses_at_the_same_byte() {
+    // A clock on every move (one-byte and longer residuals), and the mixed
+    // game: every single-byte change and every cut gives `check` the
+    // answer of `load`.
+    let mut g = GameCommands::new();
+    let mut ms = [600_000u64, 600_000];
+    for a in 0..60u64 {
+        let side = (a % 2) as usize;
+        ms[side] = ms[side].saturating_sub((a * 7919 % 40) * 1_000) + 2_000;
+        assert!(g.push(a, &clk(ms[side])));
+    }
+    let clocks = payload(&g);
+    let (_, mixed) = mixed();
+    let (mut loader, mut checker) = (GameCommandsReader::new(), GameCommandsReader::new());
+    let mut refused = 0;
+    for p in [clocks, mixed] {
+        assert_eq!(checker.check(&p), Ok(()));
+        let mut cases: Vec<Vec<u8>> = (0..p.len()).map(|n| p[..n].to_vec()).collect();
+        for i in 0..p.len() {
+            for b in [0x00, 0x01, 0x3f, 0x40, 0x7e, 0x7f, 0x80, 0xff] {
+                let mut q = p.clone();
+                q[i] = b;
+                cases.push(q);
+            }
+        }
+        for q in cases {
+            let want = loader.load(&q);
+            refused += usize::from(want.is_err());
+            assert_eq!(checker.check(&q), want, "{q:?}");
+        }
+    }
+    assert!(refused > 100, "{refused}");
+}
