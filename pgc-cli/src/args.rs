@@ -190,7 +190,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub json: bool,
     /// Problems listed per file; further ones are only counted.
-    #[arg(long, value_name = "N", default_value_t = pgc_core::verify::DEFAULT_MAX_PROBLEMS)]
+    #[arg(long, value_name = "N", default_value_t = pgc_core::DEFAULT_MAX_PROBLEMS)]
     pub max_problems: usize,
     /// Limits.
     #[command(flatten)]

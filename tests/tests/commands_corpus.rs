@@ -21,8 +21,8 @@
 use std::ops::ControlFlow;
 use std::process::Command;
 
+use pgc_core::internals::write_moves;
 use pgc_core::record::{RecordRef, frame};
-use pgc_core::writer::write_moves;
 use pgc_core::{Limits, ext};
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
 use pgn_bridge::commands::{

@@ -25,14 +25,13 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::filter::Filter;
-use pgc_core::PgcReader;
-use pgc_core::bulk::{
-    BulkGame, BulkOptions, BulkReader, Event, TagList, castling_mode_of, names_chess960, result_of,
-};
+use pgc_core::Reader;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
-use pgc_core::opening::OpeningCache;
+use pgc_core::internals::OpeningCache;
+use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
+use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
+use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
@@ -459,7 +458,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
 
 /// A batch in a line format (uci, san), written by a [`LineWriter`].
 fn lines_batch(b: Batch, job: &Job) -> Done {
-    let reader = PgcReader::with_limits(&b.data[..], job.opts.limits);
+    let reader = Reader::with_limits(&b.data[..], job.opts.limits);
     let mut walker = GameWalker::from_reader(reader);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     let mut w = LineWriter::new(job, b.data.len() * 4);
