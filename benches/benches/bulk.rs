@@ -88,7 +88,7 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let mut pgc = Vec::new();
-    let opts = pgn_bridge::encode::EncodeOptions::default();
+    let opts = pgn_bridge::EncodeOptions::default();
     if let Err(e) = pgn_bridge::pgn_to_pgc(&pgn[..], &mut pgc, None, &opts) {
         eprintln!("bulk: cannot encode {}: {e}", path.display());
         return;

@@ -8,8 +8,8 @@
 
 use pgc_core::Verifier;
 use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{ConvertError, EncodeStats, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};

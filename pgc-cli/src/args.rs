@@ -99,7 +99,7 @@ impl LimitArgs {
     /// The largest PGN game accepted, in bytes.
     pub fn max_game_bytes(&self) -> usize {
         self.max_game_bytes
-            .unwrap_or(pgn_bridge::reader::DEFAULT_MAX_GAME_BYTES)
+            .unwrap_or(pgn_bridge::DEFAULT_MAX_GAME_BYTES)
     }
 }
 

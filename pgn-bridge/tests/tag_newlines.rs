@@ -12,8 +12,8 @@
 
 use pgc_core::GameInfo;
 use pgc_core::{GameVisitor, GameWalker, Limits, verify};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{DecodeStats, EncodeStats, pgc_to_pgn, pgn_to_pgc};
 
 type Tags = Vec<(Vec<u8>, Vec<u8>)>;

@@ -10,8 +10,8 @@ use pgc_core::ext::ExtError;
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
 use pgc_core::{Limits, Reader as PgcReader};
-use pgn_bridge::decode::{DecodeOptions, Decoder};
-use pgn_bridge::jsonl::JsonlWriter;
+use pgn_bridge::JsonlWriter;
+use pgn_bridge::{DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::sync::atomic::{AtomicU64, Ordering};
 

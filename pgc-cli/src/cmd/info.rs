@@ -10,7 +10,7 @@ use pgc_core::Reader;
 use pgc_core::ext;
 use pgc_core::record::{Marker, RecordRef};
 use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
-use pgn_bridge::decode::{CommentStats, DecodeOptions, Decoder};
+use pgn_bridge::{CommentStats, DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::io::Write;
