@@ -6,7 +6,7 @@
 //!   `Move` (what `pgc moves` does before formatting);
 //! - `bulk/positions`: the same plus every main-line position
 //!   ([`pgc_core::BulkGame::positions`]);
-//! - `bulk/par_map-2`: [`pgc_core::bulk::par_map`] on two threads;
+//! - `bulk/par_map-2`: [`pgc_core::par_map`] on two threads;
 //! - `bulk/pgn-reader-validate`: pgn-reader + shakmaty on the PGN, every
 //!   main-line SAN to a move (`pgc-peer validate`).
 //!
@@ -18,7 +18,7 @@
 //! workspace. Without it the benchmark prints why and measures nothing.
 
 use criterion::{Criterion, Throughput, black_box, criterion_main};
-use pgc_core::bulk::{BulkOptions, BulkReader, par_map};
+use pgc_core::{BulkOptions, BulkReader, par_map};
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Position};
 use std::ops::ControlFlow;
@@ -46,7 +46,7 @@ impl Visitor for Validate {
     }
 
     fn begin_movetext(&mut self, fen: Self::Tags) -> ControlFlow<(), Chess> {
-        ControlFlow::Continue(pgc_core::setup::start_position(fen.as_deref()).unwrap_or_default())
+        ControlFlow::Continue(pgc_core::start_position(fen.as_deref()).unwrap_or_default())
     }
 
     fn begin_variation(&mut self, _: &mut Chess) -> ControlFlow<(), Skip> {
@@ -88,7 +88,7 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let mut pgc = Vec::new();
-    let opts = pgn_bridge::encode::EncodeOptions::default();
+    let opts = pgn_bridge::EncodeOptions::default();
     if let Err(e) = pgn_bridge::pgn_to_pgc(&pgn[..], &mut pgc, None, &opts) {
         eprintln!("bulk: cannot encode {}: {e}", path.display());
         return;

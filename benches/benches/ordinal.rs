@@ -44,7 +44,7 @@ impl Visitor for Plies {
     }
 
     fn begin_movetext(&mut self, fen: Self::Tags) -> ControlFlow<(), Self::Movetext> {
-        ControlFlow::Continue(pgc_core::setup::start_position(fen.as_deref()).ok())
+        ControlFlow::Continue(pgc_core::start_position(fen.as_deref()).ok())
     }
 
     fn begin_variation(&mut self, _: &mut Self::Movetext) -> ControlFlow<(), Skip> {

@@ -6,11 +6,11 @@
 //! crash through the same logic, without the fuzzer. A failed invariant is a
 //! panic, which the fuzzer reports as a crash.
 
+use pgc_core::Verifier;
 use pgc_core::ext::{ExtKind, PayloadChecker};
-use pgc_core::verify::Verifier;
-use pgc_core::{GameVisitor, GameWalker, Limits, PgcReader};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{ConvertError, EncodeStats, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
@@ -41,7 +41,7 @@ impl Read for Trickle<'_> {
 
 /// Every record with its offset, then the error that ended the stream.
 fn records<R: Read>(r: R) -> (Vec<(u64, pgc_core::Record)>, Option<String>) {
-    let mut reader = PgcReader::new(r);
+    let mut reader = Reader::new(r);
     let mut out = Vec::new();
     loop {
         match reader.next_record() {

@@ -99,7 +99,7 @@ impl LimitArgs {
     /// The largest PGN game accepted, in bytes.
     pub fn max_game_bytes(&self) -> usize {
         self.max_game_bytes
-            .unwrap_or(pgn_bridge::reader::DEFAULT_MAX_GAME_BYTES)
+            .unwrap_or(pgn_bridge::DEFAULT_MAX_GAME_BYTES)
     }
 }
 
@@ -190,7 +190,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub json: bool,
     /// Problems listed per file; further ones are only counted.
-    #[arg(long, value_name = "N", default_value_t = pgc_core::verify::DEFAULT_MAX_PROBLEMS)]
+    #[arg(long, value_name = "N", default_value_t = pgc_core::DEFAULT_MAX_PROBLEMS)]
     pub max_problems: usize,
     /// Limits.
     #[command(flatten)]

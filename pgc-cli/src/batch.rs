@@ -24,14 +24,14 @@ use crate::args::{GameRange, PgcBatchArgs};
 use crate::error::{self, Error, Status};
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say, summary_line};
-use pgc_core::buffer::RefillBuffer;
-use pgc_core::bulk::{GameIndex, IndexError};
+use pgc_core::Limits;
 use pgc_core::ext::ExtError;
+use pgc_core::internals::Bounds;
+use pgc_core::internals::RefillBuffer;
+use pgc_core::internals::refill_bound;
 use pgc_core::record::{FrameError, Marker, RecordRef, frame_common, record_len};
-use pgc_core::split::Bounds;
-use pgc_core::stream::refill_bound;
-use pgc_core::visit::{GameVisitor, GameWalker, WalkError};
-use pgc_core::{Limits, PgcReader};
+use pgc_core::{GameIndex, IndexError};
+use pgc_core::{GameVisitor, GameWalker, Reader, WalkError};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
@@ -380,10 +380,10 @@ pub struct Done {
 
 impl Batch {
     /// A walker over the batch whose offsets and game numbers (in
-    /// [`pgc_core::visit::GameInfo`], in every error and in the errors
+    /// [`pgc_core::GameInfo`], in every error and in the errors
     /// inside them) are those of the whole input, as `pgc verify` gives them.
     pub fn walker(&self, limits: Limits) -> GameWalker<&[u8]> {
-        let reader = PgcReader::with_limits(&self.data[..], limits).starting_at(self.offset);
+        let reader = Reader::with_limits(&self.data[..], limits).starting_at(self.offset);
         GameWalker::from_reader(reader).starting_at(self.games)
     }
 }

@@ -1,6 +1,6 @@
 //! `--where NAME OP VALUE`: filters on a game's tags (`pgc moves`).
 
-use pgc_core::bulk::BulkGame;
+use pgc_core::BulkGame;
 use std::cmp::Ordering;
 
 /// A comparison operator of `--where`.

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{run, stdout};
-use pgc_core::verify::Verifier;
+use pgc_core::Verifier;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 

@@ -144,7 +144,7 @@ impl Visitor for Collect {
         let name = String::from_utf8_lossy(name).into_owned();
         let value = String::from_utf8_lossy(&value.decode()).into_owned();
         if name == "FEN" {
-            g.start = pgc_core::setup::start_position(Some(value.as_bytes())).expect("FEN");
+            g.start = pgc_core::start_position(Some(value.as_bytes())).expect("FEN");
         }
         g.tags.push((name, value));
         ControlFlow::Continue(())

@@ -9,7 +9,7 @@
 //! escape line, extension). Everything else is a general game.
 //!
 //! ```
-//! use pgc_core::build::{GameBuilder, GameForm};
+//! use pgc_core::{GameBuilder, GameForm};
 //!
 //! let mut game = GameBuilder::new();
 //! for (name, value) in [("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),

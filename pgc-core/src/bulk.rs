@@ -16,7 +16,7 @@
 //! game-offset sidecar of `pgc index` (`spec/index.md`) for random access.
 //!
 //! ```
-//! use pgc_core::bulk::{BulkOptions, BulkReader};
+//! use pgc_core::{BulkOptions, BulkReader};
 //!
 //! // Two games: 1. e4 e5 (general game) and 1. d4 (reduced game).
 //! let mut pgc = vec![0x05, 0x03, 2, 13, 12, 0x06, 0x01];
@@ -29,7 +29,7 @@
 //!     positions += game.positions().count(); // start position included
 //! }
 //! assert_eq!(positions, 3 + 2);
-//! # Ok::<(), pgc_core::visit::WalkError>(())
+//! # Ok::<(), pgc_core::WalkError>(())
 //! ```
 
 use crate::ext::commands::{
@@ -644,7 +644,8 @@ pub fn result_of(termination: Option<Outcome>, result_tag: Option<&[u8]>) -> &[u
     }
 }
 
-/// Reads games for bulk loading: see the [module documentation](self).
+/// Reads games for bulk loading, one [`BulkGame`] at a time (see the
+/// crate documentation).
 pub struct BulkReader<R> {
     walker: GameWalker<R>,
     collector: Collector,
@@ -689,6 +690,7 @@ impl<R: Read> BulkReader<R> {
 
     /// The opening moves remembered so far (see [`GameWalker::opening_cache_mut`]):
     /// swap one in before reading and out after, to carry it across batches.
+    #[doc(hidden)]
     pub fn opening_cache_mut(&mut self) -> &mut crate::opening::OpeningCache {
         self.walker.opening_cache_mut()
     }
@@ -757,7 +759,7 @@ pub fn split_points(data: &[u8], parts: usize, limits: &Limits) -> Vec<(usize, u
 /// number are those of the whole input). Results of games before it are lost.
 ///
 /// ```
-/// use pgc_core::bulk::{BulkOptions, par_map};
+/// use pgc_core::{BulkOptions, par_map};
 /// let pgc: Vec<u8> = [0x05, 0x03, 2, 13, 12, 0x06].repeat(100);
 /// let plies = par_map(&pgc, 2, BulkOptions::default(), |g| g.moves().len()).unwrap();
 /// assert_eq!(plies, vec![2; 100]);
@@ -841,7 +843,7 @@ pub enum IndexError {
 pub struct GameIndex {
     /// Size of the PGC file in bytes.
     pub file_size: u64,
-    /// FNV-1a 64 of its first and last [`FINGERPRINT_SPAN`] bytes.
+    /// FNV-1a 64 of its first and last `FINGERPRINT_SPAN` bytes.
     pub fingerprint: u64,
     /// Byte offset of each game's first record, ascending.
     pub offsets: Vec<u64>,

@@ -6,8 +6,8 @@
 //! ordinals, a NAG, a RAV begins or ends, a null move, the game ends, a
 //! record outside games, …), whether it begins the movetext, and the rule it
 //! breaks, if any, as a positioned [`GameError`]. It decodes no move: the
-//! walker ([`crate::visit`]) replays the moves, the verifier
-//! ([`crate::verify()`]) checks them, the splitter ([`crate::split`]) only
+//! walker ([`crate::GameWalker`]) replays the moves, the verifier
+//! ([`crate::verify()`]) checks them, the batch splitter only
 //! wants the game boundaries, and each of them takes the grammar from here.
 //!
 //! # The rules (section 20.4 and `spec/pgc.md`)
@@ -331,7 +331,7 @@ const fn belongs_in_game(kind: u8) -> bool {
 }
 
 /// What a record does to the game boundaries, whatever else it is: the part
-/// of the grammar a splitter or an index needs ([`crate::split`]), and the
+/// of the grammar a splitter or an index needs (the batch splitter), and the
 /// one [`GameParser`] follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Edge {

@@ -10,7 +10,7 @@
 //!
 //! Tests check that the hand framing reads what the binrw declaration
 //! reads, and that the hand writers of the two most frequent records
-//! ([`crate::writer::write_moves`], [`crate::writer::write_tag_pair`]) write
+//! (`write_moves`, `write_tag_pair`) write
 //! what it writes, on every record of encoded corpus files
 //! (`tests/tests/records_binrw.rs`).
 //!

@@ -6,17 +6,6 @@ use crate::game::{Edge, edge};
 use crate::record::Marker;
 
 /// Follows game boundaries record by record.
-///
-/// ```
-/// use pgc_core::split::Bounds;
-/// use pgc_core::Marker;
-/// let mut b = Bounds::default();
-/// assert_eq!(b.record(Marker::GameBegin), (true, false));
-/// assert_eq!(b.record(Marker::ShortMoves), (false, false));
-/// assert_eq!(b.record(Marker::GameEnd), (false, true));
-/// assert_eq!(b.record(Marker::ReducedGame), (true, true));
-/// assert_eq!(b.games(), 2);
-/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Bounds {
     in_game: bool,
@@ -63,5 +52,21 @@ impl Bounds {
                 (false, true)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bounds;
+    use crate::Marker;
+
+    #[test]
+    fn games_start_and_end_at_their_markers() {
+        let mut b = Bounds::default();
+        assert_eq!(b.record(Marker::GameBegin), (true, false));
+        assert_eq!(b.record(Marker::ShortMoves), (false, false));
+        assert_eq!(b.record(Marker::GameEnd), (false, true));
+        assert_eq!(b.record(Marker::ReducedGame), (true, true));
+        assert_eq!(b.games(), 2);
     }
 }

@@ -102,7 +102,7 @@ pub enum Mode {
     #[default]
     Strict,
     /// The error is returned; the next read (or [`PgcReader::resync`]) skips
-    /// to the next offset where a game frames ([`resync_point`]) and carries
+    /// to the next offset where a game frames (`resync_point`) and carries
     /// on from there.
     Resync,
 }
@@ -152,9 +152,9 @@ pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
 /// Reads PGC records one at a time from a byte stream.
 ///
 /// ```
-/// use pgc_core::{PgcReader, RecordRef};
+/// use pgc_core::{Reader, RecordRef};
 /// let bytes: &[u8] = &[0x05, 0x03, 0x01, 0x0c, 0x06];
-/// let mut r = PgcReader::new(bytes);
+/// let mut r = Reader::new(bytes);
 /// let mut markers = vec![];
 /// while let Some((_offset, rec)) = r.next_record().unwrap() {
 ///     markers.push(rec.marker() as u8);
@@ -165,10 +165,10 @@ pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
 /// In [`Mode::Resync`] the reader goes on after a framing error:
 ///
 /// ```
-/// use pgc_core::stream::{Mode, PgcReader};
+/// use pgc_core::{ReadMode as Mode, Reader};
 /// // A game, two junk bytes, another game.
 /// let bytes: &[u8] = &[0x05, 0x06, 0xee, 0xff, 0x05, 0x06];
-/// let mut r = PgcReader::new(bytes).mode(Mode::Resync);
+/// let mut r = Reader::new(bytes).mode(Mode::Resync);
 /// let mut seen = vec![];
 /// loop {
 ///     match r.next_record() {
@@ -353,7 +353,7 @@ impl<R: Read> PgcReader<R> {
     }
 
     /// After a framing error: skips the failing byte and every following
-    /// byte up to the next offset where a game frames ([`resync_point`]),
+    /// byte up to the next offset where a game frames (`resync_point`),
     /// or to the end of the input. Returns how many bytes were skipped
     /// (also added to [`Self::skipped`]); 0 when no error is pending.
     ///
@@ -402,7 +402,7 @@ impl<R: Read> PgcReader<R> {
     }
 
     /// Whether the reader is on a game start it found by resynchronising,
-    /// and has read at most [`PROBATION_SPAN`] bytes past it: until the
+    /// and has read at most `PROBATION_SPAN` bytes past it: until the
     /// reader of the records says the game there is sound
     /// ([`Self::confirm`]), it may go back there ([`Self::rewind`]).
     pub fn on_probation(&self) -> bool {

@@ -143,7 +143,7 @@ pub struct Report {
     /// Bytes skipped to resynchronise after framing errors (an unknown
     /// marker byte, a length over the limits, a cut-off record): the
     /// verifier goes on at the next offset where a game frames
-    /// ([`crate::stream::resync_point`]).
+    /// (`crate::stream::resync_point`).
     pub junk_bytes: u64,
     /// Games with at least one problem.
     pub games_with_problems: u64,
@@ -190,7 +190,7 @@ impl Report {
 /// A configured verifier: limits and the maximum number of problems kept.
 ///
 /// ```
-/// use pgc_core::verify::Verifier;
+/// use pgc_core::Verifier;
 /// let report = Verifier::new().max_problems(10).verify(&[0x05u8, 0x06][..]).unwrap();
 /// assert!(report.is_ok());
 /// assert_eq!(report.games, 1);

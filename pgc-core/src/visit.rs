@@ -200,8 +200,9 @@ impl<R: Read> GameWalker<R> {
         self.reader.offset()
     }
 
-    /// The opening moves remembered so far ([`OpeningCache`]), for a
+    /// The opening moves remembered so far (`OpeningCache`), for a
     /// walker over the next batch of the same file to start from.
+    #[doc(hidden)]
     pub fn opening_cache_mut(&mut self) -> &mut OpeningCache {
         &mut self.opening
     }

@@ -2,8 +2,8 @@
 //! again, and show the first game whose PGC or text changes.
 //! `cargo run -p pgn-bridge --example roundtrip FILE`.
 
-use pgn_bridge::convert::PgnToPgc;
-use pgn_bridge::encode::GameOutput;
+use pgn_bridge::GameOutput;
+use pgn_bridge::PgnToPgc;
 use pgn_bridge::{pgc_to_pgn, pgn_to_pgc};
 
 fn main() {

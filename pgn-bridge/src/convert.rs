@@ -5,8 +5,8 @@ use crate::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use crate::pgn_error::PgnError;
 use crate::reader::PgnReader;
 use pgc_core::ext::ExtError;
-use pgc_core::visit::{GameWalker, WalkError};
-use pgc_core::{PgcReader, PgcWriter};
+use pgc_core::{GameWalker, WalkError};
+use pgc_core::{Reader, Writer};
 use std::io::{self, Read, Write};
 
 /// Errors of a whole conversion (a single bad game is a reject, not an error).
@@ -140,7 +140,7 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
     opts: &EncodeOptions,
 ) -> Result<EncodeStats, ConvertError> {
     let mut conv = PgnToPgc::new(input, opts);
-    let mut w = PgcWriter::new(output);
+    let mut w = Writer::new(output);
     let mut stats = EncodeStats::default();
     while let Some(out) = conv.next_game()? {
         stats.games += 1;
@@ -196,7 +196,7 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     mut output: W,
     opts: &DecodeOptions,
 ) -> Result<DecodeStats, ConvertError> {
-    let mut walker = GameWalker::from_reader(PgcReader::new(input));
+    let mut walker = GameWalker::from_reader(Reader::new(input));
     let mut dec = Decoder::new(*opts);
     let mut stats = DecodeStats::default();
     loop {

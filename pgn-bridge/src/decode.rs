@@ -5,8 +5,9 @@ use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
+use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, Ply, STR_TAGS, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
 use shakmaty::{Chess, Color, Position};
 
 /// Options of the decoder.

@@ -101,7 +101,7 @@ impl ExportWriter {
     }
 
     /// A tag pair; `value` is unescaped (as stored in PGC). A newline in
-    /// `value` (see [`escape_into`]) is written as a space; returns whether
+    /// `value` (see `escape_into`) is written as a space; returns whether
     /// there was one.
     pub fn tag(&mut self, out: &mut Vec<u8>, name: &[u8], value: &[u8]) -> bool {
         out.push(b'[');

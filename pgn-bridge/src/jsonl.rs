@@ -21,7 +21,7 @@ use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
 

@@ -31,8 +31,8 @@ const LOOKAHEAD: usize = 4 << 10;
 ///
 /// ```
 /// use std::ops::ControlFlow;
-/// use pgn_bridge::reader::PgnReader;
-/// use pgn_bridge::visitor::Visitor;
+/// use pgn_bridge::PgnReader;
+/// use pgn_bridge::Visitor;
 ///
 /// /// Counts the SAN tokens of each game.
 /// struct Moves(usize);
@@ -54,7 +54,7 @@ const LOOKAHEAD: usize = 4 << 10;
 /// assert_eq!(reader.read_game(&mut moves)?, Some(3));
 /// assert_eq!(reader.read_game(&mut moves)?, Some(2));
 /// assert_eq!(reader.read_game(&mut moves)?, None);
-/// # Ok::<(), pgn_bridge::pgn_error::PgnError>(())
+/// # Ok::<(), pgn_bridge::PgnError>(())
 /// ```
 #[derive(Debug)]
 pub struct PgnReader<R> {

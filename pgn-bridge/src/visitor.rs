@@ -1,86 +1,4 @@
-//! The push [`Visitor`] that the PGN lexer ([`crate::lexer`]) and reader
-//! ([`crate::reader::PgnReader`]) drive.
-//!
-//! Every method except [`Visitor::end_game`] has a default that does nothing
-//! and goes on, so a consumer implements only what it needs. All byte slices
-//! borrow the reader's buffer and are exact input bytes: nothing is decoded,
-//! unescaped or re-encoded (PGN files in the wild are ASCII, UTF-8, Latin-1
-//! or legacy code pages; the consumer decides).
-//!
-//! # Order of events for one game
-//!
-//! ```text
-//! begin_game
-//!   [bom]                                   (only for the first game of the input)
-//!   (tag | whitespace | escape_line | line_comment | junk)*
-//!   end_tags
-//!   begin_movetext                          (always, even without movetext)
-//!   (move_number | san | en_passant_marker | nag_token->nag | comment
-//!    | begin_variation [skipped tokens] end_variation
-//!    | outcome | whitespace | escape_line | line_comment | junk)*
-//! end_game(raw)
-//! ```
-//!
-//! A game ends (PGN standard, section 8.2.6) after a termination marker at
-//! variation depth 0, when a `[` appears after movetext started (a new tag
-//! section: the previous game lacked its marker), or at the end of the input.
-//! After the termination marker only whitespace, `%` escape lines, `;`
-//! comments and junk can follow inside the same game (e.g. the Arena
-//! `; { Game Nr. 1 ... }` lines TCEC files put after each result).
-//! Variations are reported as written: if a game ends while variations are
-//! still open, no `end_variation` is synthesised.
-//!
-//! # Stopping early
-//!
-//! Every callback but [`Visitor::end_game`] returns a
-//! [`ControlFlow`]`<()>`:
-//!
-//! * `Continue(())` goes on with the next event;
-//! * `Break(())` skips the rest of the game: no further event is reported
-//!   until [`Visitor::end_game`], which comes next and still gets the
-//!   complete raw game. The game's end is found as usual, so the next game
-//!   is read normally. Breaking in [`Visitor::begin_game`] skips the whole
-//!   game (the cheapest way to copy or count raw games); breaking in
-//!   [`Visitor::end_tags`] skips its movetext.
-//!
-//! [`Visitor::begin_variation`] answers `Continue(Skip(true))` to skip one
-//! variation: the lexer reports nothing (not even whitespace) up to the `)`
-//! that closes it, then [`Visitor::end_variation`] for that `)`. Variations
-//! nested in it, and `(` or `)` inside its comments, are skipped with it.
-//! If the game ends before the variation is closed, [`Visitor::end_game`]
-//! comes next. Skipped bytes are only seen in `end_game`'s raw slice.
-//!
-//! ```
-//! use std::ops::ControlFlow;
-//! use pgn_bridge::reader::PgnReader;
-//! use pgn_bridge::visitor::{Skip, Visitor};
-//!
-//! /// The first two moves of each game's main line.
-//! #[derive(Default)]
-//! struct Opening(Vec<String>);
-//!
-//! impl Visitor for Opening {
-//!     type Output = Vec<String>;
-//!     fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
-//!         self.0.push(String::from_utf8_lossy(token).into_owned());
-//!         if self.0.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-//!     }
-//!     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
-//!         ControlFlow::Continue(Skip(true))
-//!     }
-//!     fn end_game(&mut self, _raw: &[u8]) -> Vec<String> {
-//!         std::mem::take(&mut self.0)
-//!     }
-//! }
-//!
-//! let pgn = b"1. e4 (1. d4 d5) e5 2. Nf3 *\n1. c4 {(or 1. Nf3)} e5 1-0\n";
-//! let mut reader = PgnReader::new(&pgn[..]);
-//! let mut v = Opening::default();
-//! assert_eq!(reader.read_game(&mut v)?, Some(vec!["e4".into(), "e5".into()]));
-//! assert_eq!(reader.read_game(&mut v)?, Some(vec!["c4".into(), "e5".into()]));
-//! assert_eq!(reader.read_game(&mut v)?, None);
-//! # Ok::<(), pgn_bridge::pgn_error::PgnError>(())
-//! ```
+//! The push [`Visitor`] that the PGN lexer and [`crate::PgnReader`] drive.
 
 use std::ops::ControlFlow;
 
@@ -103,8 +21,86 @@ pub struct Skip(pub bool);
 
 /// Receives the tokens of PGN games, in input order.
 ///
-/// See the [module documentation](self) for the order of events and how a
-/// visitor stops early or skips a variation.
+/// Every method except [`Visitor::end_game`] has a default that does nothing
+/// and goes on, so a consumer implements only what it needs. All byte slices
+/// borrow the reader's buffer and are exact input bytes: nothing is decoded,
+/// unescaped or re-encoded (PGN files in the wild are ASCII, UTF-8, Latin-1
+/// or legacy code pages; the consumer decides).
+///
+/// # Order of events for one game
+///
+/// ```text
+/// begin_game
+///   [bom]                                   (only for the first game of the input)
+///   (tag | whitespace | escape_line | line_comment | junk)*
+///   end_tags
+///   begin_movetext                          (always, even without movetext)
+///   (move_number | san | en_passant_marker | nag_token->nag | comment
+///    | begin_variation [skipped tokens] end_variation
+///    | outcome | whitespace | escape_line | line_comment | junk)*
+/// end_game(raw)
+/// ```
+///
+/// A game ends (PGN standard, section 8.2.6) after a termination marker at
+/// variation depth 0, when a `[` appears after movetext started (a new tag
+/// section: the previous game lacked its marker), or at the end of the input.
+/// After the termination marker only whitespace, `%` escape lines, `;`
+/// comments and junk can follow inside the same game (e.g. the Arena
+/// `; { Game Nr. 1 ... }` lines TCEC files put after each result).
+/// Variations are reported as written: if a game ends while variations are
+/// still open, no `end_variation` is synthesised.
+///
+/// # Stopping early
+///
+/// Every callback but [`Visitor::end_game`] returns a
+/// [`ControlFlow`]`<()>`:
+///
+/// * `Continue(())` goes on with the next event;
+/// * `Break(())` skips the rest of the game: no further event is reported
+///   until [`Visitor::end_game`], which comes next and still gets the
+///   complete raw game. The game's end is found as usual, so the next game
+///   is read normally. Breaking in [`Visitor::begin_game`] skips the whole
+///   game (the cheapest way to copy or count raw games); breaking in
+///   [`Visitor::end_tags`] skips its movetext.
+///
+/// [`Visitor::begin_variation`] answers `Continue(Skip(true))` to skip one
+/// variation: the lexer reports nothing (not even whitespace) up to the `)`
+/// that closes it, then [`Visitor::end_variation`] for that `)`. Variations
+/// nested in it, and `(` or `)` inside its comments, are skipped with it.
+/// If the game ends before the variation is closed, [`Visitor::end_game`]
+/// comes next. Skipped bytes are only seen in `end_game`'s raw slice.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use pgn_bridge::PgnReader;
+/// use pgn_bridge::{Skip, Visitor};
+///
+/// /// The first two moves of each game's main line.
+/// #[derive(Default)]
+/// struct Opening(Vec<String>);
+///
+/// impl Visitor for Opening {
+///     type Output = Vec<String>;
+///     fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
+///         self.0.push(String::from_utf8_lossy(token).into_owned());
+///         if self.0.len() == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+///     }
+///     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+///         ControlFlow::Continue(Skip(true))
+///     }
+///     fn end_game(&mut self, _raw: &[u8]) -> Vec<String> {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+///
+/// let pgn = b"1. e4 (1. d4 d5) e5 2. Nf3 *\n1. c4 {(or 1. Nf3)} e5 1-0\n";
+/// let mut reader = PgnReader::new(&pgn[..]);
+/// let mut v = Opening::default();
+/// assert_eq!(reader.read_game(&mut v)?, Some(vec!["e4".into(), "e5".into()]));
+/// assert_eq!(reader.read_game(&mut v)?, Some(vec!["c4".into(), "e5".into()]));
+/// assert_eq!(reader.read_game(&mut v)?, None);
+/// # Ok::<(), pgn_bridge::PgnError>(())
+/// ```
 pub trait Visitor {
     /// Value produced for each game by [`Visitor::end_game`].
     type Output;

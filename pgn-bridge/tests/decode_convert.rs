@@ -6,9 +6,9 @@
 
 use pgc_core::ext::{self, Outcome};
 use pgc_core::ordinal;
-use pgn_bridge::convert::{ConvertError, PgnToPgc, write_reject};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::{EncodeOptions, GameOutput, RejectReason};
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::{ConvertError, PgnToPgc, write_reject};
+use pgn_bridge::{EncodeOptions, GameOutput, RejectReason};
 use pgn_bridge::{pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};

@@ -4,8 +4,8 @@
 //! greedily (8.2.1), the termination marker and the closing empty line.
 //! Expected texts are written by hand from the standard.
 
-use pgn_bridge::export::ExportWriter;
-use pgn_bridge::layout::Layout;
+use pgn_bridge::ExportWriter;
+use pgn_bridge::Layout;
 
 /// One call of the writer.
 enum T<'a> {

@@ -16,9 +16,9 @@
 
 use pgc_core::ext;
 use pgc_core::item::Items;
-use pgc_core::visit::{GameInfo, Ply, Variation};
+use pgc_core::{GameInfo, Ply, Variation};
 use pgc_core::{GameVisitor, GameWalker};
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{EncodeStats, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::{CastlingMode, Chess};
 

@@ -10,10 +10,10 @@
 //! out by hand from the export format (8.1, 8.2), never copied from the
 //! decoder's output.
 
-use pgc_core::visit::GameInfo;
+use pgc_core::GameInfo;
 use pgc_core::{GameVisitor, GameWalker, Limits, verify};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{DecodeStats, EncodeStats, pgc_to_pgn, pgn_to_pgc};
 
 type Tags = Vec<(Vec<u8>, Vec<u8>)>;

@@ -21,16 +21,16 @@
 use std::ops::ControlFlow;
 use std::process::Command;
 
+use pgc_core::internals::write_moves;
 use pgc_core::record::{RecordRef, frame};
-use pgc_core::writer::write_moves;
 use pgc_core::{Limits, ext};
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
+use pgn_bridge::PgnReader;
+use pgn_bridge::Visitor;
 use pgn_bridge::commands::{
     GameCommands, GameCommandsReader, Part, RenderAt, TypedComment, encode_comment_into,
     parse_comment, render,
 };
-use pgn_bridge::reader::PgnReader;
-use pgn_bridge::visitor::Visitor;
 
 /// `zstd -19` size of `data`, if the command runs.
 fn zstd19(data: &[u8], name: &str) -> Option<usize> {

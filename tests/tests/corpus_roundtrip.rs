@@ -6,8 +6,8 @@
 //! 5. files in export or Lichess style come back byte for byte.
 
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file, short};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{pgc_to_pgn, pgn_to_pgc};
 
 fn encode(pgn: &[u8]) -> (Vec<u8>, pgn_bridge::EncodeStats, Vec<u8>) {

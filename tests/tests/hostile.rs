@@ -10,13 +10,13 @@
 //! `pgc decode`/`encode`, full disks, signals) are in
 //! `pgc-cli/tests/hostile_cli.rs`.
 
+use pgc_core::ReadError;
+use pgc_core::Verifier;
 use pgc_core::item::Items;
-use pgc_core::reader::ReadError;
-use pgc_core::verify::Verifier;
-use pgc_core::visit::{GameVisitor, GameWalker, Ply, WalkErrorKind};
-use pgc_core::{Limits, Marker, OrdinalError, PgcReader, RecordRef};
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::EncodeOptions;
+use pgc_core::{GameVisitor, GameWalker, Ply, WalkErrorKind};
+use pgc_core::{Limits, Marker, OrdinalError, Reader, RecordRef};
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::{ConvertError, pgc_to_pgn, pgn_to_pgc};
 use std::io::{self, Read, Write};
 use std::sync::Mutex;
@@ -128,7 +128,7 @@ impl Write for Count {
     }
 }
 
-fn decode_err(pgc: &[u8]) -> pgc_core::visit::WalkError {
+fn decode_err(pgc: &[u8]) -> pgc_core::WalkError {
     match pgc_to_pgn(pgc, io::sink(), &DecodeOptions::default()) {
         Err(ConvertError::Walk(e)) => e,
         other => panic!("expected a walk error, got {other:?}"),
@@ -153,7 +153,7 @@ fn a_string_4_claiming_4_gib_in_ten_bytes() {
     // (a LEB128 length up to 2^32 − 1): over the string limit, before any
     // allocation, naming the option.
     let bytes = [0x80, 1, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0];
-    let e = PgcReader::new(&bytes[..]).next_record().unwrap_err();
+    let e = Reader::new(&bytes[..]).next_record().unwrap_err();
     assert!(matches!(
         e,
         ReadError::OverLimit {
@@ -168,7 +168,7 @@ fn a_string_4_claiming_4_gib_in_ten_bytes() {
         max_string: u32::MAX,
         ..Limits::DEFAULT
     };
-    let e = PgcReader::with_limits(&bytes[..], limits)
+    let e = Reader::with_limits(&bytes[..], limits)
         .next_record()
         .unwrap_err();
     assert!(matches!(e, ReadError::Truncated { offset: 0, .. }), "{e}");
@@ -302,7 +302,7 @@ fn a_pgc_that_ends_inside_a_record() {
     let pgc = encode(include_bytes!("../../samples/opera.pgn"));
     // Record boundaries.
     let mut starts = vec![];
-    let mut r = PgcReader::new(&pgc[..]);
+    let mut r = Reader::new(&pgc[..]);
     while let Some((at, _)) = r.next_record().unwrap() {
         starts.push(at);
     }
@@ -349,9 +349,9 @@ impl GameVisitor for Ordinals {
         self.record = Some((offset, head));
         self.next = offset + head;
     }
-    fn begin_variation(&mut self) -> pgc_core::visit::Variation {
+    fn begin_variation(&mut self) -> pgc_core::Variation {
         self.depth += 1;
-        pgc_core::visit::Variation::Enter
+        pgc_core::Variation::Enter
     }
     fn end_variation(&mut self) {
         self.depth -= 1;

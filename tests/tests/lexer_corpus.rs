@@ -13,8 +13,8 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file};
-use pgn_bridge::reader::PgnReader;
-use pgn_bridge::visitor::{GameStart, Skip, Visitor};
+use pgn_bridge::PgnReader;
+use pgn_bridge::{GameStart, Skip, Visitor};
 
 /// Hashes every event (kind and bytes) of a game; returns (hash, raw).
 #[derive(Default)]
@@ -229,11 +229,11 @@ fn throughput() {
     let t = std::time::Instant::now();
     let (mut pos, mut scanned) = (0, 0);
     while pos < data.len() {
-        let ctx = pgn_bridge::lexer::LexContext {
+        let ctx = pgn_bridge::internals::LexContext {
             at_line_start: pos == 0 || data[pos - 1] == b'\n',
             at_input_start: pos == 0,
         };
-        pos += pgn_bridge::lexer::scan_game(&data[pos..], true, ctx)
+        pos += pgn_bridge::internals::scan_game(&data[pos..], true, ctx)
             .unwrap()
             .len;
         scanned += 1;

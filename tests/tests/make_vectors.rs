@@ -19,8 +19,8 @@
 //! the files; without the variable the test fails if any file is stale.
 
 use pgc_core::ext;
+use pgc_core::internals::write_moves;
 use pgc_core::record::{RecordRef, frame};
-use pgc_core::writer::write_moves;
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -407,10 +407,7 @@ fn start_of(g: &Game) -> Chess {
                 .unwrap()
                 .into_position(CastlingMode::Chess960)
                 .unwrap();
-            assert_eq!(
-                pgc_core::setup::start_position(Some(f.as_bytes())).unwrap(),
-                p
-            );
+            assert_eq!(pgc_core::start_position(Some(f.as_bytes())).unwrap(), p);
             p
         }
     }

@@ -16,8 +16,9 @@
 
 use arrayvec::ArrayString;
 use pgc_core::OrdinalTable;
-use pgc_core::ordinal::{decode, encode, find_canonical_in, select_in};
-use pgc_core::setup::start_position;
+use pgc_core::internals::{find_canonical_in, select_in};
+use pgc_core::ordinal::{decode, encode};
+use pgc_core::start_position;
 use pgc_tests::{corpus_dir, corpus_files};
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rand::rngs::StdRng;

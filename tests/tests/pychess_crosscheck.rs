@@ -13,9 +13,9 @@
 //! [`ALLOWED`] with the reason; their differences are printed, not failed.
 
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file, short};
-use pgn_bridge::convert::PgnToPgc;
-use pgn_bridge::decode::DecodeOptions;
-use pgn_bridge::encode::{EncodeOptions, GameOutput};
+use pgn_bridge::DecodeOptions;
+use pgn_bridge::PgnToPgc;
+use pgn_bridge::{EncodeOptions, GameOutput};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;

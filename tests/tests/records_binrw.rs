@@ -13,10 +13,10 @@
 //! `PGC_REQUIRE_CORPUS` is set.
 
 use pgc_core::Limits;
+use pgc_core::internals::{write_moves, write_tag_pair};
 use pgc_core::record::{Record, RecordRef, frame, frame_common};
-use pgc_core::writer::{write_moves, write_tag_pair};
 use pgc_tests::{corpus_dir, read_corpus_file};
-use pgn_bridge::encode::EncodeOptions;
+use pgn_bridge::EncodeOptions;
 use pgn_bridge::pgn_to_pgc;
 use std::io::Cursor;
 

@@ -12,8 +12,8 @@
 //!    and PGC → PGN gives exactly `NAME.pgn` ([`pgn_bridge_round_trip`]).
 
 use pgc_core::record::{RecordRef, frame};
-use pgc_core::visit::{Ply, Variation};
 use pgc_core::{GameVisitor, GameWalker, Limits};
+use pgc_core::{Ply, Variation};
 use std::path::{Path, PathBuf};
 
 fn vector_dir() -> PathBuf {
@@ -47,7 +47,7 @@ struct Tokens {
 }
 
 impl GameVisitor for Tokens {
-    fn begin_game(&mut self, _info: &pgc_core::visit::GameInfo) {
+    fn begin_game(&mut self, _info: &pgc_core::GameInfo) {
         self.games.push(Vec::new());
     }
     fn play(&mut self, ply: &Ply<'_>) {

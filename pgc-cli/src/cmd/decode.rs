@@ -1,7 +1,7 @@
 //! `pgc decode`: PGC → PGN export format.
 //!
 //! Batches of whole games ([`crate::batch`]) are decoded on worker threads
-//! with a [`GameWalker`] and a [`Decoder`] and written in input order.
+//! with a [`GameWalker`](pgc_core::GameWalker) and a [`Decoder`] and written in input order.
 
 use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
@@ -9,9 +9,9 @@ use crate::error::{Result, Status};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
-use pgn_bridge::decode::{DecodeOptions, Decoder};
-use pgn_bridge::jsonl::JsonlWriter;
+use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
+use pgn_bridge::JsonlWriter;
+use pgn_bridge::{DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::sync::Mutex;

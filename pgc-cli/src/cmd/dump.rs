@@ -15,10 +15,10 @@
 use crate::args::DumpArgs;
 use crate::error::{Error, Result, Status};
 use crate::io::Input;
-use pgc_core::PgcReader;
+use pgc_core::Reader;
 use pgc_core::ext;
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply};
+use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply};
 use shakmaty::Position;
 use std::fmt::Write as _;
 use std::io::Write;
@@ -149,7 +149,7 @@ pub fn run(a: &DumpArgs) -> Result<Status> {
         Some(p) => Input::new(p),
         None => Input::list(&[]).remove(0),
     };
-    let mut walker = GameWalker::from_reader(PgcReader::with_limits(
+    let mut walker = GameWalker::from_reader(Reader::with_limits(
         input.open_pgc()?,
         a.limits.pgc_limits(),
     ));

@@ -13,12 +13,12 @@ use crate::error::{Error, Result, Status};
 use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
 use pgn_bridge::EncodeStats;
-use pgn_bridge::convert::write_reject;
-use pgn_bridge::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
-use pgn_bridge::lexer::{self, LexContext};
-use pgn_bridge::pgn_error::PgnError;
-use pgn_bridge::reader::PgnReader;
-use pgn_bridge::visitor::{GameStart, Visitor};
+use pgn_bridge::PgnError;
+use pgn_bridge::PgnReader;
+use pgn_bridge::internals::{self as lexer, LexContext};
+use pgn_bridge::write_reject;
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
+use pgn_bridge::{GameStart, Visitor};
 use std::io::Read;
 use std::ops::ControlFlow;
 

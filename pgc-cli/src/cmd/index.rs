@@ -6,7 +6,7 @@ use crate::batch::index_path;
 use crate::error::{Error, Result, Status};
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say};
-use pgc_core::bulk::GameIndex;
+use pgc_core::GameIndex;
 use std::fs::File;
 use std::io::{Read, Write};
 

@@ -6,11 +6,11 @@ use crate::args::InfoArgs;
 use crate::error::{Error, Result, Status};
 use crate::io::Input;
 use crate::progress::say;
-use pgc_core::PgcReader;
+use pgc_core::Reader;
 use pgc_core::ext;
 use pgc_core::record::{Marker, RecordRef};
-use pgc_core::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
-use pgn_bridge::decode::{CommentStats, DecodeOptions, Decoder};
+use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
+use pgn_bridge::{CommentStats, DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -181,7 +181,7 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
     let mut total = Counts::default();
     let mut status = Status::Ok;
     for input in &inputs {
-        let mut walker = GameWalker::from_reader(PgcReader::with_limits(
+        let mut walker = GameWalker::from_reader(Reader::with_limits(
             input.open_pgc()?,
             a.limits.pgc_limits(),
         ));
@@ -196,7 +196,7 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
                 // A refused payload stops the counts as a walking error does.
                 Ok(true) => {
                     if let Some(e) = v.dec.take_error() {
-                        break Some(pgc_core::visit::WalkError::from(e));
+                        break Some(pgc_core::WalkError::from(e));
                     }
                 }
                 Ok(false) => break None,

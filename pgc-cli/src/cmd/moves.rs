@@ -25,13 +25,12 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::filter::Filter;
-use pgc_core::bulk::{
-    BulkGame, BulkOptions, BulkReader, Event, TagList, castling_mode_of, names_chess960, result_of,
-};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
-use pgc_core::opening::OpeningCache;
+use pgc_core::internals::OpeningCache;
+use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
-use pgc_core::visit::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
+use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};

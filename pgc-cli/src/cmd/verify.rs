@@ -8,7 +8,7 @@
 use crate::args::VerifyArgs;
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input};
-use pgc_core::verify::{Problem, Report, Verifier};
+use pgc_core::{Problem, Report, Verifier};
 use std::fmt::Write as _;
 use std::io::Write;
 

@@ -14,13 +14,13 @@
 //! every SAN character, so a prefix sorts first, as in `strcmp`). No
 //! `String` is ever made.
 //!
-//! [`encode`], [`decode`], [`select_in`] and [`find_canonical_in`] do not
+//! [`encode`], [`decode`], `select_in` and `find_canonical_in` do not
 //! generate the legal moves: SAN strings with different first characters
 //! compare by that character alone, so they count the legal moves of each
 //! earlier first-character class from bitboards (the *census*, in
 //! `census.rs`) and order one class only, often straight from its target
-//! bitboard. The move-list functions ([`select`], [`rank_of`],
-//! [`find_canonical`], [`OrdinalTable`]) take shakmaty's `MoveList`; they
+//! bitboard. The move-list functions (`select`, `rank_of`,
+//! `find_canonical`, [`OrdinalTable`]) take shakmaty's `MoveList`; they
 //! serve listings, the import-spelling path of the encoder, and positions
 //! beyond the census bound.
 //!
@@ -34,14 +34,17 @@
 
 mod census;
 mod error;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod key;
-mod list;
-pub mod opening;
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) mod list;
+pub(crate) mod opening;
 mod slider;
 
 pub use error::OrdinalError;
 pub use key::{MAX_ORDINALS, MoveText};
-pub use list::{OrdinalTable, find_canonical, rank_of, san_body, select};
+pub use list::OrdinalTable;
+pub(crate) use list::{find_canonical, rank_of, select};
 
 use shakmaty::{Move, Position};
 
@@ -77,7 +80,11 @@ fn nth_key(keys: &mut [u64], n: usize) -> u64 {
 /// # Errors
 /// [`OrdinalError::OutOfRange`] if `ordinal` is not below the number of legal
 /// moves; [`OrdinalError::TooManyMoves`] beyond 256 legal moves.
-pub fn select_in<P: Position>(pos: &P, ordinal: u8) -> Result<(Move, MoveText), OrdinalError> {
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) fn select_in<P: Position>(
+    pos: &P,
+    ordinal: u8,
+) -> Result<(Move, MoveText), OrdinalError> {
     let (m, san) = select_move(pos, ordinal)?;
     Ok((m, san.text(m)))
 }
@@ -137,7 +144,8 @@ pub(crate) fn select_move<P: Position>(
 /// exactly `san`, and its ordinal, listing only the moves of `san`'s class.
 /// `None` when no legal move has this canonical SAN (the caller then tries
 /// import-format spellings against all legal moves).
-pub fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
     if san.is_empty() || san.len() > 6 {
         return None;
     }
@@ -173,7 +181,7 @@ pub fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)>
 
 /// Encodes `m`, played in `pos`, as its move ordinal.
 ///
-/// Lists only the moves of `m`'s SAN class, as [`select_in`] does.
+/// Lists only the moves of `m`'s SAN class, as `select_in` does.
 ///
 /// # Errors
 /// [`OrdinalError::IllegalMove`] if `m` is not legal in `pos`;

@@ -1,8 +1,8 @@
 //! Why a game was not converted.
 
-use pgc_core::build::BuildError;
+use pgc_core::BuildError;
+use pgc_core::SetupError;
 use pgc_core::ordinal::OrdinalError;
-use pgc_core::setup::SetupError;
 
 /// Why a game was not converted (the game is kept verbatim in the rejects).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

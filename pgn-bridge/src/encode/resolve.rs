@@ -7,7 +7,7 @@
 //! ordinal (`pgc_core::ordinal`).
 
 use super::RejectReason;
-use pgc_core::ordinal;
+use pgc_core::internals as ordinal;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, MoveList, Position};
 
@@ -143,7 +143,7 @@ impl Resolver {
     /// [`RejectReason::NullMoveInCheck`]: a null move cannot leave the king
     /// in check.
     pub(crate) fn null_move(&mut self, token: &[u8]) -> Result<(), RejectReason> {
-        let after = pgc_core::setup::null_move(&self.line.pos).map_err(|_| {
+        let after = pgc_core::internals::null_move(&self.line.pos).map_err(|_| {
             RejectReason::NullMoveInCheck {
                 token: String::from_utf8_lossy(token).into_owned(),
             }
