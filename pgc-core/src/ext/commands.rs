@@ -653,19 +653,8 @@ impl TypedComment {
         sep: Separator,
         arrows: impl IntoIterator<Item = Option<Arrow>>,
     ) -> bool {
-        let s = self.arrows.len() as u32;
-        let mut ok = true;
-        for a in arrows {
-            match a {
-                Some(a) => self.arrows.push(a),
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        self.pieces
-            .push(Piece::Cmd(sep, Cmd::Arrows(s, self.arrows.len() as u32)));
+        let (s, e, ok) = push_until_none(&mut self.arrows, arrows);
+        self.pieces.push(Piece::Cmd(sep, Cmd::Arrows(s, e)));
         ok
     }
 
@@ -676,19 +665,8 @@ impl TypedComment {
         sep: Separator,
         marks: impl IntoIterator<Item = Option<SquareMark>>,
     ) -> bool {
-        let s = self.squares.len() as u32;
-        let mut ok = true;
-        for m in marks {
-            match m {
-                Some(m) => self.squares.push(m),
-                None => {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        self.pieces
-            .push(Piece::Cmd(sep, Cmd::Squares(s, self.squares.len() as u32)));
+        let (s, e, ok) = push_until_none(&mut self.squares, marks);
+        self.pieces.push(Piece::Cmd(sep, Cmd::Squares(s, e)));
         ok
     }
 
@@ -730,6 +708,26 @@ impl TypedComment {
             }
         }
     }
+}
+
+/// Pushes `items` onto `dst` up to the first `None`: the range pushed
+/// (start, end) and whether no `None` came.
+fn push_until_none<T>(
+    dst: &mut Vec<T>,
+    items: impl IntoIterator<Item = Option<T>>,
+) -> (u32, u32, bool) {
+    let start = dst.len() as u32;
+    let mut ok = true;
+    for item in items {
+        match item {
+            Some(x) => dst.push(x),
+            None => {
+                ok = false;
+                break;
+            }
+        }
+    }
+    (start, dst.len() as u32, ok)
 }
 
 // ---------------------------------------------------------------------------
