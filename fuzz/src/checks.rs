@@ -8,6 +8,7 @@
 
 use pgc_core::Verifier;
 use pgc_core::ext::{ExtKind, PayloadChecker};
+use pgc_core::record::RecordRef;
 use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
@@ -71,6 +72,11 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
                 self.refused = Some(format!("kind {}: {e}", ExtKind(kind)));
             }
         }
+        fn outside(&mut self, _offset: u64, record: &RecordRef<'_>) {
+            if let RecordRef::Extension { kind, payload } = *record {
+                self.extension(kind, payload);
+            }
+        }
     }
     let mut w = GameWalker::new(r);
     let mut v = Payloads::default();
@@ -81,7 +87,7 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
                     return (w.games(), Some(e));
                 }
             }
-            Ok(false) => return (w.games(), None),
+            Ok(false) => return (w.games(), v.refused.take()),
             Err(e) => return (w.games(), Some(e.to_string())),
         }
     }
