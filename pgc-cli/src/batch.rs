@@ -388,6 +388,35 @@ impl Batch {
     }
 }
 
+/// Output buffers written out and kept for the next batches: a batch's
+/// text grows to hundreds of KiB, and dropping it after each batch makes the
+/// allocator give the top of the heap back to the system and take it again
+/// for the next (a `brk` call and fresh page faults per batch).
+static SPARE_OUTPUTS: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+/// The most spare output buffers kept.
+const MAX_SPARE_OUTPUTS: usize = 8;
+
+/// An empty output buffer for a batch, reusing one already written out.
+pub fn output_buffer() -> Vec<u8> {
+    SPARE_OUTPUTS
+        .lock()
+        .ok()
+        .and_then(|mut spare| spare.pop())
+        .unwrap_or_default()
+}
+
+/// Keeps a written-out buffer for [`output_buffer`].
+fn recycle(mut buf: Vec<u8>) {
+    buf.clear();
+    if let Ok(mut spare) = SPARE_OUTPUTS.lock()
+        && spare.len() < MAX_SPARE_OUTPUTS
+        && buf.capacity() > 0
+    {
+        spare.push(buf);
+    }
+}
+
 /// Walks every game of a batch with `v` (a walker from [`Batch::walker`]),
 /// calling `done(v, true)` after each whole game and `done(v, false)` at
 /// the end of the batch, after the records that follow its last game, and
@@ -465,8 +494,9 @@ impl PgcBatches<'_> {
                         .map_err(|e| Error::io(&input.name, &e))
                 },
                 &work,
-                |d: Done| {
+                |mut d: Done| {
                     sink.put(&d.out)?;
+                    recycle(std::mem::take(&mut d.out));
                     games += d.games;
                     plies += d.plies;
                     bytes_in += d.bytes_in;

@@ -157,6 +157,7 @@ fn unwritten_note(kinds: &BTreeMap<String, u64>) -> Option<String> {
 fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V) {
     let mut walker = b.walker(limits);
     let mut v = PlyCount { inner, plies: 0 };
+    *v.inner.text() = crate::batch::output_buffer();
     let mut games = 0;
     let mut good = 0;
     let error = walk_batch(
