@@ -132,6 +132,17 @@ pub struct WalkError {
     pub kind: WalkErrorKind,
 }
 
+/// Builds the errors of game `game` from (offset, ply, marker, kind).
+fn errors_of(game: u64) -> impl Fn(u64, u32, Option<Marker>, WalkErrorKind) -> WalkError {
+    move |offset, ply, marker, kind| WalkError {
+        offset,
+        game,
+        ply,
+        marker,
+        kind,
+    }
+}
+
 /// A refused extension payload as a walking error, at its record.
 impl From<ExtError> for WalkError {
     fn from(e: ExtError) -> WalkError {
@@ -216,13 +227,7 @@ impl<R: Read> GameWalker<R> {
     /// a bad FEN tag or ordinal.
     pub fn walk_game<V: GameVisitor>(&mut self, v: &mut V) -> Result<bool, WalkError> {
         let game = self.parser.games();
-        let err = |offset, ply, marker, kind: WalkErrorKind| WalkError {
-            offset,
-            game,
-            ply,
-            marker,
-            kind,
-        };
+        let err = errors_of(game);
         self.stack.clear();
         let mut cur: Option<Frame> = None;
         loop {
@@ -303,13 +308,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
     fn event(&mut self, event: Event<'_>) -> Result<Option<bool>, WalkError> {
         let (v, offset, game) = (&mut *self.v, self.offset, self.game);
         let marker = self.rec.marker();
-        let err = |offset, ply, marker, kind: WalkErrorKind| WalkError {
-            offset,
-            game,
-            ply,
-            marker,
-            kind,
-        };
+        let err = errors_of(game);
         match event {
             Event::Moves { ordinals, first } => {
                 let Some(frame) = self.cur.as_mut() else {
