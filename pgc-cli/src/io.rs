@@ -765,26 +765,6 @@ impl Output {
         matches!(self.target, Target::Stdout) && io::stdout().is_terminal()
     }
 
-    /// Whether two outputs are the same file.
-    pub fn same_as(&self, other: &Output) -> bool {
-        match (&self.target, &other.target) {
-            (Target::Stdout, Target::Stdout) => true,
-            (Target::File { path: a, .. }, Target::File { path: b, .. }) => {
-                let canon = |p: &Path| {
-                    let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
-                    let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok();
-                    dir.map(|d| d.join(p.file_name().unwrap_or_default()))
-                };
-                let same_file = match (std::fs::metadata(a), std::fs::metadata(b)) {
-                    (Ok(x), Ok(y)) => identity(&x) == identity(&y),
-                    _ => false,
-                };
-                a == b || same_file || (canon(a).is_some() && canon(a) == canon(b))
-            }
-            _ => false,
-        }
-    }
-
     /// The writer for the data, compressing as the name asks.
     ///
     /// # Errors

@@ -365,14 +365,8 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             ));
         }
         Some(p) => {
-            let r = Output::create(Some(p), a.output.force, &inputs)?;
-            if r.same_as(&output) {
-                return Err(Error::Usage(format!(
-                    "{} is both the output and the rejects file; give two names",
-                    r.name()
-                )));
-            }
-            Some(r)
+            // Output::create refuses a file another output of the run names.
+            Some(Output::create(Some(p), a.output.force, &inputs)?)
         }
     };
     if a.limits.max_rav_depth == Some(0) {
@@ -395,14 +389,8 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let report_out = match &a.strict_report {
         None => None,
         Some(p) => {
-            let r = Output::create(Some(p), a.output.force, &inputs)?;
-            if r.same_as(&output) {
-                return Err(Error::Usage(format!(
-                    "{} is both the output and the strict report; give two names",
-                    r.name()
-                )));
-            }
-            Some(r)
+            // Output::create refuses a file another output of the run names.
+            Some(Output::create(Some(p), a.output.force, &inputs)?)
         }
     };
     let mut report_sink = match &report_out {
