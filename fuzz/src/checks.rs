@@ -16,6 +16,7 @@ use pgn_bridge::{ConvertError, EncodeStats, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 use std::io::{self, Read};
+use std::ops::ControlFlow;
 
 /// A reader that hands out at most `n` bytes per call.
 pub struct Trickle<'a> {
@@ -65,16 +66,17 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
         fn wants_san(&self) -> bool {
             false
         }
-        fn extension(&mut self, kind: u8, payload: &[u8]) {
+        fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
             if self.refused.is_none()
-                && let Err(e) = self.checker.check(ExtKind(kind), payload)
+                && let Err(e) = self.checker.check(kind, payload)
             {
-                self.refused = Some(format!("kind {}: {e}", ExtKind(kind)));
+                self.refused = Some(format!("kind {}: {e}", kind.0));
             }
+            ControlFlow::Continue(())
         }
         fn outside(&mut self, _offset: u64, record: &RecordRef<'_>) {
             if let RecordRef::Extension { kind, payload } = *record {
-                self.extension(kind, payload);
+                let _ = self.extension(ExtKind(kind), payload);
             }
         }
     }

@@ -25,7 +25,7 @@
 use crate::ext::{self, Outcome};
 use crate::item::{TooLong, put_varint};
 use crate::record::RecordRef;
-use crate::visit::STR_TAGS;
+use crate::walk::STR_TAGS;
 use crate::writer::{write_moves, write_tag_pair};
 
 /// Which record a game was written as.

@@ -42,10 +42,11 @@ use crate::ordinal::MoveText;
 use crate::record::{Marker, RecordRef, record_len};
 use crate::setup::start_position;
 use crate::split::Bounds;
-use crate::stream::{PgcReader, ReadError};
-use crate::visit::{GameInfo, GameVisitor, GameWalker, Ply, Variation, WalkError};
+use crate::stream::{ReadError, Reader};
+use crate::walk::{GameInfo, GameVisitor, GameWalker, Ply, Skip, WalkError};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -388,10 +389,10 @@ impl Collector {
         }
     }
 
-    fn fail(&mut self, kind: u8, e: PayloadError) {
+    fn fail(&mut self, kind: ExtKind, e: PayloadError) {
         if self.error.is_none() {
             let ply = u32::try_from(self.game.plies).unwrap_or(u32::MAX);
-            self.error = Some(e.at_record(ExtKind(kind), self.offset, self.game.info.index, ply));
+            self.error = Some(e.at_record(kind, self.offset, self.game.info.index, ply));
         }
     }
 
@@ -433,20 +434,23 @@ impl Collector {
 }
 
 impl GameVisitor for Collector {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game.clear();
         self.game.info = *info;
         self.anchors.begin_game();
         self.hidden = 0;
+        ControlFlow::Continue(())
     }
 
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.game.tags.push(name, value);
+        ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, start: &Chess) {
+    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
         self.game.start = start.clone();
         self.game.started = true;
+        ControlFlow::Continue(())
     }
 
     fn wants_san(&self) -> bool {
@@ -461,7 +465,7 @@ impl GameVisitor for Collector {
         self.offset = offset;
     }
 
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Move(ply.mv));
@@ -474,9 +478,10 @@ impl GameVisitor for Collector {
             g.plies += 1;
         }
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Null);
@@ -492,75 +497,79 @@ impl GameVisitor for Collector {
             g.plies += 1;
         }
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, nag: u8) {
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
         if self.hidden == 0 {
             self.game.events.push(Raw::Nag(nag));
         }
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         if self.hidden > 0 {
             self.hidden += 1;
-            Variation::Enter
+            ControlFlow::Continue(Skip(false))
         } else if self.opts.variations {
             self.game.events.push(Raw::Begin);
             self.game.depth += 1;
-            Variation::Enter
+            ControlFlow::Continue(Skip(false))
         } else if self.opts.comments && self.anchors.is_loaded() {
             // Typed comments after it are placed by counting its anchors.
             self.hidden = 1;
-            Variation::Enter
+            ControlFlow::Continue(Skip(false))
         } else {
-            Variation::Skip
+            ControlFlow::Continue(Skip(true))
         }
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         if self.hidden > 0 {
             self.hidden -= 1;
-            return;
+            return ControlFlow::Continue(());
         }
         self.game.events.push(Raw::End);
         self.game.depth = self.game.depth.saturating_sub(1);
+        ControlFlow::Continue(())
     }
 
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
         match kind {
-            ext::TERMINATION => match ext::simple::termination(payload) {
+            ExtKind::TERMINATION => match ext::simple::termination(payload) {
                 Ok(o) => self.game.termination = Some(o),
                 Err(e) => self.fail(kind, e),
             },
-            ext::COMMENT | ext::LINE_COMMENT if self.opts.comments => {
+            ExtKind::COMMENT | ExtKind::LINE_COMMENT if self.opts.comments => {
                 if self.hidden == 0 {
                     let g = &mut self.game;
                     let a = g.text.len() as u32;
                     g.text.extend_from_slice(payload);
                     g.events.push(Raw::Comment(a, g.text.len() as u32));
                 }
-                if kind == ext::COMMENT {
+                if kind == ExtKind::COMMENT {
                     self.after_anchor();
                 }
             }
-            ext::CLOCKS if self.opts.comments => {
+            ExtKind::COMMANDS if self.opts.comments => {
                 if let Err(e) = self.anchors.load(payload) {
                     self.fail(kind, e);
                 }
             }
-            ext::LONG_NAG => {
+            ExtKind::LONG_NAG => {
                 if let Err(e) = ext::simple::long_nag(payload) {
                     self.fail(kind, e);
                 }
                 self.after_anchor();
             }
             _ => {
-                if let Err(e) = self.payloads.check(ExtKind(kind), payload) {
+                if let Err(e) = self.payloads.check(kind, payload) {
                     self.fail(kind, e);
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self) {
@@ -657,7 +666,7 @@ impl<R: Read> BulkReader<R> {
     /// A reader over PGC bytes.
     pub fn new(inner: R, opts: BulkOptions) -> BulkReader<R> {
         BulkReader::from_walker(
-            GameWalker::from_reader(PgcReader::with_limits(inner, opts.limits)),
+            GameWalker::from_reader(Reader::with_limits(inner, opts.limits)),
             opts,
         )
     }
@@ -897,8 +906,7 @@ impl GameIndex {
     pub fn build<F: Read + Seek>(f: &mut F, limits: Limits) -> io::Result<GameIndex> {
         let (file_size, fingerprint) = fingerprint(f)?;
         let mut offsets = Vec::new();
-        let mut r =
-            PgcReader::with_limits(io::BufReader::with_capacity(256 << 10, &mut *f), limits);
+        let mut r = Reader::with_limits(io::BufReader::with_capacity(256 << 10, &mut *f), limits);
         let mut bounds = Bounds::default();
         loop {
             let next = r.next_record().map_err(|e| match e {

@@ -53,22 +53,26 @@
 //!
 //! ```
 //! use pgc_core::{GameVisitor, GameWalker, Ply};
+//! use std::ops::ControlFlow;
 //!
-//! // 0x05, the tag pair Event "?", the moves 1. e4 e5, 0x06.
-//! let pgc: &[u8] = &[0x05, 0x02, 5, b'E', b'v', b'e', b'n', b't', 1, b'?', 0x03, 2, 13, 12, 0x06];
+//! // 0x05, the tag pair Event "?", the moves 1. e4 e5, 0x06; twice.
+//! let game = [0x05, 0x02, 5, b'E', b'v', b'e', b'n', b't', 1, b'?', 0x03, 2, 13, 12, 0x06];
+//! let pgc = game.repeat(2);
 //!
+//! /// The first move of each game: `Break` skips the rest of the game.
 //! #[derive(Default)]
-//! struct Sans(Vec<String>);
-//! impl GameVisitor for Sans {
-//!     fn play(&mut self, ply: &Ply<'_>) {
+//! struct FirstMoves(Vec<String>);
+//! impl GameVisitor for FirstMoves {
+//!     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
 //!         self.0.push(ply.san.to_string());
+//!         ControlFlow::Break(())
 //!     }
 //! }
 //!
-//! let mut walker = GameWalker::new(pgc);
-//! let mut sans = Sans::default();
-//! while walker.walk_game(&mut sans)? {}
-//! assert_eq!(sans.0, ["e4", "e5"]);
+//! let mut walker = GameWalker::new(&pgc[..]);
+//! let mut firsts = FirstMoves::default();
+//! while walker.walk_game(&mut firsts)? {}
+//! assert_eq!(firsts.0, ["e4", "e4"]);
 //! # Ok::<(), pgc_core::WalkError>(())
 //! ```
 //!
@@ -169,7 +173,7 @@ mod setup;
 mod split;
 mod stream;
 mod verify;
-mod visit;
+mod walk;
 mod writer;
 
 pub use build::{BuildError, GameBuilder, GameForm};
@@ -182,10 +186,10 @@ pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
 pub use setup::{SetupError, start_position};
-pub use stream::{Mode as ReadMode, PgcReader as Reader, ReadError};
+pub use stream::{Mode as ReadMode, ReadError, Reader};
 pub use verify::{DEFAULT_MAX_PROBLEMS, Problem, Report, Verifier, verify};
-pub use visit::{GameVisitor, GameWalker, Ply, Variation, WalkError, WalkErrorKind};
-pub use writer::{PgcWriter as Writer, WriteError};
+pub use walk::{GameVisitor, GameWalker, Ply, Skip, WalkError, WalkErrorKind};
+pub use writer::{WriteError, Writer};
 
 pub(crate) use ordinal::opening;
 

@@ -2,7 +2,7 @@
 //! included, no seeking) with one reused buffer, checking every length
 //! against [`Limits`] before anything is read for it.
 //!
-//! [`PgcReader`] runs in one of two [`Mode`]s:
+//! [`Reader`] runs in one of two [`Mode`]s:
 //!
 //! - [`Mode::Strict`] (the default): a framing error is returned, positioned
 //!   at the failing record, and the reader stays there.
@@ -10,7 +10,7 @@
 //!   length over the limits, a record cut off by the end of the input) the
 //!   error is returned as in strict mode, and the reader then skips ahead to
 //!   the next offset where a game frames ([`resync_point`]) and carries on,
-//!   counting the bytes it skipped ([`PgcReader::skipped`]). This is how
+//!   counting the bytes it skipped ([`Reader::skipped`]). This is how
 //!   `pgc verify` reports every game of a damaged or foreign file.
 
 use crate::buffer::RefillBuffer;
@@ -95,13 +95,13 @@ impl ReadError {
     }
 }
 
-/// How a [`PgcReader`] goes on after a framing error.
+/// How a [`Reader`] goes on after a framing error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// The error is returned and the reader stays at the failing record.
     #[default]
     Strict,
-    /// The error is returned; the next read (or [`PgcReader::resync`]) skips
+    /// The error is returned; the next read (or [`Reader::resync`]) skips
     /// to the next offset where a game frames (`resync_point`) and carries
     /// on from there.
     Resync,
@@ -121,7 +121,7 @@ pub const fn refill_bound(limits: &Limits) -> u64 {
 }
 
 /// How far a resynchronising reader keeps the game start it found, so
-/// that it can come back ([`PgcReader::rewind`]): two of the longest 1994
+/// that it can come back ([`Reader::rewind`]): two of the longest 1994
 /// records, enough to come back from one that swallowed the games after it.
 pub const PROBATION_SPAN: usize = 2 * MAX_1994_RECORD as usize;
 
@@ -180,7 +180,7 @@ pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
 /// assert_eq!(seen, [(0, 5), (1, 6), (2, 0xff), (4, 5), (5, 6)]);
 /// assert_eq!(r.skipped(), 2);
 /// ```
-pub struct PgcReader<R> {
+pub struct Reader<R> {
     buf: RefillBuffer<R>,
     /// Input offset of the first buffered byte.
     offset: u64,
@@ -194,15 +194,15 @@ pub struct PgcReader<R> {
     mark_offset: u64,
 }
 
-impl<R: Read> PgcReader<R> {
+impl<R: Read> Reader<R> {
     /// A reader with default limits.
-    pub fn new(inner: R) -> PgcReader<R> {
-        PgcReader::with_limits(inner, Limits::default())
+    pub fn new(inner: R) -> Reader<R> {
+        Reader::with_limits(inner, Limits::default())
     }
 
     /// A reader with the given limits.
-    pub fn with_limits(inner: R, limits: Limits) -> PgcReader<R> {
-        PgcReader {
+    pub fn with_limits(inner: R, limits: Limits) -> Reader<R> {
+        Reader {
             buf: RefillBuffer::new(inner),
             offset: 0,
             limits,
@@ -214,7 +214,7 @@ impl<R: Read> PgcReader<R> {
     }
 
     /// Sets how the reader goes on after a framing error.
-    pub fn mode(mut self, mode: Mode) -> PgcReader<R> {
+    pub fn mode(mut self, mode: Mode) -> Reader<R> {
         self.mode = mode;
         self
     }
@@ -222,7 +222,7 @@ impl<R: Read> PgcReader<R> {
     /// For input that starts mid-file (a batch, or after a seek): `offset`
     /// is the file offset of the input's first byte; record offsets and
     /// errors are then those of the whole file.
-    pub fn starting_at(mut self, offset: u64) -> PgcReader<R> {
+    pub fn starting_at(mut self, offset: u64) -> Reader<R> {
         self.offset = offset;
         self
     }
@@ -496,8 +496,8 @@ mod tests {
         bytes.extend_from_slice(&300u16.to_le_bytes());
         bytes.extend(std::iter::repeat_n(4, 300));
         bytes.extend_from_slice(&[0x07, 3, 0x80, 9, 2, b'h', b'i', 0x06]);
-        let mut a = PgcReader::new(&bytes[..]);
-        let mut b = PgcReader::new(Chunks(&bytes, 1));
+        let mut a = Reader::new(&bytes[..]);
+        let mut b = Reader::new(Chunks(&bytes, 1));
         loop {
             let x = a.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
             let y = b.next_record().unwrap().map(|(o, r)| (o, r.to_owned()));
@@ -514,12 +514,12 @@ mod tests {
         // bytes, with 1 byte after the header.
         let bytes = [0x00, 0x00, 0x00, 0x05, 0x02, 0xff, 0x0c];
         let at_once = {
-            let mut r = PgcReader::new(&bytes[..]);
+            let mut r = Reader::new(&bytes[..]);
             while r.next_record().map(|x| x.is_some()).unwrap_or(false) {}
             r.next_record().map(|_| ()).unwrap_err().to_string()
         };
         for n in 1..=4 {
-            let mut r = PgcReader::new(Chunks(&bytes, n));
+            let mut r = Reader::new(Chunks(&bytes, n));
             let mut err = None;
             loop {
                 match r.next_record() {
@@ -538,7 +538,7 @@ mod tests {
     #[test]
     fn truncation_is_positioned() {
         let bytes = [0x05, 0x03, 10, 1, 2];
-        let mut r = PgcReader::new(&bytes[..]);
+        let mut r = Reader::new(&bytes[..]);
         assert!(r.next_record().unwrap().is_some());
         match r.next_record() {
             Err(ReadError::Truncated {
@@ -555,14 +555,14 @@ mod tests {
     fn huge_claims_do_not_allocate() {
         // An extension claiming 4 GiB in a ten-byte input.
         let bytes = [0x80, 1, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0];
-        let mut r = PgcReader::new(&bytes[..]);
+        let mut r = Reader::new(&bytes[..]);
         assert!(matches!(
             r.next_record(),
             Err(ReadError::OverLimit { offset: 0, .. })
         ));
         // A mvseq-2 claiming 65,535 moves followed by 3 bytes.
         let bytes = [0x04, 0xff, 0xff, 1, 2, 3];
-        let mut r = PgcReader::new(&bytes[..]);
+        let mut r = Reader::new(&bytes[..]);
         assert!(matches!(
             r.next_record(),
             Err(ReadError::Truncated {
@@ -576,7 +576,7 @@ mod tests {
     /// read `n` bytes at a time: `(offset, marker byte)` for a record,
     /// `(offset, 0xff)` for an error; and the bytes skipped.
     fn resync_all(bytes: &[u8], n: usize, limits: Limits) -> (Vec<(u64, u8)>, u64) {
-        let mut r = PgcReader::with_limits(Chunks(bytes, n), limits).mode(Mode::Resync);
+        let mut r = Reader::with_limits(Chunks(bytes, n), limits).mode(Mode::Resync);
         let mut seen = Vec::new();
         loop {
             match r.next_record() {
@@ -670,7 +670,7 @@ mod tests {
     #[test]
     fn a_strict_reader_stays_at_the_error() {
         let bytes = [0x05, 0xee, 0x06];
-        let mut r = PgcReader::new(&bytes[..]);
+        let mut r = Reader::new(&bytes[..]);
         assert!(r.next_record().unwrap().is_some());
         for _ in 0..3 {
             assert!(matches!(

@@ -8,7 +8,7 @@
 //!    byte and its items are complete. After a framing error (an unknown
 //!    marker byte, a length over [`Limits::max_string`], a record cut off)
 //!    the verifier reads on with a resynchronising
-//!    [`PgcReader`]: it skips to the next offset
+//!    [`Reader`]: it skips to the next offset
 //!    where a game frames ([`crate::stream::resync_point`]: a 0x05, or a
 //!    0x01 that frames whole with a termination marker as its Result),
 //!    reports the run once and counts the bytes skipped
@@ -78,7 +78,7 @@ use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
 use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
 use crate::setup::start_position;
-use crate::stream::{Mode, PgcReader, ReadError};
+use crate::stream::{Mode, ReadError, Reader};
 use shakmaty::{Chess, Position};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -235,7 +235,7 @@ impl Verifier {
     /// Only I/O errors of `input`. Every problem of the data is in the
     /// [`Report`].
     pub fn verify<R: Read>(&self, input: R) -> io::Result<Report> {
-        let mut reader = PgcReader::with_limits(input, self.limits).mode(Mode::Resync);
+        let mut reader = Reader::with_limits(input, self.limits).mode(Mode::Resync);
         let mut checker = Checker {
             report: Report::default(),
             max_problems: self.max_problems,
@@ -256,7 +256,7 @@ impl Verifier {
         // the byte after its start.
         // A framing error right after such a start is no reason to doubt
         // it (a damaged game): the reader searches on from the error.
-        let skip = |reader: &mut PgcReader<R>, at: u64| -> io::Result<(u64, Option<u64>)> {
+        let skip = |reader: &mut Reader<R>, at: u64| -> io::Result<(u64, Option<u64>)> {
             let start = reader.probation_start().filter(|s| s + 1 < at);
             if start.is_some()
                 && let Some(n) = reader.rewind().map_err(io)?

@@ -9,9 +9,9 @@ const FLUSH_AT: usize = 256 * 1024;
 
 /// Writes PGC records to any [`Write`], buffered in one reused buffer.
 ///
-/// Call [`PgcWriter::finish`] at the end: it flushes and returns the inner
+/// Call [`Writer::finish`] at the end: it flushes and returns the inner
 /// writer, so that a write error is never lost in a `Drop`.
-pub struct PgcWriter<W: Write> {
+pub struct Writer<W: Write> {
     inner: W,
     buf: Vec<u8>,
     written: u64,
@@ -28,10 +28,10 @@ pub enum WriteError {
     Io(#[from] io::Error),
 }
 
-impl<W: Write> PgcWriter<W> {
+impl<W: Write> Writer<W> {
     /// A writer over `inner`.
-    pub fn new(inner: W) -> PgcWriter<W> {
-        PgcWriter {
+    pub fn new(inner: W) -> Writer<W> {
+        Writer {
             inner,
             buf: Vec::with_capacity(FLUSH_AT + 1024),
             written: 0,
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn finish_flushes() {
-        let mut w = PgcWriter::new(Vec::new());
+        let mut w = Writer::new(Vec::new());
         w.record(&RecordRef::GameBegin).unwrap();
         w.moves(&[4]).unwrap();
         w.record(&RecordRef::GameEnd).unwrap();

@@ -7,8 +7,9 @@ use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
-use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::{Chess, Color, Position};
+use std::ops::ControlFlow;
 
 /// Options of the decoder.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -102,9 +103,9 @@ impl Decoder {
         self.error.take()
     }
 
-    fn fail(&mut self, kind: u8, e: PayloadError) {
+    fn fail(&mut self, kind: ExtKind, e: PayloadError) {
         if self.error.is_none() {
-            self.error = Some(e.at_record(ExtKind(kind), self.offset, self.game, self.ply));
+            self.error = Some(e.at_record(kind, self.offset, self.game, self.ply));
         }
     }
 
@@ -260,7 +261,7 @@ fn side_before(after: &Chess) -> (u32, bool) {
 }
 
 impl GameVisitor for Decoder {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
         self.result_tag.clear();
         self.termination = None;
@@ -269,6 +270,7 @@ impl GameVisitor for Decoder {
         self.anchors.begin_game();
         self.game = info.index;
         self.ply = 0;
+        ControlFlow::Continue(())
     }
 
     fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
@@ -285,79 +287,87 @@ impl GameVisitor for Decoder {
                 self.unwritten("0x0a escape holding a line break".into());
             }
             RecordRef::Extension { kind, payload } => {
-                self.extension_counts[kind as usize] += 1;
-                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                let kind = ExtKind(kind);
+                self.extension_counts[usize::from(kind.0)] += 1;
+                if let Err(e) = ext::check(kind, payload) {
                     self.fail(kind, e);
-                } else if kind != ext::LINE_COMMENT || !self.outside_line(b';', payload) {
-                    self.unwritten(ExtKind(kind).to_string());
+                } else if kind != ExtKind::LINE_COMMENT || !self.outside_line(b';', payload) {
+                    self.unwritten(kind.to_string());
                 }
             }
             _ => {}
         }
     }
 
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.tag_value(name, value);
+        ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, _start: &Chess) {
+    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
         self.flush_tags();
         self.writer.begin_movetext(&mut self.out);
         self.in_movetext = true;
+        ControlFlow::Continue(())
     }
 
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         // The walker gives the position before (the default `wants_before`).
         let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
         self.ply = ply.depth;
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);
         self.ply = self.ply.saturating_add(1);
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, nag: u8) {
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
         self.writer.nag(&mut self.out, u32::from(nag));
         self.after_anchor();
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.writer.begin_variation(&mut self.out);
-        Variation::Enter
+        ControlFlow::Continue(Skip(false))
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.writer.end_variation(&mut self.out);
+        ControlFlow::Continue(())
     }
 
-    fn escape(&mut self, text: &[u8]) {
+    fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.writer.escape_line(&mut self.out, text);
+        ControlFlow::Continue(())
     }
 
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
-        self.extension_counts[kind as usize] += 1;
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        self.extension_counts[usize::from(kind.0)] += 1;
         match kind {
-            ext::COMMENT => {
+            ExtKind::COMMENT => {
                 if self.count_commands {
                     self.comment_stats.add(payload, false);
                 }
                 self.writer.comment(&mut self.out, payload);
                 self.after_anchor();
             }
-            ext::CLOCKS => {
+            ExtKind::COMMANDS => {
                 if let Err(e) = self.anchors.load(payload) {
                     self.fail(kind, e);
                 }
             }
-            ext::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
-            ext::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
-            ext::TERMINATION => {
+            ExtKind::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
+            ExtKind::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
+            ExtKind::TERMINATION => {
                 // The marker is written where the record stands (something
                 // may follow it, such as a `;` comment).
                 let o = simple::termination(payload).unwrap_or_else(|e| {
@@ -367,28 +377,29 @@ impl GameVisitor for Decoder {
                 self.writer.outcome(&mut self.out, o.as_bytes());
                 self.termination = Some(o);
             }
-            ext::LONG_NAG => {
+            ExtKind::LONG_NAG => {
                 match simple::long_nag(payload) {
                     Ok(n) => self.writer.nag(&mut self.out, n),
                     Err(e) => self.fail(kind, e),
                 }
                 self.after_anchor();
             }
-            ext::LONG_TAG => match simple::long_tag(payload) {
+            ExtKind::LONG_TAG => match simple::long_tag(payload) {
                 Ok((name, value)) => self.tag_value(name, value),
                 Err(e) => self.fail(kind, e),
             },
-            ext::LAYOUT => match Layout::from_payload(payload) {
+            ExtKind::LAYOUT => match Layout::from_payload(payload) {
                 Ok(l) if !self.opts.strict_export => self.writer.set_layout(&mut self.out, l),
                 Ok(_) => {}
                 Err(e) => self.fail(kind, e),
             },
             _ => {
-                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                if let Err(e) = ext::check(kind, payload) {
                     self.fail(kind, e);
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self) {

@@ -21,9 +21,10 @@ use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
-use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
+use std::ops::ControlFlow;
 
 #[derive(Default, Clone, Copy)]
 struct Values {
@@ -78,10 +79,10 @@ impl JsonlWriter {
         self.error.take()
     }
 
-    fn fail(&mut self, kind: u8, e: PayloadError) {
+    fn fail(&mut self, kind: ExtKind, e: PayloadError) {
         if self.error.is_none() {
             let game = self.game.saturating_sub(1);
-            self.error = Some(e.at_record(ExtKind(kind), self.record_offset, game, self.ply));
+            self.error = Some(e.at_record(kind, self.record_offset, game, self.ply));
         }
     }
 
@@ -219,7 +220,7 @@ pub fn json_string(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 impl GameVisitor for JsonlWriter {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index + 1;
         self.offset = info.offset;
         self.result_tag.clear();
@@ -234,9 +235,10 @@ impl GameVisitor for JsonlWriter {
         self.chess960 = false;
         self.plies = 0;
         self.depth = 0;
+        ControlFlow::Continue(())
     }
 
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         if name == b"Result" {
             self.result_tag = value.to_vec();
         }
@@ -250,6 +252,7 @@ impl GameVisitor for JsonlWriter {
         json_string(&mut self.tags, name);
         self.tags.push(b':');
         json_string(&mut self.tags, value);
+        ControlFlow::Continue(())
     }
 
     fn wants_before(&self) -> bool {
@@ -260,10 +263,10 @@ impl GameVisitor for JsonlWriter {
         self.record_offset = offset;
     }
 
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.ply = ply.depth;
         if !self.open_new_move() {
-            return;
+            return ControlFlow::Continue(());
         }
         let mode = if self.chess960 {
             CastlingMode::Chess960
@@ -277,50 +280,54 @@ impl GameVisitor for JsonlWriter {
         self.moves.push(b'"');
         self.plies += 1;
         self.typed_values();
+        ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
         self.ply = self.ply.saturating_add(1);
         if !self.open_new_move() {
-            return;
+            return ControlFlow::Continue(());
         }
         self.moves
             .extend_from_slice(b"{\"uci\":\"0000\",\"san\":\"--\"");
         self.typed_values();
+        ControlFlow::Continue(())
     }
 
-    fn nag(&mut self, _nag: u8) {
+    fn nag(&mut self, _nag: u8) -> ControlFlow<()> {
         if self.depth > 0 {
             self.anchors.skip(1);
-            return;
+            return ControlFlow::Continue(());
         }
         self.typed_values();
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         // Entered, not skipped: its moves, NAGs and comments count as
         // anchors of typed comments, but nothing of it is written.
         self.depth += 1;
-        Variation::Enter
+        ControlFlow::Continue(Skip(false))
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.depth = self.depth.saturating_sub(1);
+        ControlFlow::Continue(())
     }
 
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
         match kind {
-            ext::CLOCKS => {
+            ExtKind::COMMANDS => {
                 if let Err(e) = self.anchors.load(payload) {
                     self.fail(kind, e);
                 }
             }
-            ext::COMMENT if self.depth > 0 => self.anchors.skip(1),
-            ext::COMMENT => {
+            ExtKind::COMMENT if self.depth > 0 => self.anchors.skip(1),
+            ExtKind::COMMENT => {
                 self.text_comment(payload);
                 self.typed_values();
             }
-            ext::LONG_NAG => {
+            ExtKind::LONG_NAG => {
                 if let Err(e) = simple::long_nag(payload) {
                     self.fail(kind, e);
                 }
@@ -330,16 +337,17 @@ impl GameVisitor for JsonlWriter {
                     self.typed_values();
                 }
             }
-            ext::TERMINATION => match simple::termination(payload) {
+            ExtKind::TERMINATION => match simple::termination(payload) {
                 Ok(o) => self.termination = Some(o),
                 Err(e) => self.fail(kind, e),
             },
             _ => {
-                if let Err(e) = ext::check(ExtKind(kind), payload) {
+                if let Err(e) = ext::check(kind, payload) {
                     self.fail(kind, e);
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self) {

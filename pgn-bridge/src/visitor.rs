@@ -14,10 +14,8 @@ pub struct GameStart {
 }
 
 /// Returned by [`Visitor::begin_variation`]: `Skip(true)` skips the
-/// variation up to its closing `)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[must_use]
-pub struct Skip(pub bool);
+/// variation up to its closing `)` (the same type as pgc-core's walker uses).
+pub use pgc_core::Skip;
 
 /// Receives the tokens of PGN games, in input order.
 ///

@@ -14,13 +14,14 @@
 //! from the rules of chess (UCI moves written out by hand), never from the
 //! encoder's own output.
 
-use pgc_core::ext;
+use pgc_core::ext::ExtKind;
 use pgc_core::item::Items;
-use pgc_core::{GameInfo, Ply, Variation};
+use pgc_core::{GameInfo, Ply, Skip};
 use pgc_core::{GameVisitor, GameWalker};
 use pgn_bridge::EncodeOptions;
 use pgn_bridge::{EncodeStats, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::{CastlingMode, Chess};
+use std::ops::ControlFlow;
 
 fn encode(pgn: &[u8]) -> (Vec<u8>, EncodeStats) {
     let mut pgc = Vec::new();
@@ -69,50 +70,58 @@ impl Walk {
 }
 
 impl GameVisitor for Walk {
-    fn begin_game(&mut self, _info: &GameInfo) {
+    fn begin_game(&mut self, _info: &GameInfo) -> ControlFlow<()> {
         self.games.push(Game::default());
+        ControlFlow::Continue(())
     }
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.game().tags.push((name.to_vec(), value.to_vec()));
+        ControlFlow::Continue(())
     }
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         let mode = if self.chess960 {
             CastlingMode::Chess960
         } else {
             CastlingMode::Standard
         };
         self.push(ply.mv.to_uci(mode).to_string());
+        ControlFlow::Continue(())
     }
-    fn null_move(&mut self, _before: &Chess, spelling: &[u8]) {
+    fn null_move(&mut self, _before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
         self.push(format!("null:{}", String::from_utf8_lossy(spelling)));
+        ControlFlow::Continue(())
     }
-    fn nag(&mut self, nag: u8) {
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
         self.push(format!("${nag}"));
+        ControlFlow::Continue(())
     }
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.push("(");
-        Variation::Enter
+        ControlFlow::Continue(Skip(false))
     }
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.push(")");
+        ControlFlow::Continue(())
     }
-    fn escape(&mut self, text: &[u8]) {
+    fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
         self.push(format!("%{}", String::from_utf8_lossy(text)));
+        ControlFlow::Continue(())
     }
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
         match kind {
-            ext::COMMENT => {
+            ExtKind::COMMENT => {
                 self.game().comments.push(payload.to_vec());
                 self.push(format!("{{{}}}", String::from_utf8_lossy(payload)));
             }
-            ext::LINE_COMMENT => self.push(format!(";{}", String::from_utf8_lossy(payload))),
-            ext::TERMINATION => self.push(format!("termination:{}", payload[0])),
-            ext::LONG_NAG => {
+            ExtKind::LINE_COMMENT => self.push(format!(";{}", String::from_utf8_lossy(payload))),
+            ExtKind::TERMINATION => self.push(format!("termination:{}", payload[0])),
+            ExtKind::LONG_NAG => {
                 let n = Items::new(payload).varint().unwrap();
                 self.push(format!("${n}"));
             }
             _ => {}
         }
+        ControlFlow::Continue(())
     }
 }
 

@@ -15,6 +15,7 @@ use pgc_core::{GameVisitor, GameWalker, Limits, verify};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
 use pgn_bridge::{DecodeStats, EncodeStats, pgc_to_pgn, pgn_to_pgc};
+use std::ops::ControlFlow;
 
 type Tags = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -39,13 +40,15 @@ fn tags_of(pgc: &[u8]) -> Vec<Tags> {
         fn wants_san(&self) -> bool {
             false
         }
-        fn begin_game(&mut self, _info: &GameInfo) {
+        fn begin_game(&mut self, _info: &GameInfo) -> ControlFlow<()> {
             self.0.push(Vec::new());
+            ControlFlow::Continue(())
         }
-        fn tag(&mut self, name: &[u8], value: &[u8]) {
+        fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
             if let Some(g) = self.0.last_mut() {
                 g.push((name.to_vec(), value.to_vec()));
             }
+            ControlFlow::Continue(())
         }
     }
     let mut walker = GameWalker::new(pgc);

@@ -13,12 +13,13 @@
 use pgc_core::ReadError;
 use pgc_core::Verifier;
 use pgc_core::item::Items;
-use pgc_core::{GameVisitor, GameWalker, Ply, WalkErrorKind};
+use pgc_core::{GameVisitor, GameWalker, Ply, Skip, WalkErrorKind};
 use pgc_core::{Limits, Marker, OrdinalError, Reader, RecordRef};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
 use pgn_bridge::{ConvertError, pgc_to_pgn, pgn_to_pgc};
 use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 
 /// Serialises the tests that measure memory.
@@ -349,14 +350,15 @@ impl GameVisitor for Ordinals {
         self.record = Some((offset, head));
         self.next = offset + head;
     }
-    fn begin_variation(&mut self) -> pgc_core::Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.depth += 1;
-        pgc_core::Variation::Enter
+        ControlFlow::Continue(Skip(false))
     }
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.depth -= 1;
+        ControlFlow::Continue(())
     }
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         use shakmaty::Position;
         if self.depth == 0 {
             self.found.push((
@@ -366,6 +368,7 @@ impl GameVisitor for Ordinals {
             ));
         }
         self.next += 1;
+        ControlFlow::Continue(())
     }
 }
 

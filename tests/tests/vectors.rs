@@ -11,9 +11,11 @@
 //! 4. through the project's PGN bridge, PGN → PGC gives exactly `NAME.pgc`
 //!    and PGC → PGN gives exactly `NAME.pgn` ([`pgn_bridge_round_trip`]).
 
+use pgc_core::ext::ExtKind;
 use pgc_core::record::{RecordRef, frame};
 use pgc_core::{GameVisitor, GameWalker, Limits};
-use pgc_core::{Ply, Variation};
+use pgc_core::{Ply, Skip};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 fn vector_dir() -> PathBuf {
@@ -47,42 +49,49 @@ struct Tokens {
 }
 
 impl GameVisitor for Tokens {
-    fn begin_game(&mut self, _info: &pgc_core::GameInfo) {
+    fn begin_game(&mut self, _info: &pgc_core::GameInfo) -> ControlFlow<()> {
         self.games.push(Vec::new());
+        ControlFlow::Continue(())
     }
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.push(ply.san.to_string());
+        ControlFlow::Continue(())
     }
-    fn nag(&mut self, nag: u8) {
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
         self.push(format!("${nag}"));
+        ControlFlow::Continue(())
     }
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.push("(".to_string());
-        Variation::Enter
+        ControlFlow::Continue(Skip(false))
     }
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.push(")".to_string());
+        ControlFlow::Continue(())
     }
-    fn begin_moves(&mut self, _start: &shakmaty::Chess) {
+    fn begin_moves(&mut self, _start: &shakmaty::Chess) -> ControlFlow<()> {
         self.in_moves = true;
+        ControlFlow::Continue(())
     }
-    fn null_move(&mut self, _before: &shakmaty::Chess, spelling: &[u8]) {
+    fn null_move(&mut self, _before: &shakmaty::Chess, spelling: &[u8]) -> ControlFlow<()> {
         let s = if spelling.is_empty() { b"--" } else { spelling };
         self.push(String::from_utf8_lossy(s).into_owned());
+        ControlFlow::Continue(())
     }
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
         match kind {
-            pgc_core::ext::LONG_NAG => {
+            ExtKind::LONG_NAG => {
                 let n = pgc_core::item::Items::new(payload).varint().unwrap();
                 self.push(format!("${n}"));
             }
             // Junk in the movetext is a token of the PGN text; in the tag
             // section it is a line the PGN side skips with the tags.
-            pgc_core::ext::JUNK if self.in_moves => {
+            ExtKind::JUNK if self.in_moves => {
                 self.push(String::from_utf8_lossy(payload).into_owned());
             }
             _ => {}
         }
+        ControlFlow::Continue(())
     }
     fn end_game(&mut self) {
         self.in_moves = false;

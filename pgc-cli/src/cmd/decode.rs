@@ -8,12 +8,14 @@ use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
+use pgc_core::ext::ExtKind;
 use pgc_core::record::RecordRef;
-use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use pgn_bridge::JsonlWriter;
 use pgn_bridge::{DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -26,14 +28,14 @@ pub struct PlyCount<V> {
 }
 
 impl<V: GameVisitor> GameVisitor for PlyCount<V> {
-    fn begin_game(&mut self, info: &GameInfo) {
-        self.inner.begin_game(info);
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.inner.begin_game(info)
     }
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
-        self.inner.tag(name, value);
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        self.inner.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) {
-        self.inner.begin_moves(start);
+    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+        self.inner.begin_moves(start)
     }
     fn wants_san(&self) -> bool {
         self.inner.wants_san()
@@ -41,28 +43,28 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     fn wants_before(&self) -> bool {
         self.inner.wants_before()
     }
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.plies += 1;
-        self.inner.play(ply);
+        self.inner.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
         self.plies += 1;
-        self.inner.null_move(before, spelling);
+        self.inner.null_move(before, spelling)
     }
-    fn nag(&mut self, nag: u8) {
-        self.inner.nag(nag);
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
+        self.inner.nag(nag)
     }
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.inner.begin_variation()
     }
-    fn end_variation(&mut self) {
-        self.inner.end_variation();
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.inner.end_variation()
     }
-    fn escape(&mut self, text: &[u8]) {
-        self.inner.escape(text);
+    fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.inner.escape(text)
     }
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
-        self.inner.extension(kind, payload);
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        self.inner.extension(kind, payload)
     }
     fn end_game(&mut self) {
         self.inner.end_game();

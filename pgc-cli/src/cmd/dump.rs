@@ -22,6 +22,7 @@ use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply};
 use shakmaty::Position;
 use std::fmt::Write as _;
 use std::io::Write;
+use std::ops::ControlFlow;
 
 /// How many payload bytes a preview shows.
 const PREVIEW: usize = 40;
@@ -80,15 +81,17 @@ impl<W: Write> Dump<W> {
 }
 
 impl<W: Write> GameVisitor for Dump<W> {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index + 1;
+        ControlFlow::Continue(())
     }
 
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         let legal = ply.before.map_or(0, |b| b.legal_moves().len());
         let sep = if self.moves == 0 { " " } else { ", " };
         let _ = write!(self.line, "{sep}{} {} /{legal}", ply.ordinal, ply.san);
         self.moves += 1;
+        ControlFlow::Continue(())
     }
 
     fn record(&mut self, offset: u64, rec: &RecordRef<'_>) {

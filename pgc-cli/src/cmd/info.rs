@@ -8,12 +8,14 @@ use crate::io::Input;
 use crate::progress::say;
 use pgc_core::Reader;
 use pgc_core::ext;
+use pgc_core::ext::ExtKind;
 use pgc_core::record::{Marker, RecordRef};
-use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Skip};
 use pgn_bridge::{CommentStats, DecodeOptions, Decoder};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 
 /// Counts of one input.
 #[derive(Default)]
@@ -62,39 +64,39 @@ impl Count {
 }
 
 impl GameVisitor for Count {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.c.games += 1;
         self.c.reduced += u64::from(info.reduced);
-        self.dec.begin_game(info);
+        self.dec.begin_game(info)
     }
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
-        self.dec.tag(name, value);
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        self.dec.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) {
-        self.dec.begin_moves(start);
+    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+        self.dec.begin_moves(start)
     }
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.c.plies += 1;
-        self.dec.play(ply);
+        self.dec.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) {
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
         self.c.plies += 1;
-        self.dec.null_move(before, spelling);
+        self.dec.null_move(before, spelling)
     }
-    fn nag(&mut self, nag: u8) {
-        self.dec.nag(nag);
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
+        self.dec.nag(nag)
     }
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.dec.begin_variation()
     }
-    fn end_variation(&mut self) {
-        self.dec.end_variation();
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.dec.end_variation()
     }
-    fn escape(&mut self, text: &[u8]) {
-        self.dec.escape(text);
+    fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.dec.escape(text)
     }
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
-        self.dec.extension(kind, payload);
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        self.dec.extension(kind, payload)
     }
     fn end_game(&mut self) {
         self.dec.end_game();

@@ -30,11 +30,12 @@ use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
-use pgc_core::{GameInfo, GameVisitor, Ply, Variation};
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
 use std::io::Write;
+use std::ops::ControlFlow;
 /// The options a worker needs.
 #[derive(Debug, Clone)]
 struct Job {
@@ -202,7 +203,7 @@ impl<'a> LineWriter<'a> {
 }
 
 impl GameVisitor for LineWriter<'_> {
-    fn begin_game(&mut self, info: &GameInfo) {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index;
         self.line = self.out.len();
         self.tags.clear();
@@ -215,9 +216,10 @@ impl GameVisitor for LineWriter<'_> {
         self.keep = true;
         self.started = false;
         self.game_plies = 0;
+        ControlFlow::Continue(())
     }
 
-    fn tag(&mut self, name: &[u8], value: &[u8]) {
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         // The first tag of a name counts, as `BulkGame::tag` finds it.
         match name {
             b"Result" if !self.has_result => {
@@ -234,11 +236,13 @@ impl GameVisitor for LineWriter<'_> {
         if self.job.filters.iter().any(|f| f.name == name) {
             self.tags.push(name, value);
         }
+        ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, start: &Chess) {
+    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
         self.decide();
         self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
+        ControlFlow::Continue(())
     }
 
     fn wants_san(&self) -> bool {
@@ -249,10 +253,10 @@ impl GameVisitor for LineWriter<'_> {
         false
     }
 
-    fn play(&mut self, ply: &Ply<'_>) {
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.game_plies += 1;
         if !self.keep {
-            return;
+            return ControlFlow::Continue(());
         }
         if self.job.format == MovesFormat::San {
             self.out.extend_from_slice(ply.san.as_bytes());
@@ -260,9 +264,10 @@ impl GameVisitor for LineWriter<'_> {
         } else {
             uci(&mut self.out, ply.mv, self.mode, true);
         }
+        ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
         self.game_plies += 1;
         let t: &[u8] = if self.job.format == MovesFormat::San {
             b"--"
@@ -270,38 +275,41 @@ impl GameVisitor for LineWriter<'_> {
             b"0000"
         };
         self.token(t);
+        ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self) -> Variation {
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         if self.job.opts.variations {
             self.token(b"(");
-            Variation::Enter
+            ControlFlow::Continue(Skip(false))
         } else {
-            Variation::Skip
+            ControlFlow::Continue(Skip(true))
         }
     }
 
-    fn end_variation(&mut self) {
+    fn end_variation(&mut self) -> ControlFlow<()> {
         self.token(b")");
+        ControlFlow::Continue(())
     }
 
     fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
         self.record_offset = offset;
     }
 
-    fn extension(&mut self, kind: u8, payload: &[u8]) {
-        let checked = if kind == ext::TERMINATION {
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        let checked = if kind == ExtKind::TERMINATION {
             ext::simple::termination(payload).map(|o| self.termination = Some(o))
         } else {
-            self.payloads.check(ExtKind(kind), payload)
+            self.payloads.check(kind, payload)
         };
         if let Err(e) = checked
             && self.error.is_none()
         {
             let ply = u32::try_from(self.game_plies).unwrap_or(u32::MAX);
-            let at = e.at_record(ExtKind(kind), self.record_offset, self.game, ply);
+            let at = e.at_record(kind, self.record_offset, self.game, ply);
             self.error = Some(at);
         }
+        ControlFlow::Continue(())
     }
 
     fn end_game(&mut self) {

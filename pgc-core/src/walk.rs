@@ -12,9 +12,10 @@ use crate::opening::{NO_NODE, OpeningCache};
 use crate::ordinal::{MoveText, OrdinalError};
 use crate::record::{Marker, RecordRef};
 use crate::setup::{SetupError, start_position};
-use crate::stream::{PgcReader, ReadError};
+use crate::stream::{ReadError, Reader};
 use shakmaty::{Chess, Move, Position};
 use std::io::Read;
+use std::ops::ControlFlow;
 
 /// One played move, as handed to [`GameVisitor::play`].
 #[derive(Debug, Clone, Copy)]
@@ -36,23 +37,33 @@ pub struct Ply<'a> {
     pub depth: u32,
 }
 
-/// What to do with a variation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variation {
-    /// Walk into it.
-    Enter,
-    /// Skip it without decoding its moves.
-    Skip,
-}
+/// Returned by [`GameVisitor::begin_variation`]: `Skip(true)` skips the
+/// variation without decoding its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[must_use]
+pub struct Skip(pub bool);
 
-/// Receives the events of a game. Every method has an empty default.
+/// Receives the events of a game. Every method has a default that does
+/// nothing and goes on.
+///
+/// The callbacks of a game return [`ControlFlow`]: `Break(())` stops the
+/// game there. The walker then reads on to the game's end without decoding
+/// its moves or calling the visitor again (not even [`Self::end_game`]),
+/// still checking that the records frame and follow the grammar, and
+/// [`GameWalker::walk_game`] returns `Ok(true)`.
 pub trait GameVisitor {
     /// A game begins.
-    fn begin_game(&mut self, _info: &GameInfo) {}
+    fn begin_game(&mut self, _info: &GameInfo) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// A tag pair (for 0x01 games, the seven STR tags in order).
-    fn tag(&mut self, _name: &[u8], _value: &[u8]) {}
+    fn tag(&mut self, _name: &[u8], _value: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// The tags are done; movetext follows from `start`.
-    fn begin_moves(&mut self, _start: &Chess) {}
+    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// Whether [`Ply::san`] should be filled in.
     fn wants_san(&self) -> bool {
         true
@@ -62,21 +73,36 @@ pub trait GameVisitor {
         true
     }
     /// A move was played.
-    fn play(&mut self, _ply: &Ply<'_>) {}
+    fn play(&mut self, _ply: &Ply<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// A null move was played (extension record); `spelling` is its payload.
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) {}
+    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// A simple NAG (0x07).
-    fn nag(&mut self, _nag: u8) {}
-    /// A variation begins: enter or skip it.
-    fn begin_variation(&mut self) -> Variation {
-        Variation::Enter
+    fn nag(&mut self, _nag: u8) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// A variation begins: `Continue(Skip(false))` enters it,
+    /// `Continue(Skip(true))` skips it.
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(false))
     }
     /// A variation ends (only for entered ones).
-    fn end_variation(&mut self) {}
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// An escape string (0x0a) inside the game.
-    fn escape(&mut self, _text: &[u8]) {}
-    /// An extension record inside the game, other than a null move.
-    fn extension(&mut self, _kind: u8, _payload: &[u8]) {}
+    fn escape(&mut self, _text: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// An extension record inside the game, other than a null move. Its
+    /// payload is not checked here: [`crate::ext::check`] checks it, and
+    /// each kind's codec in [`crate::ext`] decodes it.
+    fn extension(&mut self, _kind: ExtKind, _payload: &[u8]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
     /// The game ends.
     fn end_game(&mut self) {}
     /// A record outside any game (escape strings, file-level extensions, noops).
@@ -169,7 +195,7 @@ struct Frame {
 
 /// Walks the games of a PGC stream.
 pub struct GameWalker<R> {
-    reader: PgcReader<R>,
+    reader: Reader<R>,
     parser: GameParser,
     opening: OpeningCache,
     /// The lines around the open RAVs (reused from game to game).
@@ -179,11 +205,11 @@ pub struct GameWalker<R> {
 impl<R: Read> GameWalker<R> {
     /// A walker with default limits.
     pub fn new(inner: R) -> GameWalker<R> {
-        GameWalker::from_reader(PgcReader::new(inner))
+        GameWalker::from_reader(Reader::new(inner))
     }
 
     /// A walker over a configured record reader.
-    pub fn from_reader(reader: PgcReader<R>) -> GameWalker<R> {
+    pub fn from_reader(reader: Reader<R>) -> GameWalker<R> {
         GameWalker {
             parser: GameParser::new(*reader.limits()),
             reader,
@@ -195,7 +221,7 @@ impl<R: Read> GameWalker<R> {
     /// For input that starts mid-file at a game boundary (a batch, or after
     /// a seek): `games` games came before it, so game numbers, in
     /// [`GameInfo`] and in errors, are those of the whole file (give the
-    /// reader the file offset with [`PgcReader::starting_at`]).
+    /// reader the file offset with [`Reader::starting_at`]).
     pub fn starting_at(mut self, games: u64) -> GameWalker<R> {
         self.parser = self.parser.starting_at(games);
         self
@@ -260,10 +286,11 @@ impl<R: Read> GameWalker<R> {
             // The common records (no error, no movetext beginning) have a
             // path of their own, on which the event is known.
             if let Some(event) = at.parser.feed_common(offset, *rec) {
-                if let Some(done) = at.event(event)? {
-                    return Ok(done);
+                match at.event(event)? {
+                    Flow::Go => continue,
+                    Flow::Done => return Ok(true),
+                    Flow::Break => return self.skip_rest(game),
                 }
-                continue;
             }
             let step = at.parser.feed_other(offset, *rec);
             if let Some(e) = step.error {
@@ -273,7 +300,7 @@ impl<R: Read> GameWalker<R> {
                 let fen = at.parser.fen();
                 let start = start_position(fen.map(|f| f.0))
                     .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
-                at.v.begin_moves(&start);
+                let flow = at.v.begin_moves(&start);
                 *at.cur = Some(Frame {
                     pos: start,
                     prev: None,
@@ -281,11 +308,72 @@ impl<R: Read> GameWalker<R> {
                     // The opening cache holds paths from the initial position.
                     node: if fen.is_none() { 0 } else { NO_NODE },
                 });
+                if flow.is_break() {
+                    return self.skip_rest(game);
+                }
             }
-            if let Some(done) = at.event(step.event)? {
-                return Ok(done);
+            match at.event(step.event)? {
+                Flow::Go => {}
+                Flow::Done => return Ok(true),
+                Flow::Break => return self.skip_rest(game),
             }
         }
+    }
+
+    /// After a visitor's `Break`: reads on to the end of game `game`,
+    /// checking framing and grammar but decoding no move.
+    fn skip_rest(&mut self, game: u64) -> Result<bool, WalkError> {
+        if self.parser.game().is_none() {
+            // The game ended with the record whose callback broke (0x01).
+            return Ok(true);
+        }
+        loop {
+            let (offset, rec) = match self.reader.next_record() {
+                Ok(Some(r)) => r,
+                Ok(None) => {
+                    return match self.parser.finish(self.reader.offset()) {
+                        Some(e) => Err(grammar(e, game)),
+                        None => Ok(true),
+                    };
+                }
+                Err(e) => {
+                    let o = e.offset();
+                    return Err(errors_of(game)(o, 0, None, e.into()));
+                }
+            };
+            let event = match self.parser.feed_common(offset, rec) {
+                Some(event) => event,
+                None => {
+                    let step = self.parser.feed_other(offset, rec);
+                    if let Some(e) = step.error {
+                        return Err(grammar(e, game));
+                    }
+                    step.event
+                }
+            };
+            if matches!(event, Event::End) {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// What the walker does after one record's event.
+enum Flow {
+    /// Read the next record.
+    Go,
+    /// The game ended.
+    Done,
+    /// The visitor stopped the game.
+    Break,
+}
+
+/// `Flow::Break` when the visitor broke.
+#[inline(always)]
+fn flow(c: ControlFlow<()>) -> Flow {
+    match c {
+        ControlFlow::Continue(()) => Flow::Go,
+        ControlFlow::Break(()) => Flow::Break,
     }
 }
 
@@ -303,19 +391,21 @@ struct At<'w, 'r, V> {
 }
 
 impl<V: GameVisitor> At<'_, '_, V> {
-    /// Acts on the record's event: `Some(true)` when the game ended.
+    /// Acts on the record's event.
     #[inline(always)]
-    fn event(&mut self, event: Event<'_>) -> Result<Option<bool>, WalkError> {
+    fn event(&mut self, event: Event<'_>) -> Result<Flow, WalkError> {
         let (v, offset, game) = (&mut *self.v, self.offset, self.game);
         let marker = self.rec.marker();
         let err = errors_of(game);
-        match event {
+        Ok(match event {
             Event::Moves { ordinals, first } => {
                 let Some(frame) = self.cur.as_mut() else {
-                    return Ok(None);
+                    return Ok(Flow::Go);
                 };
-                play_run(v, frame, ordinals, self.opening)
-                    .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?
+                flow(
+                    play_run(v, frame, ordinals, self.opening)
+                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?,
+                )
             }
             Event::Reduced {
                 info,
@@ -323,33 +413,43 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 moves,
                 first,
             } => {
-                v.begin_game(&info);
+                let mut go = v.begin_game(&info);
                 for (name, value) in STR_TAGS.iter().zip(roster) {
-                    v.tag(name, value);
+                    if go.is_break() {
+                        break;
+                    }
+                    go = v.tag(name, value);
                 }
                 let start = Chess::default();
-                v.begin_moves(&start);
-                let mut frame = Frame {
-                    pos: start,
-                    prev: None,
-                    ply: 0,
-                    node: 0,
-                };
-                play_run(v, &mut frame, moves, self.opening)
-                    .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?;
+                if go.is_continue() {
+                    go = v.begin_moves(&start);
+                }
+                if go.is_continue() {
+                    let mut frame = Frame {
+                        pos: start,
+                        prev: None,
+                        ply: 0,
+                        node: 0,
+                    };
+                    go = play_run(v, &mut frame, moves, self.opening)
+                        .map_err(|(ply, i, e)| err(first + i, ply, Some(marker), e.into()))?;
+                }
+                if go.is_break() {
+                    return Ok(Flow::Break);
+                }
                 v.end_game();
-                return Ok(Some(true));
+                Flow::Done
             }
-            Event::Begin(info) => v.begin_game(&info),
-            Event::Tag { name, value } => v.tag(name, value),
-            Event::Nag(n) => v.nag(n),
-            Event::Escape(t) => v.escape(t),
-            Event::Extension { kind, payload } => v.extension(kind, payload),
+            Event::Begin(info) => flow(v.begin_game(&info)),
+            Event::Tag { name, value } => flow(v.tag(name, value)),
+            Event::Nag(n) => flow(v.nag(n)),
+            Event::Escape(t) => flow(v.escape(t)),
+            Event::Extension { kind, payload } => flow(v.extension(ExtKind(kind), payload)),
             Event::NullMove(payload) => {
                 let Some(frame) = self.cur.as_mut() else {
-                    return Ok(None);
+                    return Ok(Flow::Go);
                 };
-                v.null_move(&frame.pos, payload);
+                let go = v.null_move(&frame.pos, payload);
                 let after = crate::setup::null_move(&frame.pos).map_err(|_| {
                     err(
                         offset,
@@ -361,18 +461,23 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 frame.prev = Some(std::mem::replace(&mut frame.pos, after));
                 frame.ply += 1;
                 frame.node = NO_NODE;
+                flow(go)
             }
             Event::RavBegin => {
                 let Some(frame) = self.cur.as_mut() else {
-                    return Ok(None);
+                    return Ok(Flow::Go);
                 };
-                if v.begin_variation() == Variation::Skip {
-                    self.parser.skip_rav();
-                    return Ok(None);
+                match v.begin_variation() {
+                    ControlFlow::Break(()) => return Ok(Flow::Break),
+                    ControlFlow::Continue(Skip(true)) => {
+                        self.parser.skip_rav();
+                        return Ok(Flow::Go);
+                    }
+                    ControlFlow::Continue(Skip(false)) => {}
                 }
                 // The grammar saw a move before the RAV: `prev` is set.
                 let Some(prev) = frame.prev.clone() else {
-                    return Ok(None);
+                    return Ok(Flow::Go);
                 };
                 let ply = frame.ply.saturating_sub(1);
                 let saved = std::mem::replace(
@@ -385,21 +490,26 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     },
                 );
                 self.stack.push(saved);
+                Flow::Go
             }
             Event::RavEnd => {
                 if let (Some(frame), Some(saved)) = (self.cur.as_mut(), self.stack.pop()) {
                     *frame = saved;
-                    v.end_variation();
+                    flow(v.end_variation())
+                } else {
+                    Flow::Go
                 }
             }
             Event::End => {
                 v.end_game();
-                return Ok(Some(true));
+                Flow::Done
             }
-            Event::Outside => v.outside(offset, self.rec),
-            Event::Noop | Event::Skipped | Event::Dropped => {}
-        }
-        Ok(None)
+            Event::Outside => {
+                v.outside(offset, self.rec);
+                Flow::Go
+            }
+            Event::Noop | Event::Skipped | Event::Dropped => Flow::Go,
+        })
     }
 }
 
@@ -419,7 +529,7 @@ fn play_run<V: GameVisitor>(
     frame: &mut Frame,
     ordinals: &[u8],
     opening: &mut OpeningCache,
-) -> Result<(), (u32, u64, OrdinalError)> {
+) -> Result<ControlFlow<()>, (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
     let want_before = v.wants_before();
     let Frame {
@@ -460,7 +570,7 @@ fn play_run<V: GameVisitor>(
             }
         }
         *ply += 1;
-        v.play(&Ply {
+        let go = v.play(&Ply {
             before,
             after: pos,
             mv: m,
@@ -468,8 +578,11 @@ fn play_run<V: GameVisitor>(
             san,
             depth: *ply,
         });
+        if go.is_break() {
+            return Ok(go);
+        }
     }
-    Ok(())
+    Ok(ControlFlow::Continue(()))
 }
 
 #[cfg(test)]
@@ -482,26 +595,30 @@ mod tests {
         fn wants_before(&self) -> bool {
             !self.1
         }
-        fn tag(&mut self, n: &[u8], v: &[u8]) {
+        fn tag(&mut self, n: &[u8], v: &[u8]) -> ControlFlow<()> {
             self.0.push(format!(
                 "{}={}",
                 String::from_utf8_lossy(n),
                 String::from_utf8_lossy(v)
             ));
+            ControlFlow::Continue(())
         }
-        fn play(&mut self, p: &Ply<'_>) {
+        fn play(&mut self, p: &Ply<'_>) -> ControlFlow<()> {
             assert_eq!(p.before.is_none(), self.1, "before given when wanted");
             self.0.push(p.san.to_string());
+            ControlFlow::Continue(())
         }
-        fn nag(&mut self, n: u8) {
+        fn nag(&mut self, n: u8) -> ControlFlow<()> {
             self.0.push(format!("${n}"));
+            ControlFlow::Continue(())
         }
-        fn begin_variation(&mut self) -> Variation {
+        fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
             self.0.push("(".into());
-            Variation::Enter
+            ControlFlow::Continue(Skip(false))
         }
-        fn end_variation(&mut self) {
+        fn end_variation(&mut self) -> ControlFlow<()> {
             self.0.push(")".into());
+            ControlFlow::Continue(())
         }
     }
 
@@ -595,8 +712,9 @@ mod tests {
             fn record(&mut self, offset: u64, rec: &RecordRef<'_>) {
                 self.0.push(format!("{offset}:{}", rec.marker().name()));
             }
-            fn play(&mut self, p: &Ply<'_>) {
+            fn play(&mut self, p: &Ply<'_>) -> ControlFlow<()> {
                 self.0.push(p.san.to_string());
+                ControlFlow::Continue(())
             }
         }
         // A noop outside the games, a general game and a reduced game.
@@ -653,5 +771,96 @@ mod tests {
             .walk_game(&mut Log::default())
             .unwrap_err();
         assert!(e.to_string().contains("--max-rav-depth"), "{e}");
+    }
+
+    /// Stops at the `n`th event it sees in each game, counting the calls.
+    struct StopAt {
+        n: usize,
+        seen: usize,
+        ends: usize,
+        sans: Vec<String>,
+    }
+    impl StopAt {
+        fn step(&mut self) -> ControlFlow<()> {
+            self.seen += 1;
+            if self.seen == self.n {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        }
+    }
+    impl GameVisitor for StopAt {
+        fn begin_game(&mut self, _: &GameInfo) -> ControlFlow<()> {
+            self.seen = 0;
+            self.step()
+        }
+        fn tag(&mut self, _: &[u8], _: &[u8]) -> ControlFlow<()> {
+            self.step()
+        }
+        fn play(&mut self, p: &Ply<'_>) -> ControlFlow<()> {
+            self.sans.push(p.san.to_string());
+            self.step()
+        }
+        fn end_game(&mut self) {
+            self.ends += 1;
+        }
+    }
+
+    #[test]
+    fn break_skips_the_rest_of_the_game_and_the_next_one_walks() {
+        // 1. e4 e5 2. Qh5 (ordinals 13 12 14) with one tag, as a general
+        // game, then as a reduced game (seven empty STR values).
+        let general = [0x05, 0x02, 1, b'A', 1, b'B', 0x03, 3, 13, 12, 14, 0x06];
+        let mut reduced = vec![0x01];
+        reduced.extend([0; 7]);
+        reduced.extend([3, 0, 13, 12, 14]);
+        for (game, events) in [(&general[..], 5), (&reduced[..], 11)] {
+            // Events per game: begin, tags, then one per move; stopping at
+            // every one of them leaves the second copy of the game whole.
+            for n in 1..=events + 1 {
+                let bytes = [game, game].concat();
+                let mut v = StopAt {
+                    n,
+                    seen: 0,
+                    ends: 0,
+                    sans: Vec::new(),
+                };
+                let mut w = GameWalker::new(&bytes[..]);
+                assert!(w.walk_game(&mut v).unwrap());
+                let tags = events - 4;
+                let played = n.saturating_sub(1 + tags).min(3);
+                assert_eq!(v.sans.len(), played, "n {n}");
+                assert_eq!(
+                    v.ends,
+                    usize::from(n > events),
+                    "n {n}: end_game after a break"
+                );
+                assert_eq!(w.games(), 1);
+                assert!(w.walk_game(&mut v).unwrap());
+                assert_eq!(w.games(), 2);
+                assert!(!w.walk_game(&mut v).unwrap());
+            }
+        }
+    }
+
+    #[test]
+    fn a_broken_game_still_reports_its_grammar_and_framing_errors() {
+        // Break at the first move; the 0x09 without a RAV later in the same
+        // game is still an error, and so is a truncated record.
+        let bytes = [0x05, 0x03, 1, 13, 0x09, 0x06];
+        let mut v = StopAt {
+            n: 2,
+            seen: 0,
+            ends: 0,
+            sans: Vec::new(),
+        };
+        let e = GameWalker::new(&bytes[..]).walk_game(&mut v).unwrap_err();
+        assert_eq!((e.offset, e.marker), (4, Some(Marker::RavEnd)));
+        let bytes = [0x05, 0x03, 1, 13, 0x03, 5, 13];
+        v.n = 2;
+        let e = GameWalker::new(&bytes[..]).walk_game(&mut v).unwrap_err();
+        assert_eq!(e.offset, 4);
+        assert!(matches!(e.kind, WalkErrorKind::Read(_)), "{e}");
     }
 }
