@@ -9,8 +9,8 @@
 //! the batches take time. With one job everything runs on the calling
 //! thread, in the same order, so the output is the same for every `jobs`.
 //!
-//! A PGC input is split into batches at game boundaries by measuring
-//! records with [`record_len`] and asking the game grammar's boundary rule
+//! A PGC input is split into batches at game boundaries by reading its
+//! records with pgc-core's record stream ([`Reader::next_raw`]) and asking the game grammar's boundary rule
 //! ([`Bounds`]) where games begin and end (a game is one 0x01 record or
 //! 0x05 … 0x06; records between games go with the next game, unless the
 //! batch is full: a batch may also end among them, so a run of noops or
@@ -27,11 +27,8 @@ use crate::progress::{Progress, say, summary_line};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::internals::Bounds;
-use pgc_core::internals::RefillBuffer;
-use pgc_core::internals::refill_bound;
-use pgc_core::record::{FrameError, Marker, RecordRef, frame_common, record_len};
 use pgc_core::{GameIndex, IndexError};
-use pgc_core::{GameVisitor, GameWalker, Reader, WalkError};
+use pgc_core::{GameVisitor, GameWalker, ReadError, Reader, WalkError};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
@@ -168,12 +165,10 @@ const BATCH_BYTES: usize = 128 << 10;
 
 /// Splits a PGC stream into batches of whole games.
 pub struct PgcSplitter<R> {
-    buf: RefillBuffer<R>,
-    /// Input offset of the first buffered byte.
-    offset: u64,
+    /// The records, framed by pgc-core's one record stream.
+    reader: Reader<R>,
     /// Where games begin and end: the grammar's rule ([`Bounds`]).
     bounds: Bounds,
-    limits: Limits,
     done: bool,
     /// Only games `first..=last` (0-based) are kept (`--games`).
     first: u64,
@@ -199,10 +194,8 @@ impl<R: Read> PgcSplitter<R> {
     /// A splitter over `inner` that bounds record lengths by `limits`.
     pub fn new(inner: R, limits: Limits) -> PgcSplitter<R> {
         PgcSplitter {
-            buf: RefillBuffer::new(inner),
-            offset: 0,
+            reader: Reader::with_limits(inner, limits),
             bounds: Bounds::default(),
-            limits,
             done: false,
             first: 0,
             last: None,
@@ -214,7 +207,7 @@ impl<R: Read> PgcSplitter<R> {
     /// first byte and `games` the number of games before it.
     pub fn resume(inner: R, limits: Limits, offset: u64, games: u64) -> PgcSplitter<R> {
         let mut s = PgcSplitter::new(inner, limits);
-        s.offset = offset;
+        s.reader = s.reader.starting_at(offset);
         s.bounds = Bounds::starting_at(games);
         s
     }
@@ -229,21 +222,9 @@ impl<R: Read> PgcSplitter<R> {
         self
     }
 
-    /// Moves everything buffered into `data` and stops: the walker will
-    /// report the record that could not be framed.
-    fn give_up(&mut self, batch: &mut Batch) {
-        if batch.data.is_empty() && self.bounds.in_game() {
-            // Inside a game dropped by `--games`: the record is in that
-            // game, which the batch's game count must include.
-            batch.games = self.bounds.games().saturating_sub(1);
-        }
-        let n = self.buf.len();
-        batch.data.extend_from_slice(self.buf.take(n));
-        self.offset += n as u64;
-        self.done = true;
-    }
-
-    /// The next batch, or `None` at the end.
+    /// The next batch, or `None` at the end. A record that does not frame
+    /// ends the input: it and the bytes buffered after it end the last
+    /// batch, for the walker to report it at its place.
     ///
     /// # Errors
     /// I/O.
@@ -253,111 +234,55 @@ impl<R: Read> PgcSplitter<R> {
         }
         let mut batch = Batch {
             data: Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2)),
-            offset: self.offset,
+            offset: self.reader.offset(),
             games: self.bounds.games(),
         };
-        let bound = refill_bound(&self.limits);
-        // Bytes at the buffer's front measured for this batch and not yet
-        // copied: a run of records is copied at once, not record by record.
-        let mut run = 0usize;
-        macro_rules! flush {
-            () => {
-                let n = std::mem::take(&mut run);
-                if n > 0 {
-                    batch.data.extend_from_slice(self.buf.take(n));
-                }
-            };
-        }
         loop {
-            if self.buf.len() == run {
-                flush!();
-                if self.buf.at_eof() {
+            let (marker, bytes) = match self.reader.next_raw() {
+                Ok(Some((_, marker, bytes))) => (marker, bytes),
+                Ok(None) => {
                     self.done = true;
                     break;
                 }
-                self.buf.fill(1)?;
-                continue;
-            }
-            if self.bounds.in_game() && self.bounds.games() > self.first {
-                // Inside a kept game, every record but a game's end or
-                // begin only lengthens the run: the common ones are
-                // measured in a tight loop, anything else takes the
-                // general way below.
-                let buffered = self.buf.buffered();
-                let mut at = run;
-                while let Some(rest) = buffered.get(at..) {
-                    match frame_common(rest) {
-                        Some((rec, len))
-                            if !matches!(rec, RecordRef::GameEnd | RecordRef::GameBegin) =>
-                        {
-                            at += len
-                        }
-                        _ => break,
+                Err(ReadError::Io { source, .. }) => return Err(source),
+                Err(_) => {
+                    if batch.data.is_empty() && self.bounds.in_game() {
+                        // Inside a game dropped by `--games`: the record is
+                        // in that game, which the batch's game count must
+                        // include.
+                        batch.games = self.bounds.games().saturating_sub(1);
                     }
-                }
-                self.offset += (at - run) as u64;
-                run = at;
-                if self.buf.len() == run {
-                    continue;
-                }
-            }
-            let rest = self.buf.buffered().get(run..).unwrap_or(&[]);
-            match record_len(rest, &self.limits) {
-                Ok(len) => {
-                    // Records between games belong to the game after them.
-                    let was_in_game = self.bounds.in_game();
-                    // `record_len` measured a record: its first byte is a marker.
-                    let marker = rest
-                        .first()
-                        .and_then(|&b| Marker::from_byte(b))
-                        .unwrap_or(Marker::Noop);
-                    let (begins, boundary) = self.bounds.record(marker);
-                    let games = self.bounds.games();
-                    let game = if was_in_game || begins || self.bounds.in_game() {
-                        games.saturating_sub(1)
-                    } else {
-                        games
-                    };
-                    if self.last.is_some_and(|last| game > last) {
-                        flush!();
-                        self.done = true;
-                        break;
-                    }
-                    if game < self.first {
-                        flush!();
-                        self.buf.consume(len);
-                        self.offset += len as u64;
-                        if batch.data.is_empty() {
-                            batch.offset = self.offset;
-                            batch.games = self.bounds.games();
-                        }
-                        continue;
-                    }
-                    run += len;
-                    self.offset += len as u64;
-                    // A batch ends after a game, or among the records
-                    // between games (a run of noops is not held whole).
-                    let between = boundary || !self.bounds.in_game();
-                    if between && batch.data.len() + run >= BATCH_BYTES {
-                        flush!();
-                        break;
-                    }
-                }
-                Err(FrameError::Incomplete { need, .. }) => {
-                    flush!();
-                    let have = self.buf.len() as u64;
-                    if self.buf.at_eof() || need > bound || need <= have {
-                        self.give_up(&mut batch);
-                        break;
-                    }
-                    // need <= bound, which fits in memory by the limits.
-                    self.buf.fill(need as usize)?;
-                }
-                Err(FrameError::UnknownMarker(_) | FrameError::OverLimit { .. }) => {
-                    flush!();
-                    self.give_up(&mut batch);
+                    batch.data.extend_from_slice(self.reader.take_buffered());
+                    self.done = true;
                     break;
                 }
+            };
+            // Records between games belong to the game after them.
+            let was_in_game = self.bounds.in_game();
+            let (begins, boundary) = self.bounds.record(marker);
+            let games = self.bounds.games();
+            let game = if was_in_game || begins || self.bounds.in_game() {
+                games.saturating_sub(1)
+            } else {
+                games
+            };
+            if self.last.is_some_and(|last| game > last) {
+                self.done = true;
+                break;
+            }
+            if game < self.first {
+                if batch.data.is_empty() {
+                    batch.offset = self.reader.offset();
+                    batch.games = self.bounds.games();
+                }
+                continue;
+            }
+            batch.data.extend_from_slice(bytes);
+            // A batch ends after a game, or among the records between
+            // games (a run of noops is not held whole).
+            let between = boundary || !self.bounds.in_game();
+            if between && batch.data.len() >= BATCH_BYTES {
+                break;
             }
         }
         Ok((!batch.data.is_empty()).then_some(batch))

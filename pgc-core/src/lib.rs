@@ -186,7 +186,7 @@ pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
 pub use setup::{SetupError, start_position};
-pub use stream::{Mode as ReadMode, ReadError, Reader};
+pub use stream::{Mode as ReadMode, RawRecord, ReadError, Reader};
 pub use verify::{DEFAULT_MAX_PROBLEMS, Problem, Report, Verifier, verify};
 pub use walk::{GameVisitor, GameWalker, Ply, Skip, WalkError, WalkErrorKind};
 pub use writer::{WriteError, Writer};
@@ -194,7 +194,7 @@ pub use writer::{WriteError, Writer};
 pub(crate) use ordinal::opening;
 
 /// Speed internals shared with the other crates of this workspace, its
-/// benches and tests: the refill buffer, batch bounds, the opening cache and
+/// benches and tests: batch bounds, the opening cache and
 /// the ordinal entry points beside [`ordinal::encode`] and
 /// [`ordinal::decode`].
 ///
@@ -203,7 +203,6 @@ pub(crate) use ordinal::opening;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::buffer::{CHUNK, RefillBuffer};
     pub use crate::bulk::{
         FINGERPRINT_SPAN, INDEX_MAGIC, castling_mode_of, fingerprint, names_chess960, result_of,
         split_points,
@@ -231,6 +230,5 @@ pub mod internals {
     }
     pub use crate::setup::null_move;
     pub use crate::split::Bounds;
-    pub use crate::stream::{PROBATION_SPAN, refill_bound, resync_point};
     pub use crate::writer::{write_moves, write_tag_pair};
 }

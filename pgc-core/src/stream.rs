@@ -149,6 +149,10 @@ pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
     }
 }
 
+/// A record as [`Reader::next_raw`] reads it: its offset, its marker and
+/// its bytes exactly as in the input.
+pub type RawRecord<'a> = (u64, Marker, &'a [u8]);
+
 /// Reads PGC records one at a time from a byte stream.
 ///
 /// ```
@@ -328,6 +332,24 @@ impl<R: Read> Reader<R> {
 
     #[inline(never)]
     fn next_record_framed(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
+        let Some((at, len)) = self.next_len()? else {
+            return Ok(None);
+        };
+        let bytes = self.buf.take(len);
+        // next_len framed these very bytes successfully.
+        if let Some((rec, _)) = frame_common(bytes) {
+            return Ok(Some((at, rec)));
+        }
+        let Ok((rec, _)) = frame(bytes, &self.limits) else {
+            return Ok(None);
+        };
+        Ok(Some((at, rec)))
+    }
+
+    /// The next record's offset and length, framed whole in the buffer and
+    /// counted as read (after a resync in [`Mode::Resync`]); `None` at the
+    /// end of input.
+    fn next_len(&mut self) -> Result<Option<(u64, usize)>, ReadError> {
         if self.failed && self.mode == Mode::Resync {
             self.resync()?;
         }
@@ -341,15 +363,53 @@ impl<R: Read> Reader<R> {
         };
         let at = self.offset;
         self.offset += len as u64;
-        let bytes = self.buf.take(len);
-        // ensure_record framed these very bytes successfully.
-        if let Some((rec, _)) = frame_common(bytes) {
-            return Ok(Some((at, rec)));
+        Ok(Some((at, len)))
+    }
+
+    /// The next record's offset, marker and bytes exactly as in the input
+    /// (not decoded), or `None` at the end of input: for tools that cut a
+    /// stream into pieces of whole records, like the CLI's batches.
+    ///
+    /// # Errors
+    /// As [`Self::next_record`].
+    ///
+    /// ```
+    /// use pgc_core::{Marker, Reader};
+    /// let mut r = Reader::new(&[0x05, 0x03, 1, 13, 0x06][..]);
+    /// let (offset, marker, bytes) = r.next_raw()?.unwrap();
+    /// assert_eq!((offset, marker, bytes), (0, Marker::GameBegin, &[0x05][..]));
+    /// let (offset, marker, bytes) = r.next_raw()?.unwrap();
+    /// assert_eq!((offset, marker, bytes), (1, Marker::ShortMoves, &[0x03, 1, 13][..]));
+    /// # Ok::<(), pgc_core::ReadError>(())
+    /// ```
+    #[inline]
+    pub fn next_raw(&mut self) -> Result<Option<RawRecord<'_>>, ReadError> {
+        if let Some((rec, len)) = frame_common(self.buf.buffered()) {
+            let at = self.offset;
+            self.offset += len as u64;
+            return Ok(Some((at, rec.marker(), self.buf.take(len))));
         }
-        let Ok((rec, _)) = frame(bytes, &self.limits) else {
+        let Some((at, len)) = self.next_len()? else {
             return Ok(None);
         };
-        Ok(Some((at, rec)))
+        let bytes = self.buf.take(len);
+        // next_len framed the record: its first byte is a marker.
+        let marker = bytes
+            .first()
+            .and_then(|&b| Marker::from_byte(b))
+            .unwrap_or(Marker::Noop);
+        Ok(Some((at, marker, bytes)))
+    }
+
+    /// Takes every byte buffered and not yet read, as it is: after a framing
+    /// error, the failing record and what was read after it, for a reader
+    /// of those bytes to report the error at its place. The reader moves
+    /// past them.
+    pub fn take_buffered(&mut self) -> &[u8] {
+        let n = self.buf.len();
+        self.offset += n as u64;
+        self.failed = false;
+        self.buf.take(n)
     }
 
     /// After a framing error: skips the failing byte and every following
