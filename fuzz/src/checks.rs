@@ -12,7 +12,7 @@ use pgc_core::record::RecordRef;
 use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
-use pgn_bridge::{ConvertError, EncodeStats, pgc_to_pgn, pgn_to_pgc};
+use pgn_bridge::{EncodeStats, Error, pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Position};
 use std::io::{self, Read};
@@ -109,7 +109,7 @@ pub fn decode(pgc: &[u8]) -> Result<Vec<u8>, String> {
     let mut pgn = Vec::new();
     match pgc_to_pgn(pgc, &mut pgn, &DecodeOptions::default()) {
         Ok(_) => Ok(pgn),
-        Err(ConvertError::Io(e)) => panic!("I/O error decoding from memory: {e}"),
+        Err(Error::Io(e)) => panic!("I/O error decoding from memory: {e}"),
         Err(e) => Err(e.to_string()),
     }
 }

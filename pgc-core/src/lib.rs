@@ -17,7 +17,10 @@
 //!   that report every problem, positioned, in a [`Report`];
 //! - [`GameBuilder`]: one game's records, written as a reduced record (0x01)
 //!   or a general game (0x05 … 0x06);
-//! - [`Limits`]: bounds checked before any allocation or recursion.
+//! - [`Limits`]: bounds checked before any allocation or recursion;
+//! - [`Error`]: every error of the crate in one type (each entry point's
+//!   own error converts into it with `?`), with [`Error::position`]: the
+//!   byte offset, game and ply it is about.
 //!
 //! Five modules are public, for the format's vocabulary a user names:
 //!
@@ -167,6 +170,7 @@ pub mod record;
 mod buffer;
 mod build;
 mod bulk;
+mod error;
 mod limits;
 mod setup;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
@@ -181,6 +185,7 @@ pub use bulk::{
     BulkGame, BulkOptions, BulkReader, Event as BulkEvent, GameIndex, IndexError, PositionAt,
     Positions, TagList, par_map,
 };
+pub use error::{Error, Position};
 pub use game::GameInfo;
 pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};

@@ -2,30 +2,12 @@
 
 use crate::decode::{DecodeOptions, Decoder};
 use crate::encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
+use crate::error::Error;
 use crate::pgn_error::PgnError;
 use crate::reader::PgnReader;
-use pgc_core::ext::ExtError;
-use pgc_core::{GameWalker, WalkError};
+use pgc_core::GameWalker;
 use pgc_core::{Reader, Writer};
 use std::io::{self, Read, Write};
-
-/// Errors of a whole conversion (a single bad game is a reject, not an error).
-#[derive(Debug, thiserror::Error)]
-pub enum ConvertError {
-    /// Reading PGN failed.
-    #[error(transparent)]
-    Pgn(#[from] PgnError),
-    /// Reading PGC failed or the PGC is not valid.
-    #[error(transparent)]
-    Walk(#[from] WalkError),
-    /// An extension payload that its codec refused (a corrupt comment,
-    /// clock, layout, …), positioned.
-    #[error(transparent)]
-    Payload(#[from] ExtError),
-    /// Writing failed.
-    #[error("write failed: {0}")]
-    Io(#[from] io::Error),
-}
 
 /// Counts of a PGN → PGC conversion.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -138,7 +120,7 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
     output: W,
     mut rejects: Option<&mut dyn Write>,
     opts: &EncodeOptions,
-) -> Result<EncodeStats, ConvertError> {
+) -> Result<EncodeStats, Error> {
     let mut conv = PgnToPgc::new(input, opts);
     let mut w = Writer::new(output);
     let mut stats = EncodeStats::default();
@@ -195,7 +177,7 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     input: R,
     mut output: W,
     opts: &DecodeOptions,
-) -> Result<DecodeStats, ConvertError> {
+) -> Result<DecodeStats, Error> {
     let mut walker = GameWalker::from_reader(Reader::new(input));
     let mut dec = Decoder::new(*opts);
     let mut stats = DecodeStats::default();

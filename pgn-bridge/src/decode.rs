@@ -417,7 +417,7 @@ impl GameVisitor for Decoder {
 
 #[cfg(test)]
 mod tests {
-    use crate::convert::ConvertError;
+    use crate::error::Error as ConvertError;
     use crate::jsonl::JsonlWriter;
     use pgc_core::GameWalker;
     use pgc_core::ext::{ExtKind, Found};

@@ -30,7 +30,7 @@
 //! let mut back = Vec::new();
 //! pgc_to_pgn(&pgc[..], &mut back, &Default::default())?;
 //! assert_eq!(back, pgn);
-//! # Ok::<(), pgn_bridge::ConvertError>(())
+//! # Ok::<(), pgn_bridge::Error>(())
 //! ```
 //!
 //! # Reading PGN with a visitor
@@ -78,6 +78,7 @@ pub mod commands;
 mod convert;
 mod decode;
 mod encode;
+mod error;
 mod export;
 mod jsonl;
 mod layout;
@@ -87,11 +88,10 @@ mod pgn_error;
 mod reader;
 mod visitor;
 
-pub use convert::{
-    ConvertError, DecodeStats, EncodeStats, PgnToPgc, pgc_to_pgn, pgn_to_pgc, write_reject,
-};
+pub use convert::{DecodeStats, EncodeStats, PgnToPgc, pgc_to_pgn, pgn_to_pgc, write_reject};
 pub use decode::{CommentStats, DecodeOptions, Decoder};
 pub use encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
+pub use error::Error;
 pub use export::ExportWriter;
 pub use jsonl::JsonlWriter;
 pub use layout::Layout;

@@ -7,8 +7,8 @@
 use pgc_core::ext::{self, Outcome};
 use pgc_core::ordinal;
 use pgn_bridge::DecodeOptions;
-use pgn_bridge::{ConvertError, PgnToPgc, write_reject};
 use pgn_bridge::{EncodeOptions, GameOutput, RejectReason};
+use pgn_bridge::{Error, PgnToPgc, write_reject};
 use pgn_bridge::{pgc_to_pgn, pgn_to_pgc};
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
@@ -142,7 +142,7 @@ fn an_ordinal_out_of_range_is_an_error() {
     let pgc = [0x05, 0x03, 1, 20, 0x06];
     let mut out = Vec::new();
     let e = pgc_to_pgn(&pgc[..], &mut out, &DecodeOptions::default()).unwrap_err();
-    assert!(matches!(e, ConvertError::Walk(_)), "{e}");
+    assert!(matches!(e, Error::Walk(_)), "{e}");
     assert!(e.to_string().contains("20"), "{e}");
 }
 

@@ -17,7 +17,7 @@ use pgc_core::{GameVisitor, GameWalker, Ply, Skip, WalkErrorKind};
 use pgc_core::{Limits, Marker, OrdinalError, Reader, RecordRef};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
-use pgn_bridge::{ConvertError, pgc_to_pgn, pgn_to_pgc};
+use pgn_bridge::{Error, pgc_to_pgn, pgn_to_pgc};
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -131,7 +131,7 @@ impl Write for Count {
 
 fn decode_err(pgc: &[u8]) -> pgc_core::WalkError {
     match pgc_to_pgn(pgc, io::sink(), &DecodeOptions::default()) {
-        Err(ConvertError::Walk(e)) => e,
+        Err(Error::Walk(e)) => e,
         other => panic!("expected a walk error, got {other:?}"),
     }
 }
