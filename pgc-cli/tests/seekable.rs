@@ -173,3 +173,118 @@ fn an_empty_output_is_a_seekable_file_zstd_reads() {
     assert_eq!(table.len(), 1);
     assert_eq!(table[0].1, 0);
 }
+
+#[test]
+fn games_on_seekable_pick_the_games_of_plain_pgc() {
+    let f = fixture(24_000, 4096);
+    ok(&["index", "-q", p(&f.pgc)]);
+    ok(&["index", "-q", p(&f.zst)]);
+    let idx = std::fs::read(f.dir.path().join("games.pgc.zst.idx")).unwrap();
+    assert_eq!(&idx[..8], b"PGCZIX1\n");
+    for range in [
+        "1",
+        "1..5",
+        "2000..2010",
+        "9999..10010",
+        "23990..",
+        "23999..30000",
+    ] {
+        for cmd in ["decode", "moves"] {
+            let want = ok(&[cmd, "-q", "--games", range, p(&f.pgc)]);
+            assert!(!want.is_empty(), "{cmd} {range}");
+            for jobs in ["1", "3"] {
+                let got = ok(&[cmd, "-q", "-j", jobs, "--games", range, p(&f.zst)]);
+                assert_eq!(got, want, "{cmd} --games {range} -j {jobs}");
+            }
+        }
+    }
+    // The Round tag says which game was picked.
+    let one = String::from_utf8(ok(&["decode", "-q", "--games", "12345", p(&f.zst)])).unwrap();
+    assert!(one.contains("[Round \"12345\"]"), "{one}");
+    assert_eq!(one.matches("[Event ").count(), 1);
+    // With the index, frames before the game's are not read: damage in one
+    // of them (in the middle of the file, which the index's fingerprint
+    // does not cover) does not matter.
+    let z = std::fs::read(&f.zst).unwrap();
+    let table = seek_table(&z);
+    let mut at = 0;
+    let mut damaged = z.clone();
+    for &(c, _) in &table {
+        if at > 8192 {
+            damaged[at + c / 2] ^= 0xff;
+            break;
+        }
+        at += c;
+    }
+    assert!(at > 8192 && at < z.len() / 2, "a frame in the first half");
+    std::fs::write(&f.zst, &damaged).unwrap();
+    let last = ok(&["decode", "-q", "--games", "23999..", p(&f.pgc)]);
+    assert_eq!(ok(&["decode", "-q", "--games", "23999..", p(&f.zst)]), last);
+    // Without the index the file is scanned, and the damage found.
+    std::fs::remove_file(f.dir.path().join("games.pgc.zst.idx")).unwrap();
+    let o = run_env(&["decode", "-q", "--games", "23999..", p(&f.zst)], None);
+    assert_ne!(o.status.code(), Some(0), "the damaged frame is read");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("zstd frame"));
+    std::fs::write(&f.zst, &z).unwrap();
+    assert_eq!(
+        ok(&["decode", "-q", "--games", "12345", p(&f.zst)]),
+        one.as_bytes()
+    );
+    // Every game, for every -j.
+    let all = ok(&["moves", "-q", p(&f.pgc)]);
+    for jobs in ["1", "2", "4"] {
+        assert_eq!(
+            ok(&["moves", "-q", "-j", jobs, p(&f.zst)]),
+            all,
+            "-j {jobs}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_seek_table_is_a_positioned_error() {
+    let f = fixture(3000, 4096);
+    let z = std::fs::read(&f.zst).unwrap();
+    let n = z.len();
+    let bad = f.dir.path().join("bad.pgc.zst");
+    // A frame count the file cannot hold.
+    let mut huge = z.clone();
+    huge[n - 9..n - 5].copy_from_slice(&0x07ff_ffffu32.to_le_bytes());
+    std::fs::write(&bad, &huge).unwrap();
+    for cmd in ["decode", "moves", "index"] {
+        let o = run_env(&[cmd, "-q", p(&bad)], None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cmd}: {err}");
+        assert!(
+            err.contains(&format!("footer at byte {}", n - 9)) && err.contains("134217727 frames"),
+            "{cmd}: {err}"
+        );
+    }
+    // Sizes that do not add up: the first frame listed longer than the file.
+    let frames = u32::from_le_bytes(z[n - 9..n - 5].try_into().unwrap()) as usize;
+    let table_at = n - (8 + frames * 8 + 9);
+    let mut sizes = z.clone();
+    sizes[table_at + 8..table_at + 12].copy_from_slice(&(n as u32).to_le_bytes());
+    std::fs::write(&bad, &sizes).unwrap();
+    let o = run_env(&["decode", "-q", p(&bad)], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("seek table at byte {table_at}")),
+        "{err}"
+    );
+    // A one-stream .zst cannot be indexed, but is read.
+    let one = f.dir.path().join("one.pgc.zst");
+    std::fs::write(
+        &one,
+        zstd::encode_all(&std::fs::read(&f.pgc).unwrap()[..], 3).unwrap(),
+    )
+    .unwrap();
+    let o = run_env(&["index", "-q", p(&one)], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seekable"));
+    assert_eq!(
+        ok(&["decode", "-q", "--games", "17", p(&one)]),
+        ok(&["decode", "-q", "--games", "17", p(&f.pgc)])
+    );
+}
