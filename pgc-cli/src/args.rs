@@ -38,6 +38,9 @@ pub enum Command {
     Moves(MovesArgs),
     /// Write FILE.idx, the game offsets of a PGC file, for `--games`.
     Index(IndexArgs),
+    /// Cut a PGC file (plain or a seekable .pgc.zst) into parts at game
+    /// boundaries, or print the byte ranges of the parts.
+    Split(SplitArgs),
 }
 
 /// Output formats of `pgc decode`.
@@ -265,6 +268,43 @@ pub struct IndexArgs {
     /// present).
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// A PGC file: uncompressed, or a seekable .pgc.zst (as pgc writes).
+    #[arg(value_name = "FILE")]
+    pub input: PathBuf,
+    /// Number of parts (about the same size each; a part is empty when
+    /// there are fewer places to cut than parts).
+    #[arg(short = 'n', long = "parts", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub parts: u64,
+    /// Write the parts as PREFIX.1.pgc, PREFIX.2.pgc, … (.pgc.zst for a
+    /// seekable input; numbers zero-padded to the width of N).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "PREFIX",
+        required_unless_present = "ranges",
+        conflicts_with = "ranges"
+    )]
+    pub prefix: Option<PathBuf>,
+    /// Print the parts' byte ranges instead, one line per part: part
+    /// number, first byte, end (exclusive), first game, games (tab
+    /// separated; game numbers 1-based).
+    #[arg(long)]
+    pub ranges: bool,
+    /// Overwrite existing parts.
+    #[arg(long)]
+    pub force: bool,
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,

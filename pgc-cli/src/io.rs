@@ -910,6 +910,19 @@ impl Output {
     /// # Errors
     /// I/O.
     pub fn sink(&self) -> Result<Sink> {
+        self.sink_with(true)
+    }
+
+    /// The writer for data that is already in its final form (compressed
+    /// frames copied as they are): never compressed, whatever the name.
+    ///
+    /// # Errors
+    /// I/O.
+    pub fn raw_sink(&self) -> Result<Sink> {
+        self.sink_with(false)
+    }
+
+    fn sink_with(&self, compress: bool) -> Result<Sink> {
         let mut syncer = None;
         let (base, compression): (Box<dyn Write>, Compression) = match &self.target {
             Target::Stdout => (Box::new(io::stdout()), Compression::None),
@@ -923,7 +936,12 @@ impl Output {
                     .try_clone()
                     .map_err(|e| Error::io(&self.name, &e))?;
                 syncer = f.try_clone().ok().and_then(Syncer::start);
-                (Box::new(f), compression_of(path))
+                let c = if compress {
+                    compression_of(path)
+                } else {
+                    Compression::None
+                };
+                (Box::new(f), c)
             }
         };
         // Batches put their output whole, and `BufWriter` hands a write at

@@ -288,3 +288,129 @@ fn a_bad_seek_table_is_a_positioned_error() {
         ok(&["decode", "-q", "--games", "17", p(&f.pgc)])
     );
 }
+
+/// The lines of `pgc split --ranges`: (part, start, end, first game, games).
+fn ranges(file: &Path, n: &str) -> Vec<[u64; 5]> {
+    let out = String::from_utf8(ok(&["split", "--ranges", "-n", n, p(file)])).unwrap();
+    out.lines()
+        .map(|l| {
+            let v: Vec<u64> = l.split('\t').map(|x| x.parse().expect(l)).collect();
+            v.try_into().expect(l)
+        })
+        .collect()
+}
+
+fn verifies(file: &Path) {
+    let o = run_env(&["verify", p(file)], None);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "verify {}: {}",
+        file.display(),
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn split_parts_concatenate_to_the_input_and_verify() {
+    let f = fixture(24_000, 4096);
+    let plain = std::fs::read(&f.pgc).unwrap();
+    let prefix = f.dir.path().join("part");
+    ok(&["split", "-q", "-n", "5", p(&f.pgc), "-o", p(&prefix)]);
+    let mut joined = Vec::new();
+    let r = ranges(&f.pgc, "5");
+    assert_eq!(r.len(), 5);
+    let mut games = 0;
+    for (k, line) in r.iter().enumerate() {
+        let part = f.dir.path().join(format!("part.{}.pgc", k + 1));
+        let bytes = std::fs::read(&part).unwrap();
+        assert_eq!(line[0], k as u64 + 1);
+        assert_eq!(line[1], joined.len() as u64, "ranges follow each other");
+        assert_eq!(bytes, plain[line[1] as usize..line[2] as usize]);
+        assert!(matches!(bytes[0], 0x01 | 0x05), "part {k} starts a game");
+        // About a fifth each.
+        let fifth = plain.len() / 5;
+        assert!(
+            bytes.len().abs_diff(fifth) < fifth / 10,
+            "part {k}: {}",
+            bytes.len()
+        );
+        verifies(&part);
+        // The part holds the games the line says, numbered as in the file.
+        assert_eq!(line[3], games + 1);
+        let first = String::from_utf8(ok(&["decode", "-q", "--games", "1", p(&part)])).unwrap();
+        assert!(
+            first.contains(&format!("[Round \"{}\"]", line[3])),
+            "{first}"
+        );
+        games += line[4];
+        joined.extend_from_slice(&bytes);
+    }
+    assert_eq!(joined, plain);
+    assert_eq!(games, 24_000);
+    // Parts are not overwritten without --force.
+    let o = run_env(
+        &["split", "-q", "-n", "5", p(&f.pgc), "-o", p(&prefix)],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    ok(&[
+        "split",
+        "-q",
+        "-n",
+        "5",
+        "--force",
+        p(&f.pgc),
+        "-o",
+        p(&prefix),
+    ]);
+}
+
+#[test]
+fn split_of_a_seekable_file_cuts_between_frames() {
+    let f = fixture(24_000, 4096);
+    let plain = std::fs::read(&f.pgc).unwrap();
+    let z = std::fs::read(&f.zst).unwrap();
+    let prefix = f.dir.path().join("zpart");
+    ok(&["split", "-q", "-n", "3", p(&f.zst), "-o", p(&prefix)]);
+    let r = ranges(&f.zst, "3");
+    let mut joined = Vec::new();
+    let mut decompressed = Vec::new();
+    for (k, line) in r.iter().enumerate() {
+        let part = f.dir.path().join(format!("zpart.{}.pgc.zst", k + 1));
+        let bytes = std::fs::read(&part).unwrap();
+        // The part is the range's frames and a seek table of its own.
+        let range = &z[line[1] as usize..line[2] as usize];
+        assert_eq!(&bytes[..range.len()], range);
+        let table = seek_table(&bytes);
+        let listed: usize = table.iter().map(|e| e.0).sum();
+        assert_eq!(listed, range.len());
+        // The range alone is a zstd stream of whole games.
+        let data = zstd::decode_all(range).expect("a range decompresses alone");
+        assert!(matches!(data[0], 0x01 | 0x05));
+        assert_eq!(zstd_d(&part), data);
+        verifies(&part);
+        decompressed.extend_from_slice(&data);
+        joined.extend_from_slice(&bytes);
+    }
+    assert_eq!(decompressed, plain);
+    // Concatenated, the parts are one seekable file with the input's data.
+    let cat = f.dir.path().join("cat.pgc.zst");
+    std::fs::write(&cat, &joined).unwrap();
+    assert_eq!(zstd_d(&cat), plain);
+    assert_eq!(
+        ok(&["moves", "-q", "-j", "2", p(&cat)]),
+        ok(&["moves", "-q", p(&f.pgc)])
+    );
+    ok(&["index", "-q", p(&cat)]);
+    assert_eq!(
+        ok(&["decode", "-q", "--games", "20000..20003", p(&cat)]),
+        ok(&["decode", "-q", "--games", "20000..20003", p(&f.pgc)])
+    );
+    // A one-stream .zst cannot be split.
+    let one = f.dir.path().join("one.pgc.zst");
+    std::fs::write(&one, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    let o = run_env(&["split", "--ranges", "-n", "2", p(&one)], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seekable"));
+}
