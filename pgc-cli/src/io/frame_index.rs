@@ -236,6 +236,23 @@ mod tests {
         assert_eq!(i.start_for(1000), (3, 25));
     }
 
+    /// The example of `spec/index.md`.
+    #[test]
+    fn the_spec_example() {
+        let i = FrameIndex {
+            file_size: 0x0102,
+            fingerprint: 0x0807_0605_0403_0201,
+            games: 30,
+            frames: index(&[(0, true), (10, true), (25, false)], 30).frames,
+        };
+        let mut want = b"PGCZIX1\n".to_vec();
+        want.extend([2, 1, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        want.extend([0x1e, 0x03, 0x00, 0x14, 0x1f]);
+        assert_eq!(i.to_bytes(), want);
+        assert_eq!(FrameIndex::from_bytes(&want).unwrap(), i);
+        assert_eq!(i.start_for(26), (1, 10));
+    }
+
     #[test]
     fn damaged_indexes_are_refused_without_reserving_what_they_claim() {
         let good = index(&[(0, true), (10, true)], 30).to_bytes();

@@ -29,6 +29,7 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
@@ -479,6 +480,8 @@ struct Task {
 struct Pool {
     tasks: Option<mpsc::Sender<Task>>,
     threads: Vec<thread::JoinHandle<()>>,
+    /// Set when the reader is dropped: frames queued are not decompressed.
+    cancel: Arc<AtomicBool>,
 }
 
 impl Pool {
@@ -486,9 +489,10 @@ impl Pool {
     fn start(file: &Arc<File>, jobs: usize) -> Option<Pool> {
         let (tx, rx) = mpsc::channel::<Task>();
         let rx = Arc::new(Mutex::new(rx));
+        let cancel = Arc::new(AtomicBool::new(false));
         let mut threads = Vec::new();
         for _ in 0..jobs {
-            let (rx, file) = (rx.clone(), file.clone());
+            let (rx, file, cancel) = (rx.clone(), file.clone(), cancel.clone());
             let started = thread::Builder::new().spawn(move || {
                 loop {
                     let next = match rx.lock() {
@@ -496,6 +500,9 @@ impl Pool {
                         Err(_) => break,
                     };
                     let Ok(t) = next else { break };
+                    if cancel.load(Ordering::Relaxed) {
+                        break;
+                    }
                     // The reader may be gone: nothing waits for the result.
                     let _ = t.reply.send(decompress(&file, t.index, t.frame));
                 }
@@ -508,12 +515,14 @@ impl Pool {
         (!threads.is_empty()).then_some(Pool {
             tasks: Some(tx),
             threads,
+            cancel,
         })
     }
 }
 
 impl Drop for Pool {
     fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
         self.tasks = None;
         for t in self.threads.drain(..) {
             // A worker that panicked has nothing left to say.
