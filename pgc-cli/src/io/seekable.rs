@@ -477,9 +477,12 @@ struct Task {
 }
 
 /// The worker threads of a [`FrameReader`].
+///
+/// The threads are not waited for when the reader is dropped: one still
+/// decompressing a frame nobody wants finishes it and stops.
 struct Pool {
-    tasks: Option<mpsc::Sender<Task>>,
-    threads: Vec<thread::JoinHandle<()>>,
+    tasks: mpsc::Sender<Task>,
+    threads: usize,
     /// Set when the reader is dropped: frames queued are not decompressed.
     cancel: Arc<AtomicBool>,
 }
@@ -490,7 +493,7 @@ impl Pool {
         let (tx, rx) = mpsc::channel::<Task>();
         let rx = Arc::new(Mutex::new(rx));
         let cancel = Arc::new(AtomicBool::new(false));
-        let mut threads = Vec::new();
+        let mut threads = 0;
         for _ in 0..jobs {
             let (rx, file, cancel) = (rx.clone(), file.clone(), cancel.clone());
             let started = thread::Builder::new().spawn(move || {
@@ -507,13 +510,13 @@ impl Pool {
                     let _ = t.reply.send(decompress(&file, t.index, t.frame));
                 }
             });
-            match started {
-                Ok(h) => threads.push(h),
-                Err(_) => break,
+            if started.is_err() {
+                break;
             }
+            threads += 1;
         }
-        (!threads.is_empty()).then_some(Pool {
-            tasks: Some(tx),
+        (threads > 0).then_some(Pool {
+            tasks: tx,
             threads,
             cancel,
         })
@@ -523,18 +526,15 @@ impl Pool {
 impl Drop for Pool {
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
-        self.tasks = None;
-        for t in self.threads.drain(..) {
-            // A worker that panicked has nothing left to say.
-            let _ = t.join();
-        }
     }
 }
 
 /// Reads the decompressed data of a seekable file from one of its frames
 /// on, decompressing up to `2 × jobs` frames ahead on `jobs` threads (on
-/// the calling thread with one job). The data is the same for every number
-/// of jobs.
+/// the calling thread with one job). The first frame is decompressed alone,
+/// and the frames ahead grow by one with each frame read: a reader that
+/// wants a few games (`--games`) decompresses little more than their frame.
+/// The data is the same for every number of jobs.
 pub struct FrameReader {
     file: Arc<File>,
     frames: Vec<Frame>,
@@ -545,7 +545,9 @@ pub struct FrameReader {
     pending: VecDeque<mpsc::Receiver<io::Result<Vec<u8>>>>,
     current: Vec<u8>,
     pos: usize,
+    /// Frames decompressed ahead at most, now and in the end.
     window: usize,
+    max_window: usize,
     pool: Option<Pool>,
 }
 
@@ -558,7 +560,7 @@ impl FrameReader {
         } else {
             None
         };
-        let window = pool.as_ref().map_or(0, |p| 2 * p.threads.len());
+        let max_window = pool.as_ref().map_or(0, |p| 2 * p.threads);
         FrameReader {
             file,
             frames: table.frames.clone(),
@@ -567,7 +569,8 @@ impl FrameReader {
             pending: VecDeque::new(),
             current: Vec::new(),
             pos: 0,
-            window,
+            window: 1,
+            max_window,
             pool,
         }
     }
@@ -589,8 +592,7 @@ impl FrameReader {
                 frame: self.frames[self.queued],
                 reply,
             };
-            let sent = pool.tasks.as_ref().is_some_and(|t| t.send(task).is_ok());
-            if !sent {
+            if pool.tasks.send(task).is_err() {
                 return Err(io::Error::other("the decompression threads stopped"));
             }
             self.pending.push_back(rx);
@@ -600,6 +602,7 @@ impl FrameReader {
             return Ok(None);
         };
         self.next += 1;
+        self.window = (self.window + 1).min(self.max_window);
         match rx.recv() {
             Ok(r) => r.map(Some),
             Err(_) => Err(io::Error::other("a decompression thread stopped")),
