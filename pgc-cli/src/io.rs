@@ -490,7 +490,12 @@ impl Input {
         let Some(path) = &self.path else {
             return Ok(None);
         };
-        // An input that cannot be opened is reported by the stream's open.
+        // Only a regular file can be seeked in (reading the head of a pipe
+        // would take it from the stream); an input that cannot be opened
+        // is reported by the stream's open.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Ok(None);
+        }
         let Ok(mut file) = File::open(path) else {
             return Ok(None);
         };

@@ -414,3 +414,26 @@ fn split_of_a_seekable_file_cuts_between_frames() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("seekable"));
 }
+
+#[test]
+fn a_seekable_file_through_a_pipe_is_read_as_a_stream() {
+    let f = fixture(3000, 4096);
+    let want = ok(&["moves", "-q", p(&f.pgc)]);
+    // A named pipe: nothing may be read from it before the stream is.
+    let fifo = f.dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let zst = f.zst.clone();
+    let fifo_w = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        std::fs::write(&fifo_w, std::fs::read(&zst).unwrap()).unwrap();
+    });
+    assert_eq!(ok(&["moves", "-q", "-j", "2", p(&fifo)]), want);
+    writer.join().unwrap();
+    // stdin.
+    let mut c = pgc();
+    c.args(["moves", "-q", "-"]);
+    c.stdin(std::fs::File::open(&f.zst).unwrap());
+    let o = c.output().unwrap();
+    assert_eq!(o.stdout, want);
+}

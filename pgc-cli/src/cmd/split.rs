@@ -115,6 +115,12 @@ pub fn run(a: &SplitArgs) -> Result<Status> {
             "pgc split needs a file (stdin cannot be cut in parts)".into(),
         ));
     };
+    if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::Usage(format!(
+            "{}: is not a regular file; pgc split reads its input twice, give a file",
+            input.name
+        )));
+    }
     let limits = a.limits.pgc_limits();
     let progress = Progress::new("split", a.report.quiet);
     let (cuts, what) = match input.seek_table()? {
