@@ -3,7 +3,9 @@
 //! - `-` or no file is stdin/stdout.
 //! - Inputs compressed with zstd, gzip or bzip2 are recognised by their magic
 //!   bytes (whatever their name) and decompressed; concatenated frames or
-//!   members are all read, so `cat a.pgc.zst b.pgc.zst` works.
+//!   members are all read, so `cat a.pgc.zst b.pgc.zst` works. A regular
+//!   file in zstd's seekable format can also be read frame by frame, from
+//!   any frame, on several threads ([`Input::open_seekable`]).
 //! - The data is then sniffed: PGC or PGN text ([`Format`]). `.pgc` is also
 //!   used by other programs, so the name alone decides nothing.
 //! - An output file is written to an unnamed temporary file (`O_TMPFILE`)

@@ -437,3 +437,56 @@ fn a_seekable_file_through_a_pipe_is_read_as_a_stream() {
     let o = c.output().unwrap();
     assert_eq!(o.stdout, want);
 }
+
+/// A seekable file as another writer may make it: frames cut every
+/// `every` bytes, inside games and records, and the seek table written
+/// here by the published layout.
+fn foreign_seekable(data: &[u8], every: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut entries = Vec::new();
+    for chunk in data.chunks(every) {
+        let z = zstd::encode_all(chunk, 3).unwrap();
+        entries.push((z.len() as u32, chunk.len() as u32));
+        out.extend_from_slice(&z);
+    }
+    out.extend_from_slice(&0x184d_2a5eu32.to_le_bytes());
+    out.extend_from_slice(&((entries.len() * 8 + 9) as u32).to_le_bytes());
+    for (c, d) in &entries {
+        out.extend_from_slice(&c.to_le_bytes());
+        out.extend_from_slice(&d.to_le_bytes());
+    }
+    out.extend_from_slice(&(entries.len() as u32).to_le_bytes());
+    out.push(0);
+    out.extend_from_slice(&0x8f92_eab1u32.to_le_bytes());
+    out
+}
+
+#[test]
+fn frames_cut_inside_games_are_read_and_never_started_at() {
+    let f = fixture(3000, 4096);
+    let plain = std::fs::read(&f.pgc).unwrap();
+    let foreign = f.dir.path().join("foreign.pgc.zst");
+    // 997 bytes: frames start inside games and inside records.
+    std::fs::write(&foreign, foreign_seekable(&plain, 997)).unwrap();
+    assert_eq!(zstd_d(&foreign), plain);
+    ok(&["index", "-q", p(&foreign)]);
+    for range in ["1", "5..9", "1234..1240", "2999..", "1500..1500"] {
+        for jobs in ["1", "2"] {
+            assert_eq!(
+                ok(&["decode", "-q", "-j", jobs, "--games", range, p(&foreign)]),
+                ok(&["decode", "-q", "--games", range, p(&f.pgc)]),
+                "--games {range} -j {jobs}"
+            );
+        }
+    }
+    // Split cuts only where a frame starts a game: every part verifies.
+    let prefix = f.dir.path().join("fpart");
+    ok(&["split", "-q", "-n", "4", p(&foreign), "-o", p(&prefix)]);
+    let mut all = Vec::new();
+    for k in 1..=4 {
+        let part = f.dir.path().join(format!("fpart.{k}.pgc.zst"));
+        verifies(&part);
+        all.extend(zstd_d(&part));
+    }
+    assert_eq!(all, plain);
+}

@@ -63,7 +63,10 @@ impl FrameIndex {
         loop {
             let rec = r.next_record().map_err(|e| match e {
                 ReadError::Io { source, .. } => source,
-                other => io::Error::new(io::ErrorKind::InvalidData, other.to_string()),
+                other => io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{other} (of the decompressed data)"),
+                ),
             })?;
             let Some((at, rec)) = rec else { break };
             // Frames that start at or before this record: at a boundary if
