@@ -556,8 +556,7 @@ fn load_frame_index(
             if !quiet {
                 let why = match e {
                     pgc_core::IndexError::Stale => {
-                        "is stale (the file changed); scanning instead; \
-                                                    run `pgc index` again"
+                        "is stale (the file changed); scanning instead; run `pgc index` again"
                             .to_string()
                     }
                     other => format!("is not usable ({other}); scanning instead"),

@@ -490,3 +490,36 @@ fn frames_cut_inside_games_are_read_and_never_started_at() {
     }
     assert_eq!(all, plain);
 }
+
+#[test]
+fn a_stale_frame_index_is_said_and_ignored() {
+    let f = fixture(6000, 4096);
+    ok(&["index", "-q", p(&f.zst)]);
+    // Rewritten with other frames: the index no longer fits.
+    ok_env(
+        &["encode", "-q", "--force", p(&f.pgn), "-o", p(&f.zst)],
+        Some(1 << 20),
+    );
+    let o = run_env(&["decode", "--games", "5000..5002", p(&f.zst)], None);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("games.pgc.zst.idx is stale"), "{err}");
+    assert_eq!(
+        o.stdout,
+        ok(&["decode", "-q", "--games", "5000..5002", p(&f.pgc)])
+    );
+    // A game index of another kind in its place.
+    ok(&["index", "-q", p(&f.pgc)]);
+    std::fs::copy(
+        f.dir.path().join("games.pgc.idx"),
+        f.dir.path().join("games.pgc.zst.idx"),
+    )
+    .unwrap();
+    let o = run_env(&["decode", "--games", "5000", p(&f.zst)], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not usable"));
+    assert_eq!(
+        o.stdout,
+        ok(&["decode", "-q", "--games", "5000", p(&f.pgc)])
+    );
+}
