@@ -10,8 +10,9 @@ use std::path::PathBuf;
 ///
 /// `-` or no file means stdin/stdout. Inputs compressed with zstd, gzip or
 /// bzip2 are read transparently; outputs ending in `.zst` (or `.gz`, `.bz2`)
-/// are compressed. Exit status: 0 success, 1 rejected games or problems
-/// found in the data, 2 usage or I/O error.
+/// are compressed, `.zst` in zstd's seekable format. Exit status: 0
+/// success, 1 rejected games or problems found in the data, 2 usage or I/O
+/// error.
 #[derive(Debug, Parser)]
 #[command(name = "pgc", version, about, max_term_width = 100)]
 pub struct Cli {
@@ -36,8 +37,12 @@ pub enum Command {
     /// PGC -> moves (UCI or SAN, one game per line) or positions (FEN or
     /// EPD, one per line), for engines and training pipelines.
     Moves(MovesArgs),
-    /// Write FILE.idx, the game offsets of a PGC file, for `--games`.
+    /// Write FILE.idx, the game offsets of a PGC file (or the first game of
+    /// every frame of a seekable .pgc.zst), for `--games`.
     Index(IndexArgs),
+    /// Cut a PGC file (plain or a seekable .pgc.zst) into parts at game
+    /// boundaries, or print the byte ranges of the parts.
+    Split(SplitArgs),
 }
 
 /// Output formats of `pgc decode`.
@@ -147,12 +152,14 @@ pub struct PgcBatchArgs {
     pub output: OutputArgs,
     /// Only these games: `17`, `1000..2000` (1-based, both ends included),
     /// `1000..` or `..2000`. Uses FILE.idx (see `pgc index`) to seek when
-    /// it is present and up to date, else scans. A range past the last
-    /// game gets a warning, not an error.
+    /// it is present and up to date (in a seekable .pgc.zst: to the frame
+    /// holding the first game), else scans. A range past the last game gets
+    /// a warning, not an error.
     #[arg(long, value_name = "RANGE", value_parser = parse_games)]
     pub games: Option<GameRange>,
-    /// Worker threads (default: all cores). At most 4 × the cores and at
-    /// most 256: a larger N is lowered. Output is identical for every N.
+    /// Worker threads (default: all cores); a seekable .pgc.zst is also
+    /// decompressed on N threads. At most 4 × the cores and at most 256: a
+    /// larger N is lowered. Output is identical for every N.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Limits.
@@ -261,10 +268,47 @@ pub struct MovesArgs {
 /// `pgc index`.
 #[derive(Debug, Args)]
 pub struct IndexArgs {
-    /// Uncompressed PGC files; each gets FILE.idx beside it (replaced if
-    /// present).
+    /// Uncompressed PGC files or seekable .pgc.zst files; each gets FILE.idx
+    /// beside it (replaced if present).
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<PathBuf>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// A PGC file: uncompressed, or a seekable .pgc.zst (as pgc writes).
+    #[arg(value_name = "FILE")]
+    pub input: PathBuf,
+    /// Number of parts (about the same size each; a part is empty when
+    /// there are fewer places to cut than parts).
+    #[arg(short = 'n', long = "parts", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub parts: u64,
+    /// Write the parts as PREFIX.1.pgc, PREFIX.2.pgc, … (.pgc.zst for a
+    /// seekable input; numbers zero-padded to the width of N).
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "PREFIX",
+        required_unless_present = "ranges",
+        conflicts_with = "ranges"
+    )]
+    pub prefix: Option<PathBuf>,
+    /// Print the parts' byte ranges instead, one line per part: part
+    /// number, first byte, end (exclusive), first game, games (tab
+    /// separated; game numbers 1-based).
+    #[arg(long)]
+    pub ranges: bool,
+    /// Overwrite existing parts.
+    #[arg(long)]
+    pub force: bool,
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -410,7 +410,7 @@ impl PgcBatches<'_> {
         let mut progress = Progress::new(self.command, a.report.quiet);
         let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
         for input in &inputs {
-            let mut splitter = open_batches(input, limits, a.games, a.report.quiet)?;
+            let mut splitter = open_batches(input, limits, a.games, jobs, a.report.quiet)?;
             run_ordered(
                 jobs,
                 || {
@@ -420,7 +420,7 @@ impl PgcBatches<'_> {
                 },
                 &work,
                 |mut d: Done| {
-                    sink.put(&d.out)?;
+                    sink.put_games(&d.out)?;
                     recycle(std::mem::take(&mut d.out));
                     games += d.games;
                     plies += d.plies;
@@ -490,16 +490,26 @@ fn load_index(path: &Path, file: &mut File, quiet: bool) -> Option<GameIndex> {
 
 /// Opens a PGC input as batches of whole games, keeping only `range`: with
 /// an up-to-date FILE.idx the file is read from the first wanted game on;
-/// otherwise the records before it are framed and dropped.
+/// otherwise the records before it are framed and dropped. A seekable
+/// `.zst` file is decompressed frame by frame on `jobs` threads, from the
+/// frame its index says holds the first wanted game.
 ///
 /// # Errors
-/// I/O, or the input is PGN text.
+/// I/O, a bad seek table, or the input is PGN text.
 pub fn open_batches(
     input: &Input,
     limits: Limits,
     range: Option<GameRange>,
+    jobs: usize,
     quiet: bool,
 ) -> error::Result<PgcSplitter<Box<dyn Read>>> {
+    if let Some(s) = input.open_seekable(range.map(|r| r.first), jobs, quiet, index_path)? {
+        let splitter = PgcSplitter::resume(s.reader, limits, s.offset, s.games);
+        return Ok(match range {
+            Some(r) => splitter.select(r.first, r.last),
+            None => splitter,
+        });
+    }
     if let (Some(r), Some(path)) = (range, input.path()) {
         let mut file = File::open(path)
             .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))?;

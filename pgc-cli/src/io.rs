@@ -3,7 +3,9 @@
 //! - `-` or no file is stdin/stdout.
 //! - Inputs compressed with zstd, gzip or bzip2 are recognised by their magic
 //!   bytes (whatever their name) and decompressed; concatenated frames or
-//!   members are all read, so `cat a.pgc.zst b.pgc.zst` works.
+//!   members are all read, so `cat a.pgc.zst b.pgc.zst` works. A regular
+//!   file in zstd's seekable format can also be read frame by frame, from
+//!   any frame, on several threads ([`Input::open_seekable`]).
 //! - The data is then sniffed: PGC or PGN text ([`Format`]). `.pgc` is also
 //!   used by other programs, so the name alone decides nothing.
 //! - An output file is written to an unnamed temporary file (`O_TMPFILE`)
@@ -16,7 +18,12 @@
 //!   of the inputs.
 //! - An output that is not a regular file (a device, a FIFO, `/dev/stdout`,
 //!   `/dev/fd/N`, `/proc/self/fd/N`, or a link to one) is written in place.
-//! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed.
+//! - Outputs ending in `.zst`, `.gz` or `.bz2` are compressed; a `.zst`
+//!   output is written in zstd's seekable format ([`seekable`]), its frames
+//!   ending where the command says a game ends ([`Sink::put_games`]).
+
+pub mod frame_index;
+pub mod seekable;
 
 use crate::error::{Error, Result};
 use crate::syncer::Syncer;
@@ -386,7 +393,7 @@ impl Input {
             })
         };
         let data: Box<dyn Read> = match head.as_slice() {
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => guard(
+            h if seekable::is_zstd(h) => guard(
                 Box::new(
                     zstd::stream::read::Decoder::new(counted)
                         .map_err(|e| Error::io(&self.name, &e))?,
@@ -421,6 +428,94 @@ impl Input {
         })
     }
 
+    /// Opens a file in zstd's seekable format to read PGC, its frames
+    /// decompressed on `jobs` threads ([`seekable::FrameReader`]); with
+    /// `first` (a 0-based game number) and an up-to-date frame index (at
+    /// the path `index_of` gives, see [`frame_index`]), from the frame that
+    /// holds that game on. `None` when the input is not a file in the
+    /// seekable format (stdin, an uncompressed file, a zstd file without a
+    /// seek table): the caller reads it as a stream.
+    ///
+    /// # Errors
+    /// A bad seek table (positioned), the input is PGN text, I/O.
+    pub fn open_seekable(
+        &self,
+        first: Option<u64>,
+        jobs: usize,
+        quiet: bool,
+        index_of: fn(&Path) -> PathBuf,
+    ) -> Result<Option<Seeked>> {
+        let Some((mut file, table)) = self.seek_table()? else {
+            return Ok(None);
+        };
+        let (frame, games) = match first.filter(|&f| f > 0) {
+            None => (0, 0),
+            Some(first) => {
+                let path = self.path.as_deref().map(index_of);
+                match path.and_then(|p| load_frame_index(&p, &mut file, &table, quiet)) {
+                    Some(idx) if first >= idx.games => {
+                        // Past the last game: nothing to read.
+                        return Ok(Some(Seeked {
+                            reader: Box::new(io::empty()),
+                            offset: table.decompressed_size(),
+                            games: idx.games,
+                        }));
+                    }
+                    Some(idx) => idx.start_for(first),
+                    None => (0, 0),
+                }
+            }
+        };
+        let offset = table.frames.get(frame).map_or(0, |f| f.start);
+        let mut reader: Box<dyn Read> =
+            Box::new(seekable::FrameReader::new(file, &table, frame, jobs));
+        if frame == 0 {
+            let (head, r) = self.peek(reader)?;
+            if sniff(&head) == Format::Pgn {
+                return Err(Error::Usage(self.not_pgc()));
+            }
+            reader = r;
+        }
+        Ok(Some(Seeked {
+            reader,
+            offset,
+            games,
+        }))
+    }
+
+    /// The file and its seek table, if the input is a file in zstd's
+    /// seekable format.
+    ///
+    /// # Errors
+    /// A bad seek table (positioned), I/O.
+    pub fn seek_table(&self) -> Result<Option<(File, seekable::SeekTable)>> {
+        let Some(path) = &self.path else {
+            return Ok(None);
+        };
+        // Only a regular file can be seeked in (reading the head of a pipe
+        // would take it from the stream); an input that cannot be opened
+        // is reported by the stream's open.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Ok(None);
+        }
+        let Ok(mut file) = File::open(path) else {
+            return Ok(None);
+        };
+        let mut head = [0u8; 4];
+        if file.read_exact(&mut head).is_err() || !seekable::is_zstd(&head) {
+            return Ok(None);
+        }
+        match seekable::SeekTable::read(&mut file) {
+            Ok(Some(t)) => Ok(Some((file, t))),
+            Ok(None) => Ok(None),
+            Err(seekable::SeekTableError::Io(e)) => Err(Error::io(&self.name, &e)),
+            Err(e) => Err(Error::Data(format!(
+                "{}: {e}; `zstd -dc {}` still reads its frames",
+                self.name, self.name
+            ))),
+        }
+    }
+
     /// Reads the first bytes and gives them back in front of the rest.
     fn peek(&self, mut r: Box<dyn Read>) -> Result<(Vec<u8>, Box<dyn Read>)> {
         let mut head = Vec::with_capacity(SNIFF as usize);
@@ -430,6 +525,46 @@ impl Input {
             .map_err(|e| Error::Io(format!("{}: cannot read: {e}", self.name)))?;
         let again = head.clone();
         Ok((head, Box::new(Cursor::new(again).chain(r))))
+    }
+}
+
+/// A seekable input opened at a frame ([`Input::open_seekable`]).
+pub struct Seeked {
+    /// The decompressed data from the frame on.
+    pub reader: Box<dyn Read>,
+    /// Offset of its first byte in the decompressed data.
+    pub offset: u64,
+    /// Games that begin before it.
+    pub games: u64,
+}
+
+/// Loads and checks the frame index at `idx_path` of a seekable file:
+/// `None` when there is none; a stale or damaged one is reported (unless
+/// `quiet`) and ignored.
+fn load_frame_index(
+    idx_path: &Path,
+    file: &mut File,
+    table: &seekable::SeekTable,
+    quiet: bool,
+) -> Option<frame_index::FrameIndex> {
+    let bytes = std::fs::read(idx_path).ok()?;
+    let checked = frame_index::FrameIndex::from_bytes(&bytes)
+        .and_then(|idx| idx.check(file, table).map(|()| idx));
+    match checked {
+        Ok(idx) => Some(idx),
+        Err(e) => {
+            if !quiet {
+                let why = match e {
+                    pgc_core::IndexError::Stale => {
+                        "is stale (the file changed); scanning instead; run `pgc index` again"
+                            .to_string()
+                    }
+                    other => format!("is not usable ({other}); scanning instead"),
+                };
+                crate::progress::say(&format!("{} {why}", idx_path.display()));
+            }
+            None
+        }
     }
 }
 
@@ -644,6 +779,17 @@ fn compression_of(p: &Path) -> Compression {
     }
 }
 
+/// The decompressed bytes after which a seekable `.zst` output ends a
+/// frame at the next game boundary: [`seekable::FRAME_BYTES`], or the
+/// environment variable `PGC_ZSTD_FRAME_BYTES` (at least 1024; for tests and
+/// experiments with the frame size).
+fn frame_bytes() -> usize {
+    std::env::var("PGC_ZSTD_FRAME_BYTES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(seekable::FRAME_BYTES, |n| n.max(1024))
+}
+
 impl Output {
     /// Prepares an output: `None` or `-` is stdout; a device, a FIFO or a
     /// descriptor's name is opened to be written in place; a regular file
@@ -770,6 +916,19 @@ impl Output {
     /// # Errors
     /// I/O.
     pub fn sink(&self) -> Result<Sink> {
+        self.sink_with(true)
+    }
+
+    /// The writer for data that is already in its final form (compressed
+    /// frames copied as they are): never compressed, whatever the name.
+    ///
+    /// # Errors
+    /// I/O.
+    pub fn raw_sink(&self) -> Result<Sink> {
+        self.sink_with(false)
+    }
+
+    fn sink_with(&self, compress: bool) -> Result<Sink> {
         let mut syncer = None;
         let (base, compression): (Box<dyn Write>, Compression) = match &self.target {
             Target::Stdout => (Box::new(io::stdout()), Compression::None),
@@ -783,7 +942,12 @@ impl Output {
                     .try_clone()
                     .map_err(|e| Error::io(&self.name, &e))?;
                 syncer = f.try_clone().ok().and_then(Syncer::start);
-                (Box::new(f), compression_of(path))
+                let c = if compress {
+                    compression_of(path)
+                } else {
+                    Compression::None
+                };
+                (Box::new(f), c)
             }
         };
         // Batches put their output whole, and `BufWriter` hands a write at
@@ -793,7 +957,8 @@ impl Output {
         let kind = match compression {
             Compression::None => SinkKind::Plain(buf),
             Compression::Zstd => SinkKind::Zstd(
-                zstd::stream::write::Encoder::new(buf, 0).map_err(|e| Error::io(&self.name, &e))?,
+                seekable::SeekableWriter::with_frame_bytes(buf, 0, frame_bytes())
+                    .map_err(|e| Error::io(&self.name, &e))?,
             ),
             Compression::Gzip => SinkKind::Gzip(flate2::write::GzEncoder::new(
                 buf,
@@ -910,7 +1075,7 @@ fn keep_mode(file: &File, target: &Path) -> io::Result<()> {
 
 enum SinkKind {
     Plain(BufWriter<Box<dyn Write>>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<Box<dyn Write>>>),
+    Zstd(seekable::SeekableWriter<BufWriter<Box<dyn Write>>>),
     Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write>>>),
     Bzip2(bzip2::write::BzEncoder<BufWriter<Box<dyn Write>>>),
 }
@@ -942,6 +1107,19 @@ impl Sink {
     /// I/O (a broken pipe becomes [`Error::BrokenPipe`]).
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.write_all(bytes).map_err(|e| Error::io(&self.name, &e))
+    }
+
+    /// Writes `bytes`, which end at a game boundary: a seekable `.zst`
+    /// output may end a frame after them.
+    ///
+    /// # Errors
+    /// I/O (a broken pipe becomes [`Error::BrokenPipe`]).
+    pub fn put_games(&mut self, bytes: &[u8]) -> Result<()> {
+        self.put(bytes)?;
+        match &mut self.kind {
+            SinkKind::Zstd(w) => w.boundary().map_err(|e| Error::io(&self.name, &e)),
+            _ => Ok(()),
+        }
     }
 
     /// Ends compression and flushes everything.

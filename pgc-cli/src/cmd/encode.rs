@@ -507,7 +507,7 @@ fn consume(
     total: &mut EncodeStats,
     notes: &mut Notes,
 ) -> Result<()> {
-    sink.put(&done.pgc)?;
+    sink.put_games(&done.pgc)?;
     let mut rejects = rejects;
     if let Some(rs) = rejects.as_deref_mut() {
         for (r, raw) in &done.rejects {

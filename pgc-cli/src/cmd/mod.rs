@@ -7,6 +7,7 @@ mod encode;
 mod index;
 mod info;
 mod moves;
+mod split;
 mod verify;
 
 use crate::args::Command;
@@ -25,5 +26,6 @@ pub fn run(command: Command) -> Result<Status> {
         Command::Info(a) => info::run(&a),
         Command::Moves(a) => moves::run(&a),
         Command::Index(a) => index::run(&a),
+        Command::Split(a) => split::run(&a),
     }
 }
