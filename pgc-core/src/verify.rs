@@ -243,6 +243,7 @@ impl Verifier {
             game: None,
             outside_reported: false,
             last_game_with_problem: None,
+            payloads: ext::PayloadChecker::default(),
         };
         let io = |e: ReadError| match e {
             ReadError::Io { source, .. } => source,
@@ -380,6 +381,9 @@ struct Checker {
     /// The last game a problem was counted for in
     /// [`Report::games_with_problems`].
     last_game_with_problem: Option<u64>,
+    /// Every known payload kind's codec, its buffers kept from record to
+    /// record.
+    payloads: ext::PayloadChecker,
 }
 
 /// Where a run of move ordinals comes from, to position its problems.
@@ -608,17 +612,12 @@ impl Checker {
     }
 
     fn extension(&mut self, offset: u64, kind: u8, payload: &[u8]) {
-        thread_local! {
-            /// Buffers of the commands codec, kept from record to record.
-            static PAYLOADS: std::cell::RefCell<ext::PayloadChecker> =
-                std::cell::RefCell::default();
-        }
         let marker = Marker::Extension;
         *self.report.extensions.entry(kind).or_insert(0) += 1;
         let game = self.parser.game();
         let ply = self.parser.ply();
         // Every known kind's payload through its codec.
-        let checked = PAYLOADS.with_borrow_mut(|c| c.check(ExtKind(kind), payload));
+        let checked = self.payloads.check(ExtKind(kind), payload);
         if let Err(e) = checked {
             self.problem(
                 offset,
