@@ -180,6 +180,11 @@ pub struct DecodeArgs {
     /// the other tags in ASCII order); layout records are ignored.
     #[arg(long)]
     pub strict_export: bool,
+    /// Every game in the export format (section 8.2), whatever its layout
+    /// in the file it came from: layout records and text patches are
+    /// ignored (by default the text comes back byte for byte).
+    #[arg(long)]
+    pub export: bool,
     /// Output format: `pgn` (export format) or `jsonl` (one JSON object per
     /// game: tags, result, main-line moves with UCI, SAN, and `[%clk]`,
     /// `[%emt]`, `[%eval]` values as numbers).

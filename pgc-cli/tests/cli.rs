@@ -286,8 +286,15 @@ fn rejects_file_holds_the_rejected_game_verbatim() {
         "{first}"
     );
     assert_eq!(rest, broken);
-    // The three good games are in the output.
-    assert_eq!(decode(&read(&out)), decode(&encode(&mixed_good())));
+    // The rejected game stays in the output at its place, as read: the
+    // file comes back byte for byte.
+    assert_eq!(decode(&read(&out)), read(&mixed));
+    // With --strict only the three good games are in the output.
+    let strict = d.path().join("strict.pgc");
+    let o = run(&["encode", "--strict", p(&mixed), "-o", p(&strict)], b"");
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let good = run(&["encode", "--strict"], &mixed_good());
+    assert_eq!(decode(&read(&strict)), decode(&good.stdout));
 }
 
 #[test]

@@ -79,7 +79,8 @@ fn payloads_over_the_read_limit_are_rejected_at_encode() {
             "the rejected game is kept whole"
         );
         verifies(&out);
-        assert_eq!(decode(&out), format!("{good}{good}").as_bytes());
+        // The rejected game is kept as read between the two others.
+        assert_eq!(decode(&out), pgn.as_bytes());
     }
 }
 
@@ -118,7 +119,8 @@ fn truncated_games_are_rejected_verbatim() {
             "{tail:?}: {err}"
         );
         assert!(String::from_utf8_lossy(&rejects).contains(tail), "{tail:?}");
-        assert_eq!(decode(&out), good.as_bytes());
+        // Kept as read at its place: the text comes back whole.
+        assert_eq!(decode(&out), pgn.as_bytes());
     }
 }
 
@@ -145,7 +147,9 @@ fn an_open_variation_before_the_next_game_is_closed() {
     let pgn = "1. e4 (1. d4\n\n[Event \"b\"]\n\n1. e4 *\n";
     let o = run(&["encode", "-q"], pgn.as_bytes());
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-    let text = String::from_utf8(decode(&o.stdout)).unwrap();
+    assert_eq!(decode(&o.stdout), pgn.as_bytes());
+    let e = run(&["decode", "-q", "--export"], &o.stdout);
+    let text = String::from_utf8(e.stdout).unwrap();
     assert!(text.contains("(1. d4)"), "{text}");
 }
 
@@ -157,7 +161,7 @@ fn a_nag_beyond_32_bits_is_rejected_not_clamped() {
     let (status, err, out, rejects) = encode_with_rejects(pgn, &[]);
     assert_eq!(status, Some(1), "{err}");
     assert!(err.contains("$99999999999999999999999"), "{err}");
-    assert!(out.is_empty());
+    assert_eq!(decode(&out), pgn, "kept as read");
     assert!(rejects.ends_with(pgn));
     // The largest NAG itself is fine.
     let o = run(&["encode", "-q"], b"1. e4 $4294967295 *\n");
@@ -247,18 +251,19 @@ fn damaged_compressed_input_keeps_the_games_before_the_damage() {
             assert!(!back.is_empty(), "{kind} {what}: games before the damage");
             assert!(
                 text.starts_with(&back),
-                "{kind} {what}: whole games, in order"
+                "{kind} {what}: whole games, in order, then what was read of the cut one"
             );
-            assert!(back.ends_with(b"*\n\n"), "{kind} {what}");
             // The game at the damage is in the rejects file, with the text
-            // that was read of it.
+            // that was read of it, which the output also keeps as read.
             let rejects = fs::read(&rej).unwrap();
             let cut = String::from_utf8_lossy(&rejects);
             assert!(cut.contains("damaged"), "{kind} {what}: {cut}");
-            let rest = &text[back.len()..];
             let body = cut.split_once('\n').map_or("", |(_, b)| b).as_bytes();
+            assert!(!body.is_empty(), "{kind} {what}");
             let body = body.strip_suffix(b"\n").unwrap_or(body);
-            assert!(rest.starts_with(body), "{kind} {what}");
+            assert!(back.ends_with(body), "{kind} {what}");
+            let whole = &back[..back.len() - body.len()];
+            assert!(whole.ends_with(b"*\n\n"), "{kind} {what}");
         }
     }
 }
@@ -350,7 +355,9 @@ fn blank_lines_over_the_limit_are_no_game() {
     pgn.extend(b"[Event \"a\"]\n\n1. e4 Ke7 *\n");
     let (status, err, out, _) = encode_with_rejects(&pgn, &["--max-game-bytes", "100000"]);
     assert_eq!(status, Some(1), "{err}");
-    assert!(out.is_empty());
+    // The rejected game is kept as read, with the blank lines kept before it.
+    let back = decode(&out);
+    assert!(pgn.ends_with(&back) && back.ends_with(b"[Event \"a\"]\n\n1. e4 Ke7 *\n"));
     // The game starts with the blank lines kept before it: its position is
     // past those dropped.
     assert!(

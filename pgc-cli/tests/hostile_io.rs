@@ -573,7 +573,8 @@ fn a_game_range_past_the_end_says_so() {
         }
         let o = run(&["decode", "-q", "--games", "2..9", p(&pgc_file)], b"");
         assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-        assert_eq!(events(&o), 2);
+        // Games 2 and 3, and the rejected game kept as read after them.
+        assert_eq!(events(&o), 3);
         let err = stderr(&o);
         assert!(
             err.contains("has 3 games") && err.contains("game 9"),

@@ -12,14 +12,15 @@ use pgc_core::ext::ExtKind;
 use pgc_core::record::{RecordRef, frame};
 
 /// CR LF line ends (kept in a layout record), typed clock and eval
-/// comments, a long tag, a long NAG, a null move, and a termination marker
-/// that differs from the Result tag.
+/// comments, a long tag, a long NAG, a null move, a termination marker
+/// that differs from the Result tag, and two spaces where the export format
+/// has one (kept in a text patch).
 fn pgn() -> Vec<u8> {
     let long = "x".repeat(300);
     format!(
         "[Event \"Rated Blitz game\"]\n[Result \"*\"]\n[Annotator \"{long}\"]\n\n\
          1. e4 {{ [%eval 0.17] [%clk 0:03:00] }} 1... e5 {{ [%clk 0:02:59] }} \
-         2. Nf3 $300 {{ [%clk 0:02:58] }} 2... -- {{ [%clk 0:02:57] }} \
+         2. Nf3  $300 {{ [%clk 0:02:58] }} 2... -- {{ [%clk 0:02:57] }} \
          3. Bc4 {{ [%eval #2] [%clk 0:02:50] }} 1-0\n\n"
     )
     .replace('\n', "\r\n")
@@ -69,12 +70,17 @@ fn corrupt(kind: ExtKind, payload: &mut [u8]) -> usize {
             payload[0] = 0xff;
             0
         }
-        // flags, width, trailer: the width's LEB128 swallows the trailer,
-        // which is then missing at byte 3.
+        // flags, width, trailer…: the width's LEB128 runs to the end of the
+        // payload, which ends where its next byte should be.
         ExtKind::LAYOUT => {
-            assert_eq!(payload.len(), 3, "{payload:?}");
-            payload[1] = 0x80;
-            3
+            assert!((3..=5).contains(&payload.len()), "{payload:?}");
+            payload[1..].fill(0x80);
+            payload.len()
+        }
+        // A patch form other than 0 (edits) and 1 (whole text).
+        ExtKind::TEXT_PATCH => {
+            payload[0] = 7;
+            0
         }
         // No template.
         ExtKind::COMMANDS => {
@@ -106,6 +112,7 @@ fn the_sample_holds_every_checkable_kind_and_passes_whole() {
         ExtKind::LAYOUT,
         ExtKind::COMMANDS,
         ExtKind::NULL_MOVE,
+        ExtKind::TEXT_PATCH,
     ] {
         assert!(kinds.contains(&k), "no {k} record in {kinds:?}");
     }
@@ -158,7 +165,7 @@ fn each_corrupt_payload_is_a_positioned_error_everywhere() {
         }
     }
     assert_eq!(
-        tried, 5,
-        "termination, long NAG, long tag, layout, commands"
+        tried, 6,
+        "termination, long NAG, long tag, layout, commands, text patch"
     );
 }

@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::pgn_error::PgnError;
 use crate::reader::PgnReader;
 use pgc_core::GameWalker;
+use pgc_core::ext;
 use pgc_core::{Reader, Writer};
 use std::io::{self, Read, Write};
 
@@ -111,7 +112,9 @@ impl<R: Read> PgnToPgc<R> {
 }
 
 /// Converts PGN from `input` to PGC on `output`. Games that cannot be
-/// converted go verbatim to `rejects` (when given) and are counted.
+/// converted are kept as read at their place in the output (a verbatim
+/// record; not with `opts.strict`), go to `rejects` (when given) and are
+/// counted.
 ///
 /// # Errors
 /// I/O, or a game larger than the reader's limit.
@@ -140,6 +143,10 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
             }
             GameOutput::Rejected(r) => {
                 stats.rejected += 1;
+                if !opts.strict {
+                    // Kept at its place, as read (verbatim records).
+                    ext::verbatim::write_with(conv.rejected_raw(), |b| w.raw(b))?;
+                }
                 if let Some(out) = rejects.as_deref_mut() {
                     write_reject(out, "input", &r, conv.rejected_raw())?;
                 }

@@ -18,6 +18,10 @@ pub struct DecodeOptions {
     /// Roster first, in order, missing ones filled with their defaults, then
     /// the other tags in ASCII order. Layout records are ignored.
     pub strict_export: bool,
+    /// The export format of section 8.2, whatever the text's layout was:
+    /// layout records and text patches are ignored (games kept as read
+    /// are still written as read). Implied by `strict_export`.
+    pub export: bool,
 }
 
 /// The PGC → PGN decoder: renders each walked game into [`Decoder::text`].
@@ -29,6 +33,16 @@ pub struct Decoder {
     termination: Option<Outcome>,
     tags: Vec<(Vec<u8>, Vec<u8>)>,
     in_movetext: bool,
+    /// The game's text patch payload, if it has one.
+    patch: Vec<u8>,
+    has_patch: bool,
+    /// Where the game's text starts in `out`: the text written between
+    /// games before it (escape lines, `;` comments) is part of it.
+    span_start: usize,
+    /// Bytes written between games since the last game or verbatim text.
+    outside_bytes: usize,
+    /// The rendering a patch applies to (reused).
+    rendered: Vec<u8>,
     /// The game's typed embedded commands (commands record), handed out
     /// anchor by anchor.
     anchors: Anchors,
@@ -74,6 +88,11 @@ impl Decoder {
             termination: None,
             tags: Vec::new(),
             in_movetext: false,
+            patch: Vec::new(),
+            has_patch: false,
+            span_start: 0,
+            outside_bytes: 0,
+            rendered: Vec::new(),
             anchors: Anchors::new(),
             typed_text: Vec::new(),
             offset: 0,
@@ -124,6 +143,11 @@ impl Decoder {
 
     fn unwritten(&mut self, what: String) {
         *self.outside_unwritten.entry(what).or_insert(0) += 1;
+    }
+
+    /// Whether the text's layout (layout records, text patches) is kept.
+    fn keeps_layout(&self) -> bool {
+        !self.opts.strict_export && !self.opts.export
     }
 
     fn flush_tags(&mut self) {
@@ -262,6 +286,9 @@ fn side_before(after: &Chess) -> (u32, bool) {
 
 impl GameVisitor for Decoder {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.span_start = self.out.len().saturating_sub(self.outside_bytes);
+        self.outside_bytes = 0;
+        self.has_patch = false;
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
         self.result_tag.clear();
         self.termination = None;
@@ -282,7 +309,23 @@ impl GameVisitor for Decoder {
     /// line; every other extension's payload is checked as in a game and
     /// counted in [`Decoder::outside_unwritten`].
     fn outside(&mut self, _offset: u64, record: &RecordRef<'_>) {
+        let before = self.out.len();
         match *record {
+            RecordRef::Extension {
+                kind: ext::VERBATIM,
+                payload,
+            } => {
+                self.extension_counts[usize::from(ext::VERBATIM)] += 1;
+                if self.opts.strict_export {
+                    self.unwritten(ExtKind::VERBATIM.to_string());
+                } else {
+                    // Text of its own (a game kept as read): the next
+                    // game's text starts after it.
+                    self.out.extend_from_slice(payload);
+                    self.outside_bytes = 0;
+                    return;
+                }
+            }
             RecordRef::Escape(text) if !self.outside_line(b'%', text) => {
                 self.unwritten("0x0a escape holding a line break".into());
             }
@@ -297,6 +340,7 @@ impl GameVisitor for Decoder {
             }
             _ => {}
         }
+        self.outside_bytes += self.out.len() - before;
     }
 
     fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
@@ -366,6 +410,16 @@ impl GameVisitor for Decoder {
                 }
             }
             ExtKind::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
+            ExtKind::TEXT_PATCH => match ext::patch::check(payload) {
+                Err(e) => self.fail(kind, e),
+                Ok(()) if !self.keeps_layout() => {}
+                Ok(()) => {
+                    self.patch.clear();
+                    self.patch.extend_from_slice(payload);
+                    self.has_patch = true;
+                }
+            },
+            ExtKind::VERBATIM if !self.opts.strict_export => self.out.extend_from_slice(payload),
             ExtKind::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ExtKind::TERMINATION => {
                 // The marker is written where the record stands (something
@@ -389,7 +443,7 @@ impl GameVisitor for Decoder {
                 Err(e) => self.fail(kind, e),
             },
             ExtKind::LAYOUT => match Layout::from_payload(payload) {
-                Ok(l) if !self.opts.strict_export => self.writer.set_layout(&mut self.out, l),
+                Ok(l) if self.keeps_layout() => self.writer.set_layout(&mut self.out, l),
                 Ok(_) => {}
                 Err(e) => self.fail(kind, e),
             },
@@ -412,6 +466,18 @@ impl GameVisitor for Decoder {
         };
         self.writer.outcome(&mut self.out, marker);
         self.writer.end_game(&mut self.out);
+        if self.has_patch {
+            self.has_patch = false;
+            let start = self.span_start.min(self.out.len());
+            self.rendered.clear();
+            self.rendered.extend_from_slice(&self.out[start..]);
+            self.out.truncate(start);
+            if let Err(e) = ext::patch::apply(&self.rendered, &self.patch, &mut self.out) {
+                self.out.truncate(start);
+                self.out.extend_from_slice(&self.rendered);
+                self.fail(ExtKind::TEXT_PATCH, e);
+            }
+        }
     }
 }
 

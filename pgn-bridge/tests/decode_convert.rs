@@ -114,7 +114,8 @@ fn strict_export_orders_the_tags_as_section_8_1_1_says() {
         decode(
             &pgc,
             DecodeOptions {
-                strict_export: true
+                strict_export: true,
+                ..DecodeOptions::default()
             }
         ),
         "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n\
@@ -187,14 +188,25 @@ fn pgn_to_pgc_counts_and_keeps_rejects_verbatim() {
         GOOD.len()
     );
     assert_eq!(String::from_utf8(rejects).unwrap(), want);
-    // The good game comes back byte for byte.
+    // The whole text comes back byte for byte: the good game decoded, the
+    // rejected one kept as read at its place.
     let mut back = Vec::new();
     let d = pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).unwrap();
-    assert_eq!(String::from_utf8(back).unwrap(), GOOD);
+    assert_eq!(String::from_utf8(back).unwrap(), pgn);
     assert_eq!(
         (d.games, d.bytes_in, d.bytes_out),
-        (1, pgc.len() as u64, GOOD.len() as u64)
+        (1, pgc.len() as u64, pgn.len() as u64)
     );
+    // Strict: the rejected game is not in the output.
+    let mut strict = Vec::new();
+    let opts = EncodeOptions {
+        strict: true,
+        ..EncodeOptions::default()
+    };
+    pgn_to_pgc(pgn.as_bytes(), &mut strict, None, &opts).unwrap();
+    let mut back = Vec::new();
+    pgc_to_pgn(&strict[..], &mut back, &DecodeOptions::default()).unwrap();
+    assert_eq!(String::from_utf8(back).unwrap(), GOOD);
 }
 
 #[test]

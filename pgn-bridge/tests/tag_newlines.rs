@@ -154,6 +154,7 @@ fn other_control_bytes_are_kept_next_to_escapes_and_in_strict_export_order() {
     // Strict export order: the Seven Tag Roster first, defaults filled in.
     let strict = DecodeOptions {
         strict_export: true,
+        ..DecodeOptions::default()
     };
     let (pgn, stats) = decode_with(&pgc, &strict);
     assert_eq!(

@@ -191,6 +191,7 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
 pub fn run(a: &DecodeArgs) -> Result<Status> {
     let opts = DecodeOptions {
         strict_export: a.strict_export,
+        export: a.export,
     };
     let limits = a.batch.limits.pgc_limits();
     let format = a.format;

@@ -12,6 +12,7 @@ use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
+use pgc_core::ext;
 use pgn_bridge::EncodeStats;
 use pgn_bridge::PgnError;
 use pgn_bridge::PgnReader;
@@ -328,6 +329,9 @@ fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
                 done.stats.rejected += 1;
                 let mut raw = Vec::new();
                 enc.append_game_to(&mut raw);
+                if !opts.strict {
+                    ext::verbatim::write(&mut done.pgc, &raw);
+                }
                 done.rejects.push((r, raw));
             }
         }
@@ -337,6 +341,9 @@ fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
         done.stats.games += 1;
         done.stats.rejected += 1;
         done.stats.bytes_in += raw.len() as u64;
+        if !opts.strict {
+            ext::verbatim::write(&mut done.pgc, &raw);
+        }
         done.rejects.push((r, raw));
     }
     if let Some(o) = job.oversized {
@@ -463,10 +470,14 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             say(&format!(
                 "… and {} more rejected games{}",
                 total.rejected - shown.len() as u64,
-                if a.rejects.is_some() {
-                    " (all are in the rejects file)"
-                } else {
-                    " (use --rejects FILE to keep them)"
+                match (a.strict, a.rejects.is_some()) {
+                    (false, true) => " (kept as read in the output, and in the rejects file)",
+                    (false, false) =>
+                        " (kept as read in the output; --rejects FILE also writes them out)",
+                    (true, true) =>
+                        " (not in the output with --strict; all are in the rejects file)",
+                    (true, false) =>
+                        " (not in the output with --strict; use --rejects FILE to keep them)",
                 }
             ));
         }

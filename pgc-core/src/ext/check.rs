@@ -2,11 +2,12 @@
 
 use super::error::PayloadError;
 use super::kind::ExtKind;
-use super::{commands, layout, simple};
+use super::{commands, layout, patch, simple};
 
 /// Validates the payload of an extension record of kind `kind`.
 ///
-/// Kinds with free-form payloads (comment, line comment, null move, junk),
+/// Kinds with free-form payloads (comment, line comment, null move, junk,
+/// verbatim text),
 /// the reserved kinds 0x11 and 0x12 and unknown kinds accept any bytes; the
 /// others are read whole by their codec, which refuses what it could not
 /// decode (see `spec/extensions.md`). For the commands record this builds a
@@ -42,6 +43,7 @@ impl PayloadChecker {
             ExtKind::LONG_NAG => simple::long_nag(payload).map(|_| ()),
             ExtKind::MOVE_SPELLING => simple::move_spelling(payload),
             ExtKind::LAYOUT => layout::Layout::from_payload(payload).map(|_| ()),
+            ExtKind::TEXT_PATCH => patch::check(payload),
             ExtKind::COMMANDS => self.commands.check(payload),
             _ => Ok(()),
         }

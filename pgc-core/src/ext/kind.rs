@@ -24,6 +24,15 @@ pub const MOVE_SPELLING: u8 = 0x08;
 /// Text the PGN reader could not parse (`<br />`, a malformed tag), kept
 /// verbatim at its place: payload = the bytes.
 pub const JUNK: u8 = 0x09;
+/// Text kept exactly as it was read, standing between games: a game that
+/// could not be converted (an illegal move, a variant), or bytes that are
+/// no game. payload = the bytes; the decoder writes them as they are.
+pub const VERBATIM: u8 = 0x0a;
+/// Edits that turn the decoder's rendering of a game into the game's text
+/// as it was read (`spec/extensions.md`, codec [`super::patch`]): one
+/// record per game, right after 0x05, for text that the layout facts alone
+/// do not give back.
+pub const TEXT_PATCH: u8 = 0x0b;
 /// The game's comments made only of typed embedded commands (`[%clk]`,
 /// `[%eval]`, `[%cal]`, `[%csl]`, …): one record per game, right after 0x05
 /// and any LAYOUT record, with clock and evaluation columns
@@ -119,6 +128,10 @@ impl ExtKind {
     pub const MOVE_SPELLING: ExtKind = ExtKind(MOVE_SPELLING);
     /// [`JUNK`].
     pub const JUNK: ExtKind = ExtKind(JUNK);
+    /// [`VERBATIM`].
+    pub const VERBATIM: ExtKind = ExtKind(VERBATIM);
+    /// [`TEXT_PATCH`].
+    pub const TEXT_PATCH: ExtKind = ExtKind(TEXT_PATCH);
     /// [`CLOCKS`]: the typed commands record.
     pub const COMMANDS: ExtKind = ExtKind(CLOCKS);
     /// [`EVALS`].
@@ -138,7 +151,7 @@ impl ExtKind {
 
     /// Whether this version knows the kind.
     pub const fn is_known(self) -> bool {
-        matches!(self.0, COMMENT..=JUNK | CLOCKS..=COMMAND_COMMENT)
+        matches!(self.0, COMMENT..=TEXT_PATCH | CLOCKS..=COMMAND_COMMENT)
     }
 
     /// Its name in `spec/extensions.md` (`"unknown"` for an unknown kind).
@@ -153,6 +166,8 @@ impl ExtKind {
             LAYOUT => "layout",
             MOVE_SPELLING => "move-spelling",
             JUNK => "junk",
+            VERBATIM => "verbatim",
+            TEXT_PATCH => "text-patch",
             CLOCKS => "commands",
             EVALS => "evals",
             COMMAND_COMMENT => "command-comment",

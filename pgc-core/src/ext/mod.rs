@@ -13,7 +13,10 @@
 //!   and evaluation values, templates, the column record, and the anchor
 //!   counting that places each typed comment;
 //! - [`layout`]: the layout facts of a game (kind 0x07);
-//! - [`simple`]: termination, long tag, long NAG and move spelling.
+//! - [`patch`]: the text patch of a game (kind 0x0b), edits from the
+//!   decoder's rendering to the text as read;
+//! - [`simple`]: termination, long tag, long NAG and move spelling;
+//! - [`verbatim`]: text kept as read between games (kind 0x0a).
 //!
 //! ```
 //! use pgc_core::ext::{ExtKind, check};
@@ -29,7 +32,9 @@ pub mod commands;
 mod error;
 mod kind;
 pub mod layout;
+pub mod patch;
 pub mod simple;
+pub mod verbatim;
 
 pub use check::{PayloadChecker, check};
 pub use error::{ExtError, Found, PayloadError};

@@ -8,6 +8,8 @@
 
 use crate::export::{ExportWriter, unescape_into};
 use crate::layout::Layout;
+use pgc_core::ext::patch;
+use pgc_core::ordinal::MoveText;
 use std::ops::Range;
 
 /// A movetext event recorded for the rendering.
@@ -206,6 +208,24 @@ pub(crate) struct Decision {
     pub(crate) identical: bool,
 }
 
+/// The facts of a game before its first byte.
+const FRESH_FACTS: Facts = Facts {
+    bom: false,
+    glyphs: false,
+    number_after_comment: true,
+    result_gap: false,
+    glued_numbers: false,
+};
+
+/// The spacing state of a game before its first byte.
+const FRESH_SPACING: Spacing = Spacing {
+    after_comment: false,
+    gap2: false,
+    number_glued: false,
+    movetext_token: false,
+    movetext_rendered: false,
+};
+
 /// Collects a game's tokens and facts, then decides its layout.
 #[derive(Debug, Clone)]
 pub(crate) struct LayoutProbe {
@@ -214,9 +234,12 @@ pub(crate) struct LayoutProbe {
     render: Vec<u8>,
     scratch: Vec<u8>,
     writer: ExportWriter,
-    /// The text so far is what the export writer renders under some
-    /// layout.
+    /// The recorded events are what the decoder will render: the text
+    /// patch can be made against their rendering.
     exact: bool,
+    /// The text so far may be what the export writer renders under some
+    /// layout (the candidates are tried only then).
+    fits: bool,
     facts: Facts,
     spacing: Spacing,
 }
@@ -239,20 +262,9 @@ impl LayoutProbe {
             scratch: Vec::with_capacity(256),
             writer: ExportWriter::new(),
             exact: true,
-            facts: Facts {
-                bom: false,
-                glyphs: false,
-                number_after_comment: true,
-                result_gap: false,
-                glued_numbers: false,
-            },
-            spacing: Spacing {
-                after_comment: false,
-                gap2: false,
-                number_glued: false,
-                movetext_token: false,
-                movetext_rendered: false,
-            },
+            fits: true,
+            facts: FRESH_FACTS,
+            spacing: FRESH_SPACING,
         }
     }
 
@@ -260,10 +272,10 @@ impl LayoutProbe {
     pub(crate) fn clear(&mut self) {
         self.events.clear();
         self.arena.clear();
-        let LayoutProbe { facts, spacing, .. } = LayoutProbe::new();
         self.exact = true;
-        self.facts = facts;
-        self.spacing = spacing;
+        self.fits = true;
+        self.facts = FRESH_FACTS;
+        self.spacing = FRESH_SPACING;
     }
 
     fn keep(&mut self, t: &[u8]) -> Range<usize> {
@@ -282,9 +294,16 @@ impl LayoutProbe {
         }
     }
 
-    /// Something no layout reproduces.
+    /// Something the recorded events do not render as the decoder does:
+    /// the text patch holds the whole text.
     pub(crate) fn unreproducible(&mut self) {
         self.exact = false;
+    }
+
+    /// Something no layout reproduces, which the rendering of the events
+    /// still shows as the decoder writes it (the text patch mends it).
+    pub(crate) fn unfit(&mut self) {
+        self.fits = false;
     }
 
     /// The game starts with a byte-order mark.
@@ -296,7 +315,7 @@ impl LayoutProbe {
     /// not reproducible.
     pub(crate) fn not_outcome(&mut self) {
         if std::mem::take(&mut self.spacing.gap2) {
-            self.exact = false;
+            self.fits = false;
         }
     }
 
@@ -315,8 +334,11 @@ impl LayoutProbe {
 
     /// A move read as `token` (check suffix included), numbered `number`,
     /// by White or Black; `canonical`: the body is the move's SAN;
-    /// `want_suffix`: the suffix the position after the move calls for
-    /// (asked only while the text is reproducible).
+    /// `want_suffix`: the suffix the position after the move calls for;
+    /// `san`: the move's SAN body, which the decoder writes (both asked
+    /// only while the events are recorded, `san` only when the token is
+    /// not it).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn san(
         &mut self,
         number: u32,
@@ -325,6 +347,7 @@ impl LayoutProbe {
         canonical: bool,
         suffix: &[u8],
         want_suffix: impl FnOnce() -> &'static [u8],
+        san: impl FnOnce() -> MoveText,
     ) {
         if self.spacing.number_glued {
             // `1.e4`: a layout fact; mixed with `1. e4` no layout reproduces it.
@@ -332,13 +355,20 @@ impl LayoutProbe {
         }
         self.spacing.movetext_token = true;
         if self.exact {
-            if !canonical || suffix != want_suffix() {
-                self.exact = false;
+            let want = want_suffix();
+            let r = if canonical && suffix == want {
+                self.keep(token)
             } else {
-                let r = self.keep(token);
-                self.movetext_event();
-                self.events.push(Ev::San(number, white, r));
-            }
+                // The decoder writes the move's SAN and the suffix the
+                // position calls for.
+                self.fits = false;
+                let s = self.arena.len();
+                self.arena.extend_from_slice(san().as_bytes());
+                self.arena.extend_from_slice(want);
+                s..self.arena.len()
+            };
+            self.movetext_event();
+            self.events.push(Ev::San(number, white, r));
         }
         if !white && self.spacing.after_comment {
             // A black move right after a comment with no move number: old Lichess style.
@@ -365,9 +395,9 @@ impl LayoutProbe {
             return;
         }
         // Between movetext tokens the export format has one space or one
-        // line end; anything else cannot be reproduced.
+        // line end; anything else no layout reproduces.
         if checked && !matches!(ws, b" " | b"\n" | b"\r\n") {
-            self.exact = false;
+            self.fits = false;
         }
     }
 
@@ -376,8 +406,8 @@ impl LayoutProbe {
         if is_suffix {
             self.facts.glyphs = true;
         } else if raw.len() > 2 && raw[1] == b'0' {
-            // `$01`: leading zeros are not reproduced.
-            self.exact = false;
+            // `$01`: leading zeros are not reproduced by a layout.
+            self.fits = false;
         }
         self.movetext_event();
         self.events.push(Ev::Nag(nag));
@@ -454,16 +484,15 @@ impl LayoutProbe {
 
     /// The layout of the game whose text is `raw` (`has_tags`: the game had
     /// a tag section): the first candidate under which the tokens render
-    /// to exactly `raw`, or, when none does, the export layout with the
-    /// text's newline style and byte-order mark (facts every rendering
-    /// shows, so that re-encoding the rendering finds the same layout: the
-    /// PGC fixed point).
+    /// to exactly `raw`, or, when none does, the layout facts the text
+    /// shows (newline style, byte-order mark, glued move numbers, glyphs…),
+    /// from which a text patch ([`Self::patch`]) gives `raw` back.
     pub(crate) fn decide(&mut self, raw: &[u8], has_tags: bool) -> Decision {
         // A game with no movetext record: the decoder writes the empty line
         // after the tags at the game's end.
         self.movetext_event();
         let guess = self.guess(raw, has_tags);
-        let found = if self.exact {
+        let found = if self.exact && self.fits {
             self.find(raw, guess)
         } else {
             None
@@ -474,11 +503,7 @@ impl LayoutProbe {
                 identical: true,
             },
             None => Decision {
-                layout: Layout {
-                    crlf: guess.crlf,
-                    bom: guess.bom,
-                    ..Layout::EXPORT
-                },
+                layout: guess,
                 identical: false,
             },
         }
@@ -574,6 +599,14 @@ impl LayoutProbe {
     /// (false) at the first byte that differs from `raw`: most candidate
     /// layouts fail on the first line.
     fn render_with(&mut self, layout: Layout, raw: &[u8]) -> bool {
+        // The trailer is measured, not rendered.
+        self.render(layout, Some(raw), 0)
+    }
+
+    /// Renders the recorded events in `layout` into `self.render`, with
+    /// `trailer` line ends after the game; with `raw`, stops (false) at the
+    /// first byte that differs from it.
+    fn render(&mut self, layout: Layout, raw: Option<&[u8]>, trailer: u8) -> bool {
         self.render.clear();
         let w = &mut self.writer;
         let out = &mut self.render;
@@ -600,19 +633,30 @@ impl LayoutProbe {
             // The writer holds back the word it is building, so what is in
             // `out` is final.
             let n = out.len();
-            if n > checked {
+            if let Some(raw) = raw
+                && n > checked
+            {
                 if raw.get(checked..n) != out.get(checked..n) {
                     return false;
                 }
                 checked = n;
             }
         }
-        // The trailer is measured, not rendered.
-        let mut trailerless = layout;
-        trailerless.trailer = 0;
-        w.set_layout(out, trailerless);
+        w.set_layout(out, Layout { trailer, ..layout });
         w.end_game(out);
         true
+    }
+
+    /// The text patch (`pgc_core::ext::patch`) that turns the decoder's
+    /// rendering of the game in `layout` into `raw`, into `out`: edits when
+    /// the game's events were all recorded, else the whole text.
+    pub(crate) fn patch(&mut self, raw: &[u8], layout: Layout, out: &mut Vec<u8>) {
+        if self.exact {
+            self.render(layout, None, layout.trailer);
+            patch::diff(&self.render, raw, out);
+        } else {
+            patch::whole(raw, out);
+        }
     }
 
     /// Whether `raw` is the rendering in `layout` followed by newlines; returns the count.

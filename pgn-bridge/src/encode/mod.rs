@@ -25,6 +25,7 @@ use crate::layout::Layout;
 use crate::visitor::{GameStart, Skip, Visitor};
 use layout_probe::LayoutProbe;
 use pgc_core::ext::{self, Outcome};
+use pgc_core::ordinal::MoveText;
 use pgc_core::record::RecordRef;
 use pgc_core::start_position;
 use pgc_core::{BuildError, GameBuilder};
@@ -279,6 +280,8 @@ pub struct Encoder {
     typed: TypedComment,
     /// Payloads of the records that lead a general game.
     layout_payload: Vec<u8>,
+    /// The text patch record's payload (reused).
+    patch_payload: Vec<u8>,
     commands_payload: Vec<u8>,
     /// The text of a move number not yet followed by a move. The export
     /// writer makes numbers from the moves, so one that no move follows
@@ -330,6 +333,7 @@ impl Encoder {
             commands: GameCommands::new(),
             typed: TypedComment::new(),
             layout_payload: Vec::with_capacity(8),
+            patch_payload: Vec::new(),
             commands_payload: Vec::with_capacity(256),
             pending_number: Vec::new(),
             g: GameState::default(),
@@ -452,12 +456,27 @@ impl Encoder {
         let before = self.moves.position();
         let number = before.fullmoves().get();
         let white = before.turn() == Color::White;
+        // A token in another spelling (`Nge2`, `e8Q`, `0-0`): the decoder
+        // writes the move's SAN.
+        let san = (!found.canonical)
+            .then(|| pgc_core::internals::san_body(before, &before.legal_moves(), found.mv));
         self.moves.play(found.mv);
         let after = self.moves.position();
-        self.layout
-            .san(number, white, token, found.canonical, suffix, || {
-                check_suffix(after)
-            });
+        self.layout.san(
+            number,
+            white,
+            token,
+            found.canonical,
+            suffix,
+            || check_suffix(after),
+            || {
+                san.unwrap_or_else(|| {
+                    let mut t = MoveText::new();
+                    body.iter().for_each(|&b| t.push(b));
+                    t
+                })
+            },
+        );
         self.game.push_move(found.ordinal);
         self.anchor();
         self.g.plies += 1;
@@ -472,14 +491,17 @@ impl Encoder {
             self.g.cut_at_null = true;
             return;
         }
+        let before = self.moves.position();
+        let (number, white) = (before.fullmoves().get(), before.turn() == Color::White);
         if let Err(reason) = self.moves.null_move(token) {
             return self.fail(reason);
         }
         let payload: &[u8] = if token == b"--" { b"" } else { token };
         self.ext(ext::NULL_MOVE, payload);
         self.anchor();
-        // Null moves are written `--` on export; other spellings are not byte-identical.
-        self.layout.unreproducible();
+        // The decoder writes the null move as it was spelled.
+        self.layout
+            .san(number, white, token, true, b"", || b"", MoveText::new);
     }
 
     /// What every movetext item (NAG, comment, RAV) does first: it ends any
@@ -573,9 +595,16 @@ impl Encoder {
         }
         let decision = self.layout.decide(raw, !self.tags.is_empty());
         let (mut layout, mut identical) = (decision.layout, decision.identical);
-        if self.opts.strict && layout != Layout::EXPORT {
-            self.g.losses.layouts += 1;
+        self.patch_payload.clear();
+        if self.opts.strict {
+            if layout != Layout::EXPORT || !identical {
+                self.g.losses.layouts += 1;
+            }
             layout = Layout::EXPORT;
+        } else if !identical {
+            // What the layout facts do not give back, the text patch does.
+            self.layout.patch(raw, layout, &mut self.patch_payload);
+            identical = true;
         }
         // What strict mode left out does not come back.
         identical &= self.g.losses.is_empty();
@@ -593,16 +622,19 @@ impl Encoder {
             self.commands_payload.clear();
             self.commands.to_payload(&mut self.commands_payload);
         }
-        let (layout_len, commands_len) = (
+        let with_patch = !self.patch_payload.is_empty();
+        let (layout_len, commands_len, patch_len) = (
             self.layout_payload.len() as u64,
             self.commands_payload.len() as u64,
+            self.patch_payload.len() as u64,
         );
         let over = (with_layout && self.too_long("the game's text layout", layout_len))
-            || (with_commands && self.too_long("the game's clock and command data", commands_len));
+            || (with_commands && self.too_long("the game's clock and command data", commands_len))
+            || (with_patch && self.too_long("the game's text patch", patch_len));
         if over && let Some((ply, reason)) = self.g.failure.take() {
             return self.reject(ply, reason, raw);
         }
-        let mut lead = [RecordRef::Noop; 2];
+        let mut lead = [RecordRef::Noop; 3];
         let mut n = 0;
         if with_layout {
             lead[n] = RecordRef::Extension {
@@ -615,6 +647,13 @@ impl Encoder {
             lead[n] = RecordRef::Extension {
                 kind: ext::CLOCKS,
                 payload: &self.commands_payload,
+            };
+            n += 1;
+        }
+        if with_patch {
+            lead[n] = RecordRef::Extension {
+                kind: ext::TEXT_PATCH,
+                payload: &self.patch_payload,
             };
             n += 1;
         }
@@ -706,7 +745,7 @@ impl Visitor for Encoder {
     }
 
     fn en_passant_marker(&mut self, _raw: &[u8]) -> ControlFlow<()> {
-        self.layout.unreproducible();
+        self.layout.unfit();
         ControlFlow::Continue(())
     }
 
