@@ -216,7 +216,10 @@ pub fn check_pgn(data: &[u8]) {
     // included (an input of only whitespace has no game and gives no
     // output).
     if stats.games > 0 {
-        assert_eq!(stats.identical, stats.encoded, "every encoded game is identical");
+        assert_eq!(
+            stats.identical, stats.encoded,
+            "every encoded game is identical"
+        );
         assert!(
             pgn == data,
             "the text does not come back byte for byte:\n{:?}\n{:?}",
