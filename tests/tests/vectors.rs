@@ -126,8 +126,7 @@ fn pgn_tokens(pgn: &str) -> Vec<Vec<String>> {
     let ended = |t: &str| {
         matches!(
             t.split(|c: char| c.is_whitespace() || c == '\0')
-                .filter(|w| !w.is_empty())
-                .last(),
+                .rfind(|w| !w.is_empty()),
             Some("1-0" | "0-1" | "1/2-1/2" | "*")
         )
     };
