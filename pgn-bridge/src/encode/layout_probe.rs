@@ -232,7 +232,6 @@ pub(crate) struct LayoutProbe {
     events: Events,
     arena: Vec<u8>,
     render: Vec<u8>,
-    scratch: Vec<u8>,
     writer: ExportWriter,
     /// The recorded events are what the decoder will render: the text
     /// patch can be made against their rendering.
@@ -259,7 +258,6 @@ impl LayoutProbe {
             },
             arena: Vec::with_capacity(4096),
             render: Vec::with_capacity(4096),
-            scratch: Vec::with_capacity(256),
             writer: ExportWriter::new(),
             exact: true,
             fits: true,
@@ -327,7 +325,12 @@ impl LayoutProbe {
     /// A tag pair, its value as written (escaped).
     pub(crate) fn tag(&mut self, name: &[u8], raw_value: &[u8]) {
         if self.exact {
-            let (n, v) = (self.keep(name), self.keep(raw_value));
+            let n = self.keep(name);
+            // Kept unescaped, as the decoder writes it, once for every
+            // rendering of the game.
+            let s = self.arena.len();
+            unescape_into(&mut self.arena, raw_value);
+            let v = s..self.arena.len();
             self.events.push(Ev::Tag(n, v));
         }
     }
@@ -615,9 +618,7 @@ impl LayoutProbe {
         for ev in self.events.iter() {
             match ev {
                 Ev::Tag(n, v) => {
-                    self.scratch.clear();
-                    unescape_into(&mut self.scratch, &self.arena[v]);
-                    w.tag(out, &self.arena[n], &self.scratch);
+                    w.tag(out, &self.arena[n], &self.arena[v]);
                 }
                 Ev::Movetext => w.begin_movetext(out),
                 Ev::San(num, white, r) => w.san(out, num, white, &self.arena[r]),
