@@ -761,7 +761,7 @@ impl Visitor for Encoder {
                 .unwrap_or(digits.len());
             if &digits[first..] != b"4294967295" {
                 self.fail(RejectReason::NagOverflow {
-                    token: String::from_utf8_lossy(raw).into_owned(),
+                    token: reject::quoted(raw),
                     max: u32::MAX,
                 });
                 return ControlFlow::Continue(());

@@ -4,6 +4,23 @@ use pgc_core::BuildError;
 use pgc_core::SetupError;
 use pgc_core::ordinal::OrdinalError;
 
+/// The most bytes of a token a reason quotes.
+const QUOTED: usize = 64;
+
+/// A token as a reason quotes it: lossily decoded, and a long one cut at
+/// [`QUOTED`] bytes with its length said (a 50 MB token makes a one-line
+/// message, not a 50 MB one).
+pub(crate) fn quoted(token: &[u8]) -> String {
+    if token.len() <= QUOTED {
+        return String::from_utf8_lossy(token).into_owned();
+    }
+    format!(
+        "{}… ({} bytes)",
+        String::from_utf8_lossy(&token[..QUOTED]),
+        token.len()
+    )
+}
+
 /// Why a game was not converted (the game is kept verbatim in the rejects).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RejectReason {
@@ -19,13 +36,13 @@ pub enum RejectReason {
     /// A SAN token that names no legal move, or more than one.
     #[error("illegal or ambiguous move {token:?} (expected a legal SAN move)")]
     IllegalMove {
-        /// The token as written (lossily decoded).
+        /// The token as written (lossily decoded; a long one cut, see `quoted`).
         token: String,
     },
     /// A token in a move's place that is not a move at all.
     #[error("not a move {token:?} (expected a legal SAN move)")]
     NotAMove {
-        /// The token as written (lossily decoded).
+        /// The token as written (lossily decoded; a long one cut, see `quoted`).
         token: String,
     },
     /// The move has no ordinal (a position with more than 256 legal moves).
@@ -34,7 +51,7 @@ pub enum RejectReason {
     /// A null move by the side in check.
     #[error("null move {token:?} while in check")]
     NullMoveInCheck {
-        /// The token as written (lossily decoded).
+        /// The token as written (lossily decoded; a long one cut, see `quoted`).
         token: String,
     },
     /// Variations nested deeper than the limit.
@@ -64,7 +81,7 @@ pub enum RejectReason {
     /// A NAG whose number does not fit in 32 bits (`$99999999999999999999`).
     #[error("NAG {token:?} is larger than {max}, the largest NAG PGC holds")]
     NagOverflow {
-        /// The token as written (lossily decoded).
+        /// The token as written (lossily decoded; a long one cut, see `quoted`).
         token: String,
         /// The largest NAG.
         max: u32,
@@ -103,4 +120,19 @@ pub enum RejectReason {
     /// bytes, which no string-2 holds).
     #[error("the game cannot be written as PGC: {0}")]
     Unwritable(#[from] BuildError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_token_is_quoted_cut_with_its_length() {
+        assert_eq!(quoted(b"Ke3"), "Ke3");
+        let long = vec![b'x'; 50_000_000];
+        let q = quoted(&long);
+        assert_eq!(q, format!("{}… (50000000 bytes)", "x".repeat(64)));
+        let r = RejectReason::NotAMove { token: q };
+        assert!(r.to_string().len() < 200, "{r}");
+    }
 }

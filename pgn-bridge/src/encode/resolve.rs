@@ -116,7 +116,7 @@ impl Resolver {
         }
         let moves = pos.legal_moves();
         let Some((index, canonical)) = find_move(body, &moves, pos) else {
-            let token = String::from_utf8_lossy(token).into_owned();
+            let token = super::reject::quoted(token);
             return Err(match San::from_ascii(body) {
                 Ok(_) => RejectReason::IllegalMove { token },
                 Err(_) => RejectReason::NotAMove { token },
@@ -145,7 +145,7 @@ impl Resolver {
     pub(crate) fn null_move(&mut self, token: &[u8]) -> Result<(), RejectReason> {
         let after = pgc_core::internals::null_move(&self.line.pos).map_err(|_| {
             RejectReason::NullMoveInCheck {
-                token: String::from_utf8_lossy(token).into_owned(),
+                token: super::reject::quoted(token),
             }
         })?;
         self.advance(after);
