@@ -340,6 +340,50 @@ fn encode_memory_is_a_small_multiple_of_the_game() {
     }
 }
 
+/// A 50 MB line of junk between two games: the game it makes is kept as
+/// read, the file comes back byte for byte, and the run peaks under
+/// 256 MiB at `-j 2`, with and without a rejects file; under a smaller
+/// `--max-game-bytes` it is a reject naming the flag.
+#[test]
+fn a_50_mb_junk_line_between_games_is_kept_in_bounded_memory() {
+    let d = tmp();
+    let game = b"[Event \"a\"]\n\n1. e4 e5 *\n\n";
+    let mut text = game.to_vec();
+    text.extend(std::iter::repeat_n(b'x', 50_000_000));
+    text.extend(b"\n\n");
+    text.extend(game);
+    let input = d.path().join("junk.pgn");
+    fs::write(&input, &text).unwrap();
+    let out = d.path().join("junk.pgc");
+    let rej = d.path().join("junk.rej");
+    for extra in [&[][..], &["--rejects", p(&rej)][..]] {
+        let mut args = vec!["encode", "-q", "-f", "-j", "2", p(&input), "-o", p(&out)];
+        args.extend_from_slice(extra);
+        let Some(peak) = peak_rss(&args) else {
+            return;
+        };
+        assert!(peak <= 256 << 20, "{extra:?}: peak {} MiB", peak >> 20);
+        assert!(
+            decode(&fs::read(&out).unwrap()) == text,
+            "{extra:?}: not the same bytes"
+        );
+    }
+    let o = run(
+        &[
+            "encode",
+            "-f",
+            "--max-game-bytes",
+            "10000000",
+            p(&input),
+            "-o",
+            p(&out),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(1));
+    assert!(stderr(&o).contains("--max-game-bytes"), "{}", stderr(&o));
+}
+
 // ---- 14. Blank lines are no game ----
 
 /// Blank lines beyond `--max-game-bytes` are no game, not "game 1 … is

@@ -275,7 +275,7 @@ fn next_batch<R: Read>(
 
 /// Encodes the games of a batch, lexed straight from the batch's bytes
 /// (the splitter found where each game ends; nothing is copied again).
-fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
+fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
     let mut enc = Encoder::new(opts);
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
@@ -327,10 +327,13 @@ fn encode_batch(job: Job, opts: EncodeOptions) -> Done {
             GameOutput::Rejected(r) => {
                 done.stats.games += 1;
                 done.stats.rejected += 1;
-                let mut raw = Vec::new();
-                enc.append_game_to(&mut raw);
                 if !opts.strict {
-                    ext::verbatim::write(&mut done.pgc, &raw);
+                    ext::verbatim::write(&mut done.pgc, enc.take_game());
+                }
+                // The text is held for the rejects file only when there is one.
+                let mut raw = Vec::new();
+                if keep_rejects {
+                    enc.append_game_to(&mut raw);
                 }
                 done.rejects.push((r, raw));
             }
@@ -426,7 +429,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     a.rejects.is_some(),
                 )
             },
-            |job| encode_batch(job, opts),
+            |job| encode_batch(job, opts, a.rejects.is_some()),
             |done: Done| {
                 consume(
                     done,
