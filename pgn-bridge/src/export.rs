@@ -91,6 +91,21 @@ impl ExportWriter {
         }
     }
 
+    /// Starts a game in `layout` whose tag section (tags: `had_tags`) is
+    /// already written: the state `begin_game` and the tags leave.
+    pub(crate) fn begin_after_tags(&mut self, layout: Layout, had_tags: bool) {
+        // As `begin_game`, without the byte-order mark it writes.
+        self.begin_game(
+            &mut Vec::new(),
+            Layout {
+                bom: false,
+                ..layout
+            },
+        );
+        self.layout = layout;
+        self.tags = had_tags;
+    }
+
     /// Changes the layout before anything of the game is written (a LAYOUT
     /// record read after the game began).
     pub fn set_layout(&mut self, out: &mut Vec<u8>, layout: Layout) {

@@ -44,11 +44,7 @@ pub fn diff(base: &[u8], target: &[u8], out: &mut Vec<u8>) {
     // Start of the rendering not yet copied or deleted.
     let mut copied = 0usize;
     loop {
-        let same = base[i..]
-            .iter()
-            .zip(&target[j..])
-            .take_while(|(a, b)| a == b)
-            .count();
+        let same = common_prefix(&base[i..], &target[j..]);
         i += same;
         j += same;
         if i == base.len() && j == target.len() {
@@ -70,6 +66,22 @@ pub fn diff(base: &[u8], target: &[u8], out: &mut Vec<u8>) {
     if out.len() > target.len() + 1 {
         whole(target, out);
     }
+}
+
+/// The length of the longest common prefix of `a` and `b`: 32-byte blocks
+/// compared whole (a `memcmp`), then the block that differs byte by byte.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 32;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    i + a[i..n]
+        .iter()
+        .zip(&b[i..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The nearest `(delete, insert)` after which `base` and `target` agree on
@@ -220,6 +232,18 @@ mod tests {
         let other: Vec<u8> = (0..2000u32).map(|i| (i * 104_729 % 13) as u8).collect();
         round(&noise, &other);
         round(&other, &noise);
+    }
+
+    #[test]
+    fn the_common_prefix_is_found_across_blocks() {
+        let a: Vec<u8> = (0..200u8).collect();
+        for cut in [0, 1, 31, 32, 33, 64, 150, 199] {
+            let mut b = a.clone();
+            b[cut] ^= 0xff;
+            assert_eq!(common_prefix(&a, &b), cut);
+        }
+        assert_eq!(common_prefix(&a, &a[..77]), 77);
+        assert_eq!(common_prefix(&a, &a), 200);
     }
 
     #[test]

@@ -123,6 +123,15 @@ impl Events {
             last_end: 0,
         }
     }
+
+    /// The events from where an iterator stood (`EventIter::mark`).
+    fn iter_from(&self, (at, last_end): (usize, usize)) -> EventIter<'_> {
+        EventIter {
+            bytes: &self.bytes,
+            at,
+            last_end,
+        }
+    }
 }
 
 /// The events of an [`Events`], in order.
@@ -133,6 +142,11 @@ struct EventIter<'a> {
 }
 
 impl EventIter<'_> {
+    /// Where the iterator stands, to start another there.
+    fn mark(&self) -> (usize, usize) {
+        (self.at, self.last_end)
+    }
+
     fn range(&mut self) -> Range<usize> {
         let z = get_varint(self.bytes, &mut self.at);
         let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
@@ -208,6 +222,21 @@ pub(crate) struct Decision {
     pub(crate) identical: bool,
 }
 
+/// A game's tag section as rendered once for all its candidate layouts
+/// (they share the newline style and byte-order mark, all the tag section
+/// depends on).
+#[derive(Debug, Clone, Default)]
+struct TagSection {
+    /// The newline style and byte-order mark it was rendered with.
+    key: Option<(bool, bool)>,
+    /// The text (byte-order mark and tag lines).
+    text: Vec<u8>,
+    /// Whether there were tags.
+    any: bool,
+    /// Where the events after the tags start.
+    rest: (usize, usize),
+}
+
 /// The facts of a game before its first byte.
 const FRESH_FACTS: Facts = Facts {
     bom: false,
@@ -236,6 +265,8 @@ pub(crate) struct LayoutProbe {
     /// The recorded events are what the decoder will render: the text
     /// patch can be made against their rendering.
     exact: bool,
+    /// The tag section, rendered once per game.
+    tags: TagSection,
     /// The text so far may be what the export writer renders under some
     /// layout (the candidates are tried only then).
     fits: bool,
@@ -260,6 +291,7 @@ impl LayoutProbe {
             render: Vec::with_capacity(4096),
             writer: ExportWriter::new(),
             exact: true,
+            tags: TagSection::default(),
             fits: true,
             facts: FRESH_FACTS,
             spacing: FRESH_SPACING,
@@ -271,6 +303,7 @@ impl LayoutProbe {
         self.events.clear();
         self.arena.clear();
         self.exact = true;
+        self.tags.key = None;
         self.fits = true;
         self.facts = FRESH_FACTS;
         self.spacing = FRESH_SPACING;
@@ -613,11 +646,33 @@ impl LayoutProbe {
         self.render.clear();
         let w = &mut self.writer;
         let out = &mut self.render;
-        w.begin_game(out, layout);
+        let key = (layout.crlf, layout.bom);
+        let cached = self.tags.key == Some(key);
+        let mut events = if cached {
+            out.extend_from_slice(&self.tags.text);
+            w.begin_after_tags(layout, self.tags.any);
+            self.events.iter_from(self.tags.rest)
+        } else {
+            w.begin_game(out, layout);
+            self.events.iter()
+        };
+        let mut in_tags = !cached;
+        let mut any_tag = false;
         let mut checked = 0;
-        for ev in self.events.iter() {
+        let mut mark = events.mark();
+        while let Some(ev) = events.next() {
+            if in_tags && !matches!(ev, Ev::Tag(..)) {
+                // The tag section ends: kept for the other candidates.
+                in_tags = false;
+                self.tags.key = Some(key);
+                self.tags.text.clear();
+                self.tags.text.extend_from_slice(out);
+                self.tags.any = any_tag;
+                self.tags.rest = mark;
+            }
             match ev {
                 Ev::Tag(n, v) => {
+                    any_tag = true;
                     w.tag(out, &self.arena[n], &self.arena[v]);
                 }
                 Ev::Movetext => w.begin_movetext(out),
@@ -631,6 +686,7 @@ impl LayoutProbe {
                 Ev::Outcome(r) => w.outcome(out, &self.arena[r]),
                 Ev::Junk(r, m) => w.junk(out, &self.arena[r], m),
             }
+            mark = events.mark();
             // The writer holds back the word it is building, so what is in
             // `out` is final.
             let n = out.len();
