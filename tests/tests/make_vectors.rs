@@ -961,9 +961,9 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             about: "Lichess exports end lines in CR LF and write the whole movetext on one \
                     line. Both differ from the export layout, so the game starts with a \
                     layout record (kind 0x07) right after 0x05: flags 0x01 (CR LF), the \
-                    width as LEB128 (the longest movetext line, 169 bytes: the writer \
-                    breaks no line shorter than that) and the trailer (2 line ends after \
-                    the result). With it the PGN comes back byte for byte.",
+                    width as LEB128 (0: no wrapping, the movetext is one line; its \
+                    length, 169, would take two bytes) and the trailer (2 line ends \
+                    after the result). With it the PGN comes back byte for byte.",
             pgn: "[Event \"Rated Blitz game\"]\r\n[Site \"https://lichess.org/abcdefgh\"]\r\n\
                   [Date \"2017.05.01\"]\r\n[Round \"-\"]\r\n[White \"PlayerOne\"]\r\n\
                   [Black \"PlayerTwo\"]\r\n[Result \"1-0\"]\r\n[WhiteElo \"1500\"]\r\n\

@@ -582,7 +582,7 @@ impl LayoutProbe {
                 ..export
             });
         }
-        let (widest, widest_body) = widest_movetext_lines(raw);
+        let (widest, widest_body, lines) = widest_movetext_lines(raw);
         // Move pairs as words only go with glued numbers (pgnmentor).
         // Orders below follow the guess where only a reproduced text is at
         // stake; for a text without these facts the plain candidates stay
@@ -601,10 +601,13 @@ impl LayoutProbe {
         {
             for nac in [guess.number_after_comment, !guess.number_after_comment] {
                 // 80: ChessBase fills lines to 80 characters.
-                let widths = if result_nowrap {
-                    [79, widest_body, 80, 0]
-                } else {
-                    [79, widest, 80, 0]
+                // Movetext on one line (Lichess): no wrapping at all says so
+                // in one byte, where its width takes two.
+                let widths = match (result_nowrap, lines) {
+                    (true, 1) => [79, 0, widest_body, 80],
+                    (false, 1) => [79, 0, widest, 80],
+                    (true, _) => [79, widest_body, 80, 0],
+                    (false, _) => [79, widest, 80, 0],
                 };
                 for (i, &width) in widths.iter().enumerate() {
                     let c = Layout {
@@ -736,9 +739,10 @@ impl LayoutProbe {
 
 /// The longest line that is not a tag pair or escape line (line ends
 /// excluded), and the longest such line once the termination marker is taken
-/// off the last one (where a marker may run past the width).
-fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
-    let (mut widest, mut body, mut last) = (0, 0, 0);
+/// off the last one (where a marker may run past the width), and the number
+/// of such lines.
+fn widest_movetext_lines(raw: &[u8]) -> (u32, u32, usize) {
+    let (mut widest, mut body, mut last, mut lines) = (0, 0, 0, 0);
     for line in raw.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() || line.starts_with(b"[") || line.starts_with(b"%") {
@@ -747,10 +751,11 @@ fn widest_movetext_lines(raw: &[u8]) -> (u32, u32) {
         body = body.max(last);
         last = without_marker(line).len();
         widest = widest.max(line.len());
+        lines += 1;
     }
     body = body.max(last);
     let w = |n: usize| u32::try_from(n).unwrap_or(0);
-    (w(widest), w(body))
+    (w(widest), w(body), lines)
 }
 
 /// `line` without a trailing termination marker and the spaces before it.
