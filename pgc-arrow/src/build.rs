@@ -1,7 +1,7 @@
 //! Columnar builders: one game at a time into one Arrow array per column.
 
 use crate::error::Error;
-use crate::schema::{Column, ExportOptions, TAG_COLUMNS};
+use crate::schema::{Column, ExportOptions, TAG_COLUMNS, TAG_NAMES};
 use arrow_array::builder::{
     BinaryBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder,
     StringBuilder, Time64MicrosecondBuilder, UInt8Builder,
@@ -130,9 +130,9 @@ impl GamesBuilder {
     fn push_tags(&mut self, game: &BulkGame) -> Result<(), Error> {
         let mut slots: [Option<Typed<'_>>; TAG_COLUMNS.len()] = [None; TAG_COLUMNS.len()];
         for (name, value) in game.tags() {
-            let slot = TAG_COLUMNS
+            let slot = TAG_NAMES
                 .iter()
-                .position(|c| c.tag() == Some(name))
+                .position(|&n| n == name)
                 .filter(|&i| slots[i].is_none());
             if let Some(i) = slot {
                 match parse_tag(tag_kind(TAG_COLUMNS[i]), value) {

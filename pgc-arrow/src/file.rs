@@ -1,6 +1,7 @@
 //! Tables in files: Parquet, Arrow IPC files and Arrow IPC streams.
 
 use crate::error::Error;
+use crate::schema::Column;
 use arrow_array::RecordBatch;
 use arrow_ipc::reader::{FileReader, StreamReader};
 use arrow_ipc::writer::{FileWriter, StreamWriter};
@@ -10,6 +11,7 @@ use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -102,6 +104,9 @@ impl<W: Write + Send> TableWriter<W> {
                 let props = WriterProperties::builder()
                     .set_compression(compression)
                     .set_max_row_group_row_count(Some(opts.row_group_size.max(1)))
+                    // Every game's records differ: a dictionary of them is
+                    // time spent hashing and a page thrown away.
+                    .set_column_dictionary_enabled(ColumnPath::from(Column::Pgc.name()), false)
                     .build();
                 TableWriter::Parquet(ArrowWriter::try_new(out, schema, Some(props))?)
             }

@@ -97,6 +97,17 @@ pub(crate) const TAG_COLUMNS: [Column; 20] = [
     Column::Fen,
 ];
 
+/// The tag names of [`TAG_COLUMNS`], in the same order.
+pub(crate) const TAG_NAMES: [&[u8]; 20] = {
+    let mut names: [&[u8]; 20] = [b""; 20];
+    let mut i = 0;
+    while i < TAG_COLUMNS.len() {
+        names[i] = TAG_COLUMNS[i].name().as_bytes();
+        i += 1;
+    }
+    names
+};
+
 impl Column {
     /// Every column, in schema order.
     pub const ALL: [Column; 31] = [
@@ -223,13 +234,6 @@ impl Column {
     /// The column's field in a schema.
     pub fn field(self) -> Field {
         Field::new(self.name(), self.data_type(), self.nullable())
-    }
-
-    /// The tag a tag column holds (`None` for the other columns).
-    pub(crate) fn tag(self) -> Option<&'static [u8]> {
-        TAG_COLUMNS
-            .contains(&self)
-            .then_some(self.name().as_bytes())
     }
 }
 

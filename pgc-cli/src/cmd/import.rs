@@ -20,6 +20,13 @@ pub fn run(a: &ImportArgs) -> Result<Status> {
     let (mut games, mut bytes_in) = (0u64, 0u64);
     let mut pgc = Vec::new();
     for input in &inputs {
+        if input.path().is_none() {
+            return Err(Error::Usage(
+                "`pgc import` reads table files (Parquet needs a file it can seek in), not stdin; \
+                 give the file's name"
+                    .into(),
+            ));
+        }
         let Some(mut table) = open_table(input, Some(&["pgc"]))? else {
             return Err(Error::Usage(format!(
                 "{}: not a Parquet or Arrow IPC file; `pgc import` reads tables made by `pgc export`",
