@@ -190,7 +190,15 @@ impl GamesBuilder {
         // The typed values of the ply being read: they follow its move.
         let mut clock: Option<i32> = None;
         let mut eval: Option<Eval> = None;
+        // Plies without a typed value not appended yet: a run of them is
+        // appended at once (most games have none at all).
+        let mut gap = 0usize;
         let ordinals = game.ordinals();
+        // Without a null move the ordinals are the main line's, in order.
+        let nulls = game.has_null_moves();
+        if !nulls {
+            self.ordinals.values().append_slice(ordinals);
+        }
         let san = game.san();
         for event in game.events() {
             match event {
@@ -199,12 +207,14 @@ impl GamesBuilder {
                 BulkEvent::Move(_) | BulkEvent::NullMove if depth > 0 => sans += 1,
                 BulkEvent::Move(m) => {
                     if plies > 0 && typed {
-                        self.end_ply(clock.take(), eval.take());
+                        self.end_ply(clock.take(), eval.take(), &mut gap);
                     }
                     plies += 1;
-                    self.ordinals
-                        .values()
-                        .append_option(ordinals.get(moves).copied());
+                    if nulls {
+                        self.ordinals
+                            .values()
+                            .append_option(ordinals.get(moves).copied());
+                    }
                     moves += 1;
                     if uci {
                         let b = self.uci.values();
@@ -219,10 +229,12 @@ impl GamesBuilder {
                 }
                 BulkEvent::NullMove => {
                     if plies > 0 && typed {
-                        self.end_ply(clock.take(), eval.take());
+                        self.end_ply(clock.take(), eval.take(), &mut gap);
                     }
                     plies += 1;
-                    self.ordinals.values().append_null();
+                    if nulls {
+                        self.ordinals.values().append_null();
+                    }
                     if uci {
                         self.uci.values().append_value("0000");
                     }
@@ -241,8 +253,9 @@ impl GamesBuilder {
             }
         }
         if plies > 0 && typed {
-            self.end_ply(clock, eval);
+            self.end_ply(clock, eval, &mut gap);
         }
+        self.fill_gap(&mut gap);
         self.plies.append_value(plies);
         self.ordinals.append(true);
         self.uci.append(true);
@@ -253,7 +266,12 @@ impl GamesBuilder {
     }
 
     #[inline]
-    fn end_ply(&mut self, clock: Option<i32>, eval: Option<Eval>) {
+    fn end_ply(&mut self, clock: Option<i32>, eval: Option<Eval>, gap: &mut usize) {
+        if clock.is_none() && eval.is_none() {
+            *gap += 1;
+            return;
+        }
+        self.fill_gap(gap);
         self.clocks.values().append_option(clock);
         let (cp, mate) = match eval {
             Some(Eval::Centipawns(cp)) => (Some(cp), None),
@@ -262,6 +280,16 @@ impl GamesBuilder {
         };
         self.evals.values().append_option(cp);
         self.mates.values().append_option(mate);
+    }
+
+    /// Appends the nulls of `gap` plies without a typed value.
+    fn fill_gap(&mut self, gap: &mut usize) {
+        if *gap > 0 {
+            self.clocks.values().append_nulls(*gap);
+            self.evals.values().append_nulls(*gap);
+            self.mates.values().append_nulls(*gap);
+            *gap = 0;
+        }
     }
 
     /// The record batch of the games added since the last call; the

@@ -233,7 +233,12 @@ fn errors_say_what_to_do() {
     assert!(!back.exists());
 
     // Tables are files: Parquet is read by seeking.
-    let out = run(&["import".as_ref(), "-".as_ref(), "-o".as_ref(), back.as_os_str()]);
+    let out = run(&[
+        "import".as_ref(),
+        "-".as_ref(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not stdin"), "{}", stderr(&out));
 
