@@ -5,8 +5,8 @@ use crate::error::Error;
 use crate::file::TableReader;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Date32Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32SecondType, Time64MicrosecondType,
-    Time64NanosecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
+    Date32Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType, Time32SecondType,
+    Time64MicrosecondType, Time64NanosecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, TimeUnit};
@@ -119,7 +119,7 @@ fn tag_type(t: &DataType) -> bool {
             | D::UInt32
             | D::UInt64
             | D::Date32
-            | D::Time32(TimeUnit::Second)
+            | D::Time32(TimeUnit::Second | TimeUnit::Millisecond)
             | D::Time64(TimeUnit::Microsecond | TimeUnit::Nanosecond)
             | D::Null
     )
@@ -156,9 +156,13 @@ fn cell(col: &dyn Array, row: usize, plus: bool, out: &mut String) -> bool {
             let (y, m, d) = civil_from_days(col.as_primitive::<Date32Type>().value(row).into());
             let _ = write!(out, "{y:04}.{m:02}.{d:02}");
         }
-        D::Time32(_) => time(
+        D::Time32(TimeUnit::Second) => time(
             out,
             col.as_primitive::<Time32SecondType>().value(row).into(),
+        ),
+        D::Time32(_) => time(
+            out,
+            (col.as_primitive::<Time32MillisecondType>().value(row) / 1000).into(),
         ),
         D::Time64(TimeUnit::Microsecond) => time(
             out,
@@ -232,7 +236,7 @@ impl Read for PgnText {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::{ArrayRef, Date32Array, Int16Array, StringArray};
+    use arrow_array::{ArrayRef, Date32Array, Int16Array, StringArray, Time64MicrosecondArray};
     use std::sync::Arc;
 
     #[test]
@@ -252,6 +256,13 @@ mod tests {
                 Arc::new(Int16Array::from(vec![Some(7), Some(-3)])),
             ),
             (
+                "UTCTime",
+                Arc::new(Time64MicrosecondArray::from(vec![
+                    Some(47_045_000_000),
+                    None,
+                ])),
+            ),
+            (
                 "movetext",
                 Arc::new(StringArray::from(vec!["1. e4 1-0", "1. d4"])),
             ),
@@ -262,7 +273,7 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "[Event \"Rated \\\"Blitz\\\"\"]\n[Result \"1-0\"]\n[UTCDate \"2017.05.29\"]\n\
-             [WhiteRatingDiff \"+7\"]\n\n1. e4 1-0\n\n\
+             [WhiteRatingDiff \"+7\"]\n[UTCTime \"13:04:05\"]\n\n1. e4 1-0\n\n\
              [Result \"*\"]\n[WhiteRatingDiff \"-3\"]\n\n1. d4 *\n\n"
         );
         assert_eq!(civil_from_days(0), (1970, 1, 1));

@@ -30,7 +30,7 @@ def read_text(path):
 
 def games(text):
     tags, moves = [], []
-    for raw in text.decode("utf-8").split("\n"):
+    for raw in text.decode("utf-8", errors="replace").split("\n"):
         line = raw.strip()
         if line.startswith("[") and line.endswith("]") and not moves:
             name, _, value = line[1:-1].partition(" ")
@@ -50,7 +50,10 @@ def typed(name, value):
     if value is None:
         return None
     if name in INT16:
-        return None if value in ("?", "-", "") else int(value)
+        try:
+            return int(value)
+        except ValueError:
+            return None
     if name == "UTCDate":
         return datetime.datetime.strptime(value, "%Y.%m.%d").date()
     if name == "UTCTime":
