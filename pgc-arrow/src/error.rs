@@ -52,7 +52,8 @@ pub enum Error {
     NotATable,
     /// A Lichess-layout table without its `movetext` column.
     #[error(
-        "the table has no `movetext` column (expected the Lichess dataset's layout: tag columns and movetext)"
+        "the table has no `movetext` column (expected the Lichess dataset's layout: tag columns and movetext; \
+         a table made by `pgc export` is turned back into PGC by `pgc import`)"
     )]
     NoMovetext,
     /// A column that cannot be a tag.

@@ -232,6 +232,17 @@ fn errors_say_what_to_do() {
     assert!(stderr(&out).contains("no `pgc` column"), "{}", stderr(&out));
     assert!(!back.exists());
 
+    // An export is no Lichess-layout table: encode says what reads it.
+    let out = run(&[
+        "encode".as_ref(),
+        t.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`pgc import`"), "{}", stderr(&out));
+    assert!(!back.exists());
+
     // Tables are files: Parquet is read by seeking.
     let out = run(&[
         "import".as_ref(),
