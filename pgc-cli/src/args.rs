@@ -43,6 +43,11 @@ pub enum Command {
     /// Cut a PGC file (plain or a seekable .pgc.zst) into parts at game
     /// boundaries, or print the byte ranges of the parts.
     Split(SplitArgs),
+    /// PGC or PGN -> a table of games, one row per game (Parquet, Arrow IPC
+    /// file or stream), for DuckDB, polars, Spark and the like.
+    Export(ExportArgs),
+    /// A table of games made by `pgc export` -> PGC (its `pgc` column).
+    Import(ImportArgs),
 }
 
 /// Output formats of `pgc decode`.
@@ -111,7 +116,9 @@ impl LimitArgs {
 /// `pgc encode`.
 #[derive(Debug, Args)]
 pub struct EncodeArgs {
-    /// PGN input files, processed in order (`-` or none: stdin).
+    /// PGN input files, processed in order (`-` or none: stdin). A Parquet
+    /// or Arrow IPC file in the Lichess dataset's layout (a column per tag
+    /// and `movetext`) is read as the PGN of its rows.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// Output.
@@ -317,6 +324,75 @@ pub struct SplitArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// The file formats of `pgc export`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Apache Parquet.
+    Parquet,
+    /// Arrow IPC file.
+    Arrow,
+    /// Arrow IPC stream.
+    Arrows,
+}
+
+/// `pgc export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// PGC or PGN input files, processed in order (`-` or none: stdin). PGN
+    /// is encoded first, as `pgc encode` does.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Table format (default: from the output's name: `.parquet`, `.arrow`,
+    /// `.arrows`; Parquet on stdout).
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormat>,
+    /// Only these columns, comma-separated (`--columns White,Black,Result,pgc`);
+    /// default: all but `uci` and `san`.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub columns: Vec<String>,
+    /// Add the `uci` column: the main line's moves in UCI.
+    #[arg(long)]
+    pub uci: bool,
+    /// Add the `san` column: the main line's moves in SAN.
+    #[arg(long)]
+    pub san: bool,
+    /// Rows per Parquet row group.
+    #[arg(long, value_name = "ROWS", default_value_t = 65_536)]
+    pub row_group_size: usize,
+    /// Parquet compression level (zstd, 1 to 22); 0 writes the Parquet
+    /// uncompressed.
+    #[arg(long, value_name = "LEVEL", default_value_t = 3)]
+    pub zstd_level: i32,
+    /// Worker threads (default: all cores). At most 4 × the cores and at
+    /// most 256: a larger N is lowered. Output is identical for every N.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Limits.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Reporting.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// `pgc import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Tables made by `pgc export` (Parquet, Arrow IPC file or stream),
+    /// processed in order.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Reporting.
     #[command(flatten)]
     pub report: ReportArgs,

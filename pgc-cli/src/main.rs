@@ -16,6 +16,7 @@ mod filter;
 mod io;
 mod progress;
 mod syncer;
+mod table;
 
 use args::Cli;
 use clap::Parser;

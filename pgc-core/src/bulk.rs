@@ -126,6 +126,8 @@ enum Raw {
 #[derive(Debug, Clone)]
 pub struct BulkGame {
     info: GameInfo,
+    /// The offset just past its last record.
+    end: u64,
     /// The tag pairs.
     tags: TagList,
     start: Chess,
@@ -133,6 +135,8 @@ pub struct BulkGame {
     events: Vec<Raw>,
     /// Main-line moves (null moves excluded), for [`BulkGame::moves`].
     main: Vec<Move>,
+    /// Their ordinals, for [`BulkGame::ordinals`].
+    ordinals: Vec<u8>,
     has_null: bool,
     san: Vec<MoveText>,
     text: Vec<u8>,
@@ -151,11 +155,13 @@ impl Default for BulkGame {
                 offset: 0,
                 reduced: false,
             },
+            end: 0,
             tags: TagList::default(),
             start: Chess::default(),
             started: false,
             events: Vec::new(),
             main: Vec::new(),
+            ordinals: Vec::new(),
             has_null: false,
             san: Vec::new(),
             text: Vec::new(),
@@ -172,6 +178,12 @@ impl BulkGame {
     /// The game's 0-based number and the byte offset of its first record.
     pub fn info(&self) -> &GameInfo {
         &self.info
+    }
+
+    /// The byte offset just past the game's last record: the game's
+    /// records are the bytes from [`GameInfo::offset`] to here.
+    pub fn end_offset(&self) -> u64 {
+        self.end
     }
 
     /// The tag pairs, in file order.
@@ -205,6 +217,12 @@ impl BulkGame {
     /// ([`Self::has_null_moves`]) is better read with [`Self::events`].
     pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.main.iter().copied()
+    }
+
+    /// The ordinal of each main-line move, as in the PGC (null moves
+    /// excluded, like [`Self::moves`]).
+    pub fn ordinals(&self) -> &[u8] {
+        &self.ordinals
     }
 
     /// Whether the main line holds a null move.
@@ -284,6 +302,7 @@ impl BulkGame {
         self.tags.clear();
         self.events.clear();
         self.main.clear();
+        self.ordinals.clear();
         self.san.clear();
         self.text.clear();
         self.arrows.clear();
@@ -471,6 +490,7 @@ impl GameVisitor for Collector {
             g.events.push(Raw::Move(ply.mv));
             if g.depth == 0 {
                 g.main.push(ply.mv);
+                g.ordinals.push(ply.ordinal);
             }
             if self.opts.san {
                 g.san.push(ply.san);
@@ -722,9 +742,10 @@ impl<R: Read> BulkReader<R> {
         }
         let more = walked.map_err(shift)?;
         if more {
-            let info = &mut self.collector.game.info;
-            info.offset += self.base_offset;
-            info.index += self.base_games;
+            let game = &mut self.collector.game;
+            game.info.offset += self.base_offset;
+            game.info.index += self.base_games;
+            game.end = self.walker.offset() + self.base_offset;
             Ok(Some(&self.collector.game))
         } else {
             Ok(None)
@@ -1016,6 +1037,7 @@ mod tests {
         let mut r = BulkReader::new(&data[..], BulkOptions::default());
         let g = r.next_game().unwrap().unwrap();
         assert_eq!(g.info().offset, 0);
+        assert_eq!(g.end_offset(), 29);
         assert_eq!(g.moves().len(), 2);
         assert_eq!(g.events().count(), 2);
         assert_eq!(g.result(), b"*");
@@ -1023,6 +1045,7 @@ mod tests {
         let g = r.next_game().unwrap().unwrap();
         assert_eq!(g.info().offset, 29);
         assert_eq!(g.info().index, 1);
+        assert_eq!(g.end_offset(), data.len() as u64);
         assert_eq!((g.result(), g.moves().len()), (&b"1-0"[..], 1));
         assert!(r.next_game().unwrap().is_none());
 
@@ -1037,6 +1060,8 @@ mod tests {
         let san: Vec<String> = g.san().iter().map(|s| s.to_string()).collect();
         assert_eq!(san, ["e4", "d4", "d5", "e5"]);
         assert_eq!(g.moves().len(), 2);
+        // The main line's ordinals only: e4 (13), e5 (12); not d4, d5.
+        assert_eq!(g.ordinals(), [13, 12]);
         assert_eq!(g.positions().count(), 3);
         assert!(g.events().any(|e| e == Event::Comment(b"hi")));
     }

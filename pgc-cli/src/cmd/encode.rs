@@ -1,4 +1,5 @@
-//! `pgc encode`: PGN → PGC.
+//! `pgc encode`: PGN → PGC (also from a Parquet or Arrow IPC table in the
+//! Lichess dataset's layout, read as PGN text).
 //!
 //! The PGN is split into batches of whole games by a [`PgnReader`] whose
 //! visitor only copies each game's raw bytes (it skips every game's events).
@@ -411,7 +412,11 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let mut total = EncodeStats::default();
     let mut notes = Notes::default();
     for input in &inputs {
-        let opened = input.open_keeping_damage()?;
+        // A table in the Lichess dataset's layout is read as PGN text.
+        let opened = match crate::table::open_as_pgn(input)? {
+            Some(table) => table,
+            None => input.open_keeping_damage()?,
+        };
         if opened.format == Format::Pgc {
             return Err(Error::Usage(format!(
                 "{} is a PGC file, not PGN; use `pgc decode` to turn it into PGN",

@@ -4,6 +4,8 @@
 mod decode;
 mod dump;
 mod encode;
+mod export;
+mod import;
 mod index;
 mod info;
 mod moves;
@@ -27,5 +29,7 @@ pub fn run(command: Command) -> Result<Status> {
         Command::Moves(a) => moves::run(&a),
         Command::Index(a) => index::run(&a),
         Command::Split(a) => split::run(&a),
+        Command::Export(a) => export::run(&a),
+        Command::Import(a) => import::run(&a),
     }
 }

@@ -1,0 +1,337 @@
+//! `pgc export`: PGC or PGN → a table of games (Parquet, Arrow IPC file or
+//! stream), one row per game.
+//!
+//! PGC is cut into batches of whole games ([`crate::batch`]); PGN is cut
+//! into batches of whole games and each is encoded as `pgc encode` encodes
+//! it (the lexer's game scanner and the [`Encoder`]). Each batch becomes a
+//! record batch on a worker thread ([`pgc_arrow::convert`]); record
+//! batches are written in input order. Batch boundaries depend on the
+//! input only, so the table is the same for every `-j N`.
+
+use crate::args::ExportArgs;
+use crate::batch::{Batch, PgcSplitter, jobs, run_ordered};
+use crate::error::{Error, Result, Status};
+use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::progress::{Progress, say, summary_line};
+use crate::table::{Spool, output_format, table_error};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int32Type;
+use pgc_arrow::{
+    Column, Converted, ExportOptions, GamesBuilder, Joiner, TableWriter, WriteOptions, convert,
+};
+use pgn_bridge::internals::{LexContext, lex_game, scan_game};
+use pgn_bridge::{
+    EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
+};
+use std::io::Read;
+use std::ops::ControlFlow;
+
+/// A PGN batch is cut after the game that brings it to this many bytes…
+const PGN_BATCH_BYTES: usize = 256 << 10;
+/// …or this many games.
+const PGN_BATCH_GAMES: usize = 2000;
+/// Rejected games listed on stderr; the rest are counted.
+const SHOWN_REJECTS: usize = 10;
+
+/// A batch of whole PGN games and where it starts in its input.
+struct PgnJob {
+    data: Vec<u8>,
+    start: GameStart,
+}
+
+/// What a worker made of a batch.
+struct Done {
+    /// The games' rows, or why the batch could not be read.
+    rows: std::result::Result<Converted, pgc_arrow::Error>,
+    /// Input bytes of the batch.
+    bytes_in: u64,
+    /// PGN games that could not be encoded (not in the table).
+    rejects: Vec<Reject>,
+}
+
+/// The PGN splitter's visitor: copies each game's bytes into the batch,
+/// stopping every game at its start (no token of it is reported).
+struct CopyRaw<'a> {
+    batch: &'a mut Vec<u8>,
+    first: &'a mut Option<GameStart>,
+}
+
+impl Visitor for CopyRaw<'_> {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        self.first.get_or_insert(start);
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, raw: &[u8]) {
+        self.batch.extend_from_slice(raw);
+    }
+}
+
+fn pgn_error(name: &str, e: &PgnError) -> Error {
+    match e {
+        PgnError::Io { source, .. } => Error::io(name, source),
+        PgnError::GameTooLarge { .. } => Error::Data(format!(
+            "{name}: {e}; raise the limit with --max-game-bytes, or run `pgc encode` (which \
+             rejects the game and goes on) and export its output"
+        )),
+        other => Error::Data(format!("{name}: {other}")),
+    }
+}
+
+/// The next batch of whole PGN games, or `None` at the end.
+fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Option<PgnJob>> {
+    let mut data = Vec::with_capacity(PGN_BATCH_BYTES + (PGN_BATCH_BYTES >> 2));
+    let mut first = None;
+    let mut games = 0;
+    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES {
+        let mut v = CopyRaw {
+            batch: &mut data,
+            first: &mut first,
+        };
+        match reader.read_game(&mut v) {
+            Ok(Some(())) => games += 1,
+            Ok(None) => break,
+            Err(e) => return Err(pgn_error(name, &e)),
+        }
+    }
+    Ok(first.map(|start| PgnJob { data, start }))
+}
+
+/// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
+/// the batch's bytes), then makes their rows.
+fn encode_and_convert(job: &PgnJob, opts: &ExportOptions) -> Done {
+    let mut enc = Encoder::new(EncodeOptions::default());
+    let mut pgc = Vec::with_capacity(job.data.len() / 3);
+    let mut rejects = Vec::new();
+    let mut start = job.start;
+    let mut ctx = LexContext {
+        at_line_start: true,
+        at_input_start: start.offset == 0,
+    };
+    let mut rest = &job.data[..];
+    // With the whole batch at hand, the scan never needs more.
+    while let Ok(end) = scan_game(rest, true, ctx) {
+        if !end.has_tokens {
+            break;
+        }
+        let (game, after) = rest.split_at(end.len.min(rest.len()));
+        let output = lex_game(game, start, ctx, &mut enc);
+        start.index += 1;
+        start.offset += game.len() as u64;
+        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
+        ctx = LexContext {
+            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
+            at_input_start: false,
+        };
+        rest = after;
+        match output {
+            GameOutput::Encoded { .. } => enc.append_game_to(&mut pgc),
+            GameOutput::Rejected(r) => {
+                // Kept as read, as `pgc encode` keeps it: its verbatim
+                // records go with the next game's row (or the last row).
+                pgc_core::ext::verbatim::write(&mut pgc, enc.take_game());
+                rejects.push(r);
+            }
+        }
+    }
+    let mut builder = GamesBuilder::new(opts);
+    Done {
+        // Positions in this PGC are within the batch's encoding: it was
+        // just written, a failure to read it back is no fault of the input.
+        rows: convert(&pgc, 0, job.start.index, &mut builder),
+        bytes_in: job.data.len() as u64,
+        rejects,
+    }
+}
+
+/// Makes the rows of a batch of PGC games.
+fn convert_pgc(batch: &Batch, opts: &ExportOptions) -> Done {
+    let mut builder = GamesBuilder::new(opts);
+    Done {
+        rows: convert(&batch.data, batch.offset, batch.games, &mut builder),
+        bytes_in: batch.data.len() as u64,
+        rejects: Vec::new(),
+    }
+}
+
+/// The table being written, and what is counted on the way.
+struct Table {
+    writer: TableWriter<Spool>,
+    spool: Spool,
+    sink: Sink,
+    joiner: Joiner,
+    has_plies: bool,
+    games: u64,
+    plies: u64,
+    bytes_in: u64,
+    rejected: u64,
+    shown: Vec<String>,
+}
+
+impl Table {
+    /// Takes a worker's result for input `name`.
+    fn take(&mut self, done: Done, name: &str) -> Result<()> {
+        self.bytes_in += done.bytes_in;
+        for r in &done.rejects {
+            if self.shown.len() < SHOWN_REJECTS {
+                self.shown.push(format!("{name}: rejected {r}"));
+            }
+        }
+        self.rejected += done.rejects.len() as u64;
+        let rows = done.rows.map_err(|e| match e {
+            pgc_arrow::Error::Walk(w) => Error::Data(format!(
+                "{name}: {w}; run `pgc verify {name}` for every problem"
+            )),
+            e => table_error(name, &e),
+        })?;
+        let ready = self.joiner.push(rows).map_err(|e| table_error(name, &e))?;
+        self.write(ready.as_ref())
+            .map_err(|e| table_error(self.sink.name(), &e))?;
+        self.spool.drain(&mut self.sink)
+    }
+
+    fn write(
+        &mut self,
+        batch: Option<&arrow_array::RecordBatch>,
+    ) -> std::result::Result<(), pgc_arrow::Error> {
+        let Some(b) = batch else { return Ok(()) };
+        self.games += b.num_rows() as u64;
+        if self.has_plies
+            && let Some(p) = b.column_by_name(Column::Plies.name())
+        {
+            let p = p.as_primitive::<Int32Type>();
+            self.plies += p.values().iter().map(|&n| n.max(0) as u64).sum::<u64>();
+        }
+        self.writer.write(b)
+    }
+}
+
+/// Runs `pgc export`.
+///
+/// # Errors
+/// Usage (unknown column, output name), I/O, invalid PGC (positioned), a
+/// PGN game over the size limit.
+pub fn run(a: &ExportArgs) -> Result<Status> {
+    let format = output_format(a.output.output.as_deref(), a.format)?;
+    let mut opts = if a.columns.is_empty() {
+        ExportOptions::new(a.uci, a.san)
+    } else {
+        ExportOptions::with_columns(&a.columns, a.uci, a.san)
+            .map_err(|e| Error::Usage(format!("--columns: {e}")))?
+    };
+    opts.limits = a.limits.pgc_limits();
+    if !(0..=22).contains(&a.zstd_level) {
+        return Err(Error::Usage(format!(
+            "--zstd-level {}: expected 1 to 22, or 0 for no compression",
+            a.zstd_level
+        )));
+    }
+    let write_opts = WriteOptions {
+        row_group_size: a.row_group_size.max(1),
+        zstd_level: (a.zstd_level > 0).then_some(a.zstd_level),
+    };
+    let inputs = Input::list(&a.inputs);
+    let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
+    refuse_binary_terminal(&output)?;
+    let jobs = jobs(a.jobs);
+    let spool = Spool::default();
+    let writer = TableWriter::new(spool.clone(), format, opts.schema(), write_opts)
+        .map_err(|e| table_error(output.name(), &e))?;
+    let mut table = Table {
+        writer,
+        spool,
+        sink: output.sink()?,
+        joiner: Joiner::default(),
+        has_plies: opts.has(Column::Plies),
+        games: 0,
+        plies: 0,
+        bytes_in: 0,
+        rejected: 0,
+        shown: Vec::new(),
+    };
+    let mut progress = Progress::new("export", a.report.quiet);
+    let limits = opts.limits;
+    for input in &inputs {
+        let opened = input.open()?;
+        let name = &input.name;
+        match opened.format {
+            Format::Pgn => {
+                let mut reader =
+                    PgnReader::new(opened.reader).with_max_game_bytes(a.limits.max_game_bytes());
+                run_ordered(
+                    jobs,
+                    || next_pgn_batch(&mut reader, name),
+                    |job| encode_and_convert(&job, &opts),
+                    |done| {
+                        table.take(done, name)?;
+                        progress.tick(table.bytes_in, table.games);
+                        Ok(())
+                    },
+                )?;
+            }
+            Format::Pgc | Format::Empty => {
+                let mut splitter = PgcSplitter::new(opened.reader, limits);
+                run_ordered(
+                    jobs,
+                    || splitter.next_batch().map_err(|e| Error::io(name, &e)),
+                    |batch| convert_pgc(&batch, &opts),
+                    |done| {
+                        table.take(done, name)?;
+                        progress.tick(table.bytes_in, table.games);
+                        Ok(())
+                    },
+                )?;
+            }
+        }
+    }
+    let out_name = output.name().to_string();
+    let last = std::mem::take(&mut table.joiner)
+        .finish()
+        .map_err(|e| table_error(&out_name, &e))?;
+    table
+        .write(last.as_ref())
+        .map_err(|e| table_error(&out_name, &e))?;
+    let Table {
+        writer,
+        spool,
+        mut sink,
+        games,
+        plies,
+        bytes_in,
+        rejected,
+        shown,
+        ..
+    } = table;
+    writer.finish().map_err(|e| table_error(&out_name, &e))?;
+    spool.drain(&mut sink)?;
+    let bytes_out = sink.written();
+    sink.finish()?;
+    output.commit()?;
+    progress.clear();
+    if progress.verbose() {
+        for line in &shown {
+            say(line);
+        }
+        if rejected > 0 {
+            say(&format!(
+                "{rejected} PGN game(s) could not be encoded and are not in the table; \
+                 `pgc encode --rejects FILE` keeps them"
+            ));
+        }
+    }
+    progress.summary(&summary_line(
+        games,
+        plies,
+        Some(rejected),
+        bytes_in,
+        bytes_out,
+        progress.elapsed(),
+    ));
+    Ok(if rejected > 0 {
+        Status::Problems
+    } else {
+        Status::Ok
+    })
+}

@@ -1,0 +1,128 @@
+//! Tables of games on the command line (`pgc export`, `pgc import`, and
+//! Parquet into `pgc encode`): the output format, a writer whose bytes go to
+//! a [`Sink`], and table files opened as tables or as PGN text.
+
+use crate::args::TableFormat;
+use crate::error::{Error, Result};
+use crate::io::{Format, Input, Opened, Sink};
+use pgc_arrow::lichess::PgnText;
+use pgc_arrow::{FileFormat, TableReader};
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// The format of `pgc export`'s output: `--format`, else the output's
+/// extension, else Parquet on stdout.
+///
+/// # Errors
+/// A usage error for a file name with another extension.
+pub fn output_format(path: Option<&Path>, format: Option<TableFormat>) -> Result<FileFormat> {
+    if let Some(f) = format {
+        return Ok(match f {
+            TableFormat::Parquet => FileFormat::Parquet,
+            TableFormat::Arrow => FileFormat::ArrowFile,
+            TableFormat::Arrows => FileFormat::ArrowStream,
+        });
+    }
+    match path.filter(|p| !crate::io::is_stdout(Some(p))) {
+        None => Ok(FileFormat::Parquet),
+        Some(p) => FileFormat::from_path(p).ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: name the output .parquet, .arrow or .arrows, or give --format",
+                p.display()
+            ))
+        }),
+    }
+}
+
+/// Bytes a table writer has written and the sink has not taken yet. The
+/// table writers need an output they can move between threads; this one
+/// is, and [`Spool::drain`] hands the bytes on after each write.
+#[derive(Clone, Default)]
+pub struct Spool(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Spool {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut v = self
+            .0
+            .lock()
+            .map_err(|_| std::io::Error::other("table output buffer poisoned"))?;
+        v.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Spool {
+    /// Moves the bytes written so far to `sink`.
+    ///
+    /// # Errors
+    /// Writing to the sink failed.
+    pub fn drain(&self, sink: &mut Sink) -> Result<()> {
+        let mut v = self
+            .0
+            .lock()
+            .map_err(|_| Error::Io("table output buffer poisoned".into()))?;
+        sink.put(&v)?;
+        v.clear();
+        Ok(())
+    }
+}
+
+/// A table error about `name`: data (a damaged file) or I/O.
+pub fn table_error(name: &str, e: &pgc_arrow::Error) -> Error {
+    match e {
+        pgc_arrow::Error::Io(io) => Error::io(name, io),
+        pgc_arrow::Error::NotATable => Error::Usage(format!("{name}: {e}")),
+        _ => Error::Data(format!("{name}: {e}")),
+    }
+}
+
+/// Opens `input` as a table when it is a Parquet or Arrow IPC file
+/// (judged by its first bytes); `None` for other files and for stdin.
+///
+/// # Errors
+/// The file cannot be opened, or is a damaged table.
+pub fn open_table(input: &Input, columns: Option<&[&str]>) -> Result<Option<TableReader>> {
+    let Some(path) = input.path() else {
+        return Ok(None);
+    };
+    let open = || {
+        File::open(path)
+            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))
+    };
+    let mut head = [0u8; 8];
+    let mut f = open()?;
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(&input.name, &e)),
+        }
+    }
+    if FileFormat::sniff(&head[..n]).is_none() {
+        return Ok(None);
+    }
+    TableReader::open(open()?, columns)
+        .map(Some)
+        .map_err(|e| table_error(&input.name, &e))
+}
+
+/// Opens `input` as PGN text when it is a table in the Lichess dataset's
+/// layout (tag columns and `movetext`); `None` when it is no table.
+///
+/// # Errors
+/// As [`open_table`].
+pub fn open_as_pgn(input: &Input) -> Result<Option<Opened>> {
+    Ok(open_table(input, None)?.map(|t| Opened {
+        reader: Box::new(PgnText::new(t)),
+        format: Format::Pgn,
+        damage: None,
+    }))
+}

@@ -1,0 +1,306 @@
+//! `pgc export` and `pgc import` end to end: PGN → Parquet → `pgc import`
+//! is the PGC `pgc encode` writes, for every corpus file; the table is the
+//! same for every `-j`; errors say what to do.
+
+mod common;
+
+use common::{pgc, root, stderr};
+use std::path::{Path, PathBuf};
+
+/// The corpus directory, or `None` (after printing why) when it is absent;
+/// a failure instead when `PGC_REQUIRE_CORPUS` is set.
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PGC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/corpus"));
+    if dir.join("MANIFEST.md").is_file() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("PGC_REQUIRE_CORPUS").is_none(),
+        "corpus not found at {} (set PGC_CORPUS)",
+        dir.display()
+    );
+    eprintln!(
+        "skipping: corpus not found at {} (set PGC_CORPUS)",
+        dir.display()
+    );
+    None
+}
+
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read corpus dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n != "MANIFEST.md") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A fresh directory, removed at the end.
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("pgc-arrow-cli-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        Tmp(p)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs pgc; exit 0 or 1 (rejected games) is a success here.
+fn ok(args: &[&std::ffi::OsStr]) {
+    let out = pgc().args(args).output().expect("run pgc");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "pgc {args:?}: {:?}\n{}",
+        out.status,
+        stderr(&out)
+    );
+}
+
+#[test]
+fn corpus_pgn_to_parquet_to_pgc_is_what_encode_writes() {
+    let Some(dir) = corpus_dir() else { return };
+    let tmp = Tmp::new("corpus");
+    let (a, t, b) = (tmp.path("a.pgc"), tmp.path("t.parquet"), tmp.path("b.pgc"));
+    let mut failures = Vec::new();
+    let files = corpus_files(&dir);
+    for path in &files {
+        for p in [&a, &t, &b] {
+            let _ = std::fs::remove_file(p);
+        }
+        ok(&[
+            "encode".as_ref(),
+            "-q".as_ref(),
+            path.as_os_str(),
+            "-o".as_ref(),
+            a.as_os_str(),
+        ]);
+        let e = pgc()
+            .args([
+                "export".as_ref(),
+                "-q".as_ref(),
+                path.as_os_str(),
+                "-o".as_ref(),
+                t.as_os_str(),
+            ])
+            .output()
+            .expect("run pgc");
+        if stderr(&e).contains("no game") && !t.exists() {
+            // Every game of the file was rejected: its PGC is verbatim
+            // text only, and a table holds games.
+            let m = pgc()
+                .args(["moves".as_ref(), "-q".as_ref(), a.as_os_str()])
+                .output()
+                .expect("moves");
+            assert!(
+                m.stdout.is_empty(),
+                "{}: export says no game, moves finds some",
+                path.display()
+            );
+            continue;
+        }
+        assert!(
+            matches!(e.status.code(), Some(0 | 1)),
+            "{}: {}",
+            path.display(),
+            stderr(&e)
+        );
+        ok(&[
+            "import".as_ref(),
+            "-q".as_ref(),
+            t.as_os_str(),
+            "-o".as_ref(),
+            b.as_os_str(),
+        ]);
+        let (pa, pb) = (std::fs::read(&a).expect("a"), std::fs::read(&b).expect("b"));
+        if pa != pb {
+            failures.push(format!(
+                "{}: import gives {} bytes, encode {}",
+                path.display(),
+                pb.len(),
+                pa.len()
+            ));
+        }
+    }
+    println!("{} corpus files: PGN -> Parquet -> PGC", files.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_table_is_the_same_for_every_job_count_and_format_round_trips() {
+    let Some(dir) = corpus_dir() else { return };
+    let tmp = Tmp::new("jobs");
+    let src = dir.join("hauva69__pgn4web/twic944.pgn.zst");
+    let pgc_file = tmp.path("g.pgc");
+    ok(&[
+        "encode".as_ref(),
+        "-q".as_ref(),
+        src.as_os_str(),
+        "-o".as_ref(),
+        pgc_file.as_os_str(),
+    ]);
+    let encoded = std::fs::read(&pgc_file).expect("pgc");
+    for ext in ["parquet", "arrow", "arrows"] {
+        let mut tables = Vec::new();
+        for jobs in ["1", "2", "3"] {
+            let t = tmp.path(&format!("t{jobs}.{ext}"));
+            ok(&[
+                "export".as_ref(),
+                "-q".as_ref(),
+                "-j".as_ref(),
+                jobs.as_ref(),
+                "--uci".as_ref(),
+                "--san".as_ref(),
+                "--row-group-size".as_ref(),
+                "500".as_ref(),
+                pgc_file.as_os_str(),
+                "-o".as_ref(),
+                t.as_os_str(),
+            ]);
+            tables.push(std::fs::read(&t).expect("table"));
+            let back = tmp.path(&format!("b{jobs}.{ext}.pgc"));
+            ok(&[
+                "import".as_ref(),
+                "-q".as_ref(),
+                t.as_os_str(),
+                "-o".as_ref(),
+                back.as_os_str(),
+            ]);
+            assert!(
+                std::fs::read(&back).expect("back") == encoded,
+                "{ext} -j {jobs}: import is not the PGC"
+            );
+        }
+        assert!(
+            tables[0] == tables[1] && tables[1] == tables[2],
+            "{ext}: -j changes the table"
+        );
+    }
+}
+
+#[test]
+fn errors_say_what_to_do() {
+    let tmp = Tmp::new("errors");
+    let pgn = tmp.path("g.pgn");
+    std::fs::write(&pgn, "[White \"A\"]\n\n1. e4 *\n").expect("write");
+    let run = |args: &[&std::ffi::OsStr]| pgc().args(args).output().expect("run pgc");
+
+    let t = tmp.path("t.csv");
+    let out = run(&[
+        "export".as_ref(),
+        pgn.as_os_str(),
+        "-o".as_ref(),
+        t.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(".parquet, .arrow or .arrows"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!t.exists());
+
+    let t = tmp.path("t.parquet");
+    let out = run(&[
+        "export".as_ref(),
+        pgn.as_os_str(),
+        "--columns".as_ref(),
+        "White,Elo".as_ref(),
+        "-o".as_ref(),
+        t.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("\"Elo\""), "{}", stderr(&out));
+    assert!(!t.exists());
+
+    // A table without the pgc column cannot be imported.
+    let out = run(&[
+        "export".as_ref(),
+        "-q".as_ref(),
+        pgn.as_os_str(),
+        "--columns".as_ref(),
+        "White,plies".as_ref(),
+        "-o".as_ref(),
+        t.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let back = tmp.path("b.pgc");
+    let out = run(&[
+        "import".as_ref(),
+        t.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no `pgc` column"), "{}", stderr(&out));
+    assert!(!back.exists());
+
+    // An export is no Lichess-layout table: encode says what reads it.
+    let out = run(&[
+        "encode".as_ref(),
+        t.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("`pgc import`"), "{}", stderr(&out));
+    assert!(!back.exists());
+
+    // Tables are files: Parquet is read by seeking.
+    let out = run(&[
+        "import".as_ref(),
+        "-".as_ref(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not stdin"), "{}", stderr(&out));
+
+    // PGN is no table.
+    let out = run(&[
+        "import".as_ref(),
+        pgn.as_os_str(),
+        "-o".as_ref(),
+        back.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not a Parquet or Arrow IPC file"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Invalid PGC: positioned, and no output.
+    let bad = tmp.path("bad.pgc");
+    std::fs::write(&bad, [0x05u8, 0x03, 1, 20, 0x06]).expect("write");
+    let t2 = tmp.path("t2.parquet");
+    let out = run(&[
+        "export".as_ref(),
+        bad.as_os_str(),
+        "-o".as_ref(),
+        t2.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("byte 3, game 1"), "{}", stderr(&out));
+    assert!(!t2.exists());
+}
