@@ -14,6 +14,7 @@ runs are short enough for 150-200 rounds); `peer` runs `pgc-peer validate`
 on the equivalent PGN. Copy each build to its own path first
 (cp target/release/pgc /tmp/pgc-A).
 """
+
 import os
 import statistics
 import subprocess
@@ -53,9 +54,16 @@ def main():
     base = statistics.median(cpu[binaries[0]])
     for b in binaries:
         m = statistics.median(cpu[b])
-        print("%-24s CPU median %7.1f ms (x%.3f)  wall median %7.1f ms  CPU min %7.1f ms"
-              % (os.path.basename(b), 1000 * m, m / base,
-                 1000 * statistics.median(wall[b]), 1000 * min(cpu[b])))
+        print(
+            "%-24s CPU median %7.1f ms (x%.3f)  wall median %7.1f ms  CPU min %7.1f ms"
+            % (
+                os.path.basename(b),
+                1000 * m,
+                m / base,
+                1000 * statistics.median(wall[b]),
+                1000 * min(cpu[b]),
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,7 @@ import sys
 def read_corpus_file(path):
     """The raw bytes of a corpus file, decompressing *.zst with the zstd tool."""
     if path.endswith(".zst"):
-        return subprocess.run(
-            ["zstd", "-dc", path], check=True, stdout=subprocess.PIPE
-        ).stdout
+        return subprocess.run(["zstd", "-dc", path], check=True, stdout=subprocess.PIPE).stdout
     with open(path, "rb") as f:
         return f.read()
 
@@ -125,10 +123,7 @@ def cut(sources, target):
     while total < target:
         order = sorted(range(len(sources)), key=lambda s: given[s])
         open_sources = [s for s in order if index[s] < len(sources[s])]
-        fitting = [
-            s for s in open_sources
-            if total + len(sources[s][index[s]]) <= target * 1.5
-        ]
+        fitting = [s for s in open_sources if total + len(sources[s][index[s]]) <= target * 1.5]
         took = False
         for s in fitting or (open_sources[:1] if not out else []):
             game = sources[s][index[s]]
@@ -171,14 +166,17 @@ def main():
             path = os.path.join(out_dir, name + ".pgn")
             key = {"target": target, "files": groups}
             entry = manifest.get(name)
-            if entry and entry.get("key") == key and os.path.exists(path) \
-                    and os.path.getsize(path) == entry.get("bytes"):
+            if (
+                entry
+                and entry.get("key") == key
+                and os.path.exists(path)
+                and os.path.getsize(path) == entry.get("bytes")
+            ):
                 entry["path"] = path
                 continue
             if style not in loaded:
                 loaded[style] = [
-                    [g for f in files for g in split_games(read_corpus_file(f))]
-                    for files in groups
+                    [g for f in files for g in split_games(read_corpus_file(f))] for files in groups
                 ]
             games = cut(loaded[style], target)
             with open(path, "wb") as f:
@@ -197,8 +195,10 @@ def main():
                 "exhausted": sum(len(g) for g in games) < target,
                 "available_bytes": available,
             }
-            print(f"built {path}: {len(games)} games, {os.path.getsize(path):,} bytes",
-                  file=sys.stderr)
+            print(
+                f"built {path}: {len(games)} games, {os.path.getsize(path):,} bytes",
+                file=sys.stderr,
+            )
     with open(manifest_path, "w") as f:
         json.dump(manifest, f, indent=1)
 

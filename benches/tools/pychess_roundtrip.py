@@ -18,8 +18,10 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: pychess_roundtrip.py IN.pgn OUT.pgn")
     games = plies = bad = 0
-    with open(sys.argv[1], encoding="utf-8-sig", errors="surrogateescape") as src, \
-            open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape") as dst:
+    with (
+        open(sys.argv[1], encoding="utf-8-sig", errors="surrogateescape") as src,
+        open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape") as dst,
+    ):
         while True:
             game = chess.pgn.read_game(src)
             if game is None:

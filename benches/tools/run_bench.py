@@ -87,55 +87,171 @@ def tools(inp, work):
     scid_ref = os.path.join(work, "scid-ref")
     py = sys.executable
     rows = [
-        dict(key="cat", label="`cat` (I/O ceiling: copy the PGN)",
-             argv=["sh", "-c", 'exec cat "$0" > "$1"', inp, os.path.join(work, "cat.pgn")],
-             out=os.path.join(work, "cat.pgn"), needs=["cat"]),
-        dict(key="pgc-encode", label="`pgc encode -j 1`",
-             argv=[PGC, "encode", inp, "-o", pgc_out, "-j", "1", "--force", "--quiet"],
-             out=pgc_out, needs=[PGC]),
-        dict(key="pgc-decode", label="`pgc decode -j 1`",
-             argv=[PGC, "decode", ref_pgc, "-o", os.path.join(work, "pgc-dec.pgn"),
-                   "-j", "1", "--force", "--quiet"],
-             out=os.path.join(work, "pgc-dec.pgn"), needs=[PGC, ref_pgc], lossless=True),
-        dict(key="pgc-encode-j2", label="`pgc encode -j 2`",
-             argv=[PGC, "encode", inp, "-o", os.path.join(work, "pgc-j2.pgc"), "-j", "2",
-                   "--force", "--quiet"],
-             out=os.path.join(work, "pgc-j2.pgc"), needs=[PGC], same_as=ref_pgc),
-        dict(key="pgc-decode-j2", label="`pgc decode -j 2`",
-             argv=[PGC, "decode", ref_pgc, "-o", os.path.join(work, "pgc-dec-j2.pgn"),
-                   "-j", "2", "--force", "--quiet"],
-             out=os.path.join(work, "pgc-dec-j2.pgn"), needs=[PGC, ref_pgc], lossless=True),
-        dict(key="pgc-moves", label="`pgc moves -j 1` (PGC → UCI moves)",
-             argv=[PGC, "moves", ref_pgc, "-o", os.path.join(work, "pgc-moves.txt"),
-                   "-j", "1", "--force", "--quiet"],
-             out=os.path.join(work, "pgc-moves.txt"), needs=[PGC, ref_pgc]),
-        dict(key="pgc-moves-j2", label="`pgc moves -j 2`",
-             argv=[PGC, "moves", ref_pgc, "-o", os.path.join(work, "pgc-moves-j2.txt"),
-                   "-j", "2", "--force", "--quiet"],
-             out=os.path.join(work, "pgc-moves-j2.txt"), needs=[PGC, ref_pgc],
-             same_as=os.path.join(work, "pgc-moves.txt")),
-        dict(key="pgn-extract", label="pgn-extract (validate + re-export)",
-             argv=["pgn-extract", "-s", "-o", os.path.join(work, "pgn-extract.pgn"), inp],
-             out=os.path.join(work, "pgn-extract.pgn"), needs=["pgn-extract"]),
-        dict(key="scid-import", label="SCID import PGN → si4",
-             argv=["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"), scid_db, inp],
-             out=[scid_db + ".si4", scid_db + ".sg4", scid_db + ".sn4"], needs=["tkscid"]),
-        dict(key="scid-export", label="SCID export si4 → PGN",
-             argv=["tkscid", os.path.join(TOOLS_DIR, "scid_export.tcl"), scid_ref,
-                   os.path.join(work, "scid.pgn")],
-             out=os.path.join(work, "scid.pgn"), needs=["tkscid", scid_ref + ".si4"]),
-        dict(key="python-chess", label="python-chess read + export",
-             argv=[py, os.path.join(TOOLS_DIR, "pychess_roundtrip.py"), inp,
-                   os.path.join(work, "python-chess.pgn")],
-             out=os.path.join(work, "python-chess.pgn"), needs=[py]),
-        dict(key="peer-validate", label="`pgc-peer validate` (pgn-reader + shakmaty)",
-             argv=[PEER, "validate", inp], needs=[PEER], ok=(0, 1)),
-        dict(key="peer-uci", label="`pgc-peer-uci` (pgn-reader + shakmaty → UCI moves)",
-             argv=[PEER_UCI, inp, os.path.join(work, "peer-uci.txt")],
-             out=os.path.join(work, "peer-uci.txt"), needs=[PEER_UCI], ok=(0, 1),
-             same_as=os.path.join(work, "pgc-moves.txt"), same_as_label="`pgc moves`"),
-        dict(key="peer-naive", label="`pgc-peer naive-ordinals` (String SAN sort)",
-             argv=[PEER, "naive-ordinals", inp], needs=[PEER], ok=(0, 1)),
+        dict(
+            key="cat",
+            label="`cat` (I/O ceiling: copy the PGN)",
+            argv=["sh", "-c", 'exec cat "$0" > "$1"', inp, os.path.join(work, "cat.pgn")],
+            out=os.path.join(work, "cat.pgn"),
+            needs=["cat"],
+        ),
+        dict(
+            key="pgc-encode",
+            label="`pgc encode -j 1`",
+            argv=[PGC, "encode", inp, "-o", pgc_out, "-j", "1", "--force", "--quiet"],
+            out=pgc_out,
+            needs=[PGC],
+        ),
+        dict(
+            key="pgc-decode",
+            label="`pgc decode -j 1`",
+            argv=[
+                PGC,
+                "decode",
+                ref_pgc,
+                "-o",
+                os.path.join(work, "pgc-dec.pgn"),
+                "-j",
+                "1",
+                "--force",
+                "--quiet",
+            ],
+            out=os.path.join(work, "pgc-dec.pgn"),
+            needs=[PGC, ref_pgc],
+            lossless=True,
+        ),
+        dict(
+            key="pgc-encode-j2",
+            label="`pgc encode -j 2`",
+            argv=[
+                PGC,
+                "encode",
+                inp,
+                "-o",
+                os.path.join(work, "pgc-j2.pgc"),
+                "-j",
+                "2",
+                "--force",
+                "--quiet",
+            ],
+            out=os.path.join(work, "pgc-j2.pgc"),
+            needs=[PGC],
+            same_as=ref_pgc,
+        ),
+        dict(
+            key="pgc-decode-j2",
+            label="`pgc decode -j 2`",
+            argv=[
+                PGC,
+                "decode",
+                ref_pgc,
+                "-o",
+                os.path.join(work, "pgc-dec-j2.pgn"),
+                "-j",
+                "2",
+                "--force",
+                "--quiet",
+            ],
+            out=os.path.join(work, "pgc-dec-j2.pgn"),
+            needs=[PGC, ref_pgc],
+            lossless=True,
+        ),
+        dict(
+            key="pgc-moves",
+            label="`pgc moves -j 1` (PGC → UCI moves)",
+            argv=[
+                PGC,
+                "moves",
+                ref_pgc,
+                "-o",
+                os.path.join(work, "pgc-moves.txt"),
+                "-j",
+                "1",
+                "--force",
+                "--quiet",
+            ],
+            out=os.path.join(work, "pgc-moves.txt"),
+            needs=[PGC, ref_pgc],
+        ),
+        dict(
+            key="pgc-moves-j2",
+            label="`pgc moves -j 2`",
+            argv=[
+                PGC,
+                "moves",
+                ref_pgc,
+                "-o",
+                os.path.join(work, "pgc-moves-j2.txt"),
+                "-j",
+                "2",
+                "--force",
+                "--quiet",
+            ],
+            out=os.path.join(work, "pgc-moves-j2.txt"),
+            needs=[PGC, ref_pgc],
+            same_as=os.path.join(work, "pgc-moves.txt"),
+        ),
+        dict(
+            key="pgn-extract",
+            label="pgn-extract (validate + re-export)",
+            argv=["pgn-extract", "-s", "-o", os.path.join(work, "pgn-extract.pgn"), inp],
+            out=os.path.join(work, "pgn-extract.pgn"),
+            needs=["pgn-extract"],
+        ),
+        dict(
+            key="scid-import",
+            label="SCID import PGN → si4",
+            argv=["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"), scid_db, inp],
+            out=[scid_db + ".si4", scid_db + ".sg4", scid_db + ".sn4"],
+            needs=["tkscid"],
+        ),
+        dict(
+            key="scid-export",
+            label="SCID export si4 → PGN",
+            argv=[
+                "tkscid",
+                os.path.join(TOOLS_DIR, "scid_export.tcl"),
+                scid_ref,
+                os.path.join(work, "scid.pgn"),
+            ],
+            out=os.path.join(work, "scid.pgn"),
+            needs=["tkscid", scid_ref + ".si4"],
+        ),
+        dict(
+            key="python-chess",
+            label="python-chess read + export",
+            argv=[
+                py,
+                os.path.join(TOOLS_DIR, "pychess_roundtrip.py"),
+                inp,
+                os.path.join(work, "python-chess.pgn"),
+            ],
+            out=os.path.join(work, "python-chess.pgn"),
+            needs=[py],
+        ),
+        dict(
+            key="peer-validate",
+            label="`pgc-peer validate` (pgn-reader + shakmaty)",
+            argv=[PEER, "validate", inp],
+            needs=[PEER],
+            ok=(0, 1),
+        ),
+        dict(
+            key="peer-uci",
+            label="`pgc-peer-uci` (pgn-reader + shakmaty → UCI moves)",
+            argv=[PEER_UCI, inp, os.path.join(work, "peer-uci.txt")],
+            out=os.path.join(work, "peer-uci.txt"),
+            needs=[PEER_UCI],
+            ok=(0, 1),
+            same_as=os.path.join(work, "pgc-moves.txt"),
+            same_as_label="`pgc moves`",
+        ),
+        dict(
+            key="peer-naive",
+            label="`pgc-peer naive-ordinals` (String SAN sort)",
+            argv=[PEER, "naive-ordinals", inp],
+            needs=[PEER],
+            ok=(0, 1),
+        ),
     ]
     rows = [r for r in rows if r["key"] not in SKIP]
     if PGC_BASELINE or PEER_BASELINE:
@@ -160,9 +276,15 @@ def baseline_row(r):
     argv = [new if a == old else b_out if a == out else a for a in r["argv"]]
     label = r["label"]
     if label.startswith("`") and "`" in label[1:]:
-        label = label[:label.index("`", 1) + 1]
-    b = dict(r, key=r["key"] + "-baseline", label=label + " (baseline)", argv=argv,
-             needs=[new if n == old else n for n in r["needs"]], baseline_of=r["key"])
+        label = label[: label.index("`", 1) + 1]
+    b = dict(
+        r,
+        key=r["key"] + "-baseline",
+        label=label + " (baseline)",
+        argv=argv,
+        needs=[new if n == old else n for n in r["needs"]],
+        baseline_of=r["key"],
+    )
     if b_out:
         b["out"] = b_out
         b["same_as"] = out
@@ -207,7 +329,7 @@ def run_once(argv, work, key):
     rss = None
     try:
         with open(rss_file) as f:
-            lines = [l for l in f.read().split() if l.isdigit()]
+            lines = [w for w in f.read().split() if w.isdigit()]
             rss = int(lines[-1]) if lines else None
     except OSError:
         pass
@@ -262,12 +384,18 @@ def prepare(name, inp, work, info):
     if os.path.exists(ref):
         os.remove(ref)
     if which(PGC):
-        proc = subprocess.run([PGC, "encode", inp, "-o", ref, "--force", "--quiet"],
-                              capture_output=True, text=True, timeout=TIMEOUT)
+        proc = subprocess.run(
+            [PGC, "encode", inp, "-o", ref, "--force", "--quiet"],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
         if proc.returncode != 0 or not os.path.exists(ref):
             tail = (proc.stderr or proc.stdout)[-300:].strip().replace("\n", " / ")
             what = "failed" if proc.returncode != 0 else "wrote no file"
-            notes["pgc"] = f"`pgc encode` {what} (exit {proc.returncode})" + (f": {tail}" if tail else "")
+            notes["pgc"] = f"`pgc encode` {what} (exit {proc.returncode})" + (
+                f": {tail}" if tail else ""
+            )
             if os.path.exists(ref):
                 os.remove(ref)
     else:
@@ -277,8 +405,12 @@ def prepare(name, inp, work, info):
         if os.path.exists(f"{scid_ref}.{ext}"):
             os.remove(f"{scid_ref}.{ext}")
     if which("tkscid") and "scid-export" not in SKIP:
-        proc = subprocess.run(["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"),
-                               scid_ref, inp], capture_output=True, text=True, timeout=TIMEOUT)
+        proc = subprocess.run(
+            ["tkscid", os.path.join(TOOLS_DIR, "scid_import.tcl"), scid_ref, inp],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
         if proc.returncode != 0:
             tail = proc.stderr[-300:].strip().replace("\n", " / ")
             notes["scid"] = f"no SCID base to export: the import failed: {tail}"
@@ -325,9 +457,10 @@ def bench_input(name, info):
                 results[r["key"]]["why"] = notes["scid"]
             else:
                 results[r["key"]]["why"] = "not available: " + ", ".join(
-                    m or "(unset)" for m in missing)
+                    m or "(unset)" for m in missing
+                )
     for rnd in range(ROUNDS):
-        order = alternate(rows[rnd % len(rows):] + rows[:rnd % len(rows)], rnd)
+        order = alternate(rows[rnd % len(rows) :] + rows[: rnd % len(rows)], rnd)
         for r in order:
             res = results[r["key"]]
             if res["why"] or sum(res["times"]) >= BUDGET:
@@ -338,10 +471,14 @@ def bench_input(name, info):
                     os.remove(f)
             secs, rss, status, tail = run_once(r["argv"], work, r["key"])
             if status not in r.get("ok", (0,)):
-                res["why"] = f"failed (exit {status}): {tail}" if tail else f"failed (exit {status})"
+                res["why"] = (
+                    f"failed (exit {status}): {tail}" if tail else f"failed (exit {status})"
+                )
                 continue
             if r.get("out") and out_size(r["out"]) is None:
-                res["why"] = f"exit {status} but no output file written" + (f": {tail}" if tail else "")
+                res["why"] = f"exit {status} but no output file written" + (
+                    f": {tail}" if tail else ""
+                )
                 continue
             res["times"].append(secs)
             if rss is not None:
@@ -356,13 +493,16 @@ def bench_input(name, info):
     ref_pgc = os.path.join(work, "ref.pgc")
 
     lines = [
-        "| tool | median s | min–max s | games/s | MB/s (PGN) | peak RSS MB | output bytes | output/PGN | × pgn-reader validate | notes |",
+        "| tool | median s | min–max s | games/s | MB/s (PGN) | peak RSS MB | output bytes"
+        " | output/PGN | × pgn-reader validate | notes |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         res = results[r["key"]]
         if res["why"]:
-            lines.append(f"| {r['label']} | — | — | — | — | — | — | — | — | {res['why'].replace('|', '/')} |")
+            lines.append(
+                f"| {r['label']} | — | — | — | — | — | — | — | — | {res['why'].replace('|', '/')} |"
+            )
             continue
         med = statistics.median(res["times"])
         spread = f"{min(res['times']):.3f}–{max(res['times']):.3f}"
@@ -372,12 +512,18 @@ def bench_input(name, info):
         vs = f"{med / base_med:.2f}×" if base_med else "—"
         note = []
         if r.get("lossless") and r.get("out"):
-            note.append("byte-identical to input" if digest(r["out"]) == input_digest
-                        else "PGN export format (not byte-identical to input)")
+            note.append(
+                "byte-identical to input"
+                if digest(r["out"]) == input_digest
+                else "PGN export format (not byte-identical to input)"
+            )
         if r.get("same_as") and r.get("out"):
             what = r.get("same_as_label", "`-j 1`")
-            note.append(f"same bytes as {what}" if digest(r["out"]) == digest(r["same_as"])
-                        else f"differs from {what} output")
+            note.append(
+                f"same bytes as {what}"
+                if digest(r["out"]) == digest(r["same_as"])
+                else f"differs from {what} output"
+            )
         n_out = games_out(r, work)
         if n_out is not None and n_out != games:
             note.append(f"**{n_out:,} of {games:,} games out**")
@@ -391,20 +537,30 @@ def bench_input(name, info):
         if r["key"].startswith("peer-") and not r.get("out"):
             note.append("no output file")
         lines.append(
-            f"| {r['label']} | {med:.3f} | {spread} | {games / med:,.0f} | {size / 1e6 / med:.1f} | "
-            f"{rss} | {fmt_bytes(osize)} | {ratio} | {vs} | {'; '.join(note)} |")
+            f"| {r['label']} | {med:.3f} | {spread} | {games / med:,.0f} | "
+            f"{size / 1e6 / med:.1f} | {rss} | {fmt_bytes(osize)} | {ratio} | {vs} | "
+            f"{'; '.join(note)} |"
+        )
     z_pgn = zstd_size(inp)
     z_pgc = zstd_size(ref_pgc) if os.path.exists(ref_pgc) else None
     pgc_size = out_size(ref_pgc) if os.path.exists(ref_pgc) else None
-    lines.append(f"| size: PGN as is | — | — | — | — | — | {fmt_bytes(size)} | 100.0% | — | input |")
-    lines.append(f"| size: `zstd -19` of the PGN | — | — | — | — | — | {fmt_bytes(z_pgn)} | "
-                 f"{'—' if z_pgn is None else f'{z_pgn / size:.1%}'} | — | |")
-    lines.append(f"| size: PGC | — | — | — | — | — | {fmt_bytes(pgc_size)} | "
-                 f"{'—' if pgc_size is None else f'{pgc_size / size:.1%}'} | — | "
-                 f"{'' if pgc_size is not None else notes.get('pgc', '')} |")
-    lines.append(f"| size: `zstd -19` of the PGC | — | — | — | — | — | {fmt_bytes(z_pgc)} | "
-                 f"{'—' if z_pgc is None else f'{z_pgc / size:.1%}'} | — | "
-                 f"{'' if z_pgc is not None else notes.get('pgc', '')} |")
+    lines.append(
+        f"| size: PGN as is | — | — | — | — | — | {fmt_bytes(size)} | 100.0% | — | input |"
+    )
+    lines.append(
+        f"| size: `zstd -19` of the PGN | — | — | — | — | — | {fmt_bytes(z_pgn)} | "
+        f"{'—' if z_pgn is None else f'{z_pgn / size:.1%}'} | — | |"
+    )
+    lines.append(
+        f"| size: PGC | — | — | — | — | — | {fmt_bytes(pgc_size)} | "
+        f"{'—' if pgc_size is None else f'{pgc_size / size:.1%}'} | — | "
+        f"{'' if pgc_size is not None else notes.get('pgc', '')} |"
+    )
+    lines.append(
+        f"| size: `zstd -19` of the PGC | — | — | — | — | — | {fmt_bytes(z_pgc)} | "
+        f"{'—' if z_pgc is None else f'{z_pgc / size:.1%}'} | — | "
+        f"{'' if z_pgc is not None else notes.get('pgc', '')} |"
+    )
     return lines
 
 
@@ -421,9 +577,13 @@ def cpu_model():
 
 def tool_versions():
     out = []
-    for argv in (["rustc", "--version"], [PGC, "--version"], ["pgn-extract", "-h"],
-                 [sys.executable, "-c", "import chess; print('python-chess', chess.__version__)"],
-                 ["dpkg-query", "-W", "-f", "${Package} ${Version}", "scid"]):
+    for argv in (
+        ["rustc", "--version"],
+        [PGC, "--version"],
+        ["pgn-extract", "-h"],
+        [sys.executable, "-c", "import chess; print('python-chess', chess.__version__)"],
+        ["dpkg-query", "-W", "-f", "${Package} ${Version}", "scid"],
+    ):
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=30)
             text = (proc.stdout or proc.stderr).strip().splitlines()
@@ -442,7 +602,8 @@ def main():
     report = [
         f"## pgc comparison, {stamp}",
         "",
-        f"- machine: {os.cpu_count()} CPUs, {cpu_model()}, {platform.system()} {platform.release()}",
+        f"- machine: {os.cpu_count()} CPUs, {cpu_model()}, "
+        f"{platform.system()} {platform.release()}",
         "- tools: " + "; ".join(tool_versions()),
         f"- command: `{ENV.get('BENCH_COMMAND', 'benches/compare.sh')}`",
         f"- rounds: {ROUNDS} (tools alternate within each round; median wall time)",
@@ -450,9 +611,11 @@ def main():
     for what, path in (("pgc", PGC_BASELINE), ("pgc-peer", PEER_BASELINE)):
         if path:
             sha = digest(path)
-            report.append(f"- baseline {what}: `{path}`"
-                          + (f" (sha256 {sha[:16]})" if sha else " (not found)")
-                          + ", the rows marked (baseline)")
+            report.append(
+                f"- baseline {what}: `{path}`"
+                + (f" (sha256 {sha[:16]})" if sha else " (not found)")
+                + ", the rows marked (baseline)"
+            )
     report += [
         "",
         "| input | style | bytes | games | plies | source |",
@@ -463,20 +626,30 @@ def main():
         info = manifest[name]
         print(f"benchmarking {name} ({info['bytes']:,} bytes)", file=sys.stderr)
         body = bench_input(name, info)
-        src = "louis-yay__AIchess/data/*" if info["style"] == "clean" else \
-            "TCEC master-archive + lichess 2017-05"
+        src = (
+            "louis-yay__AIchess/data/*"
+            if info["style"] == "clean"
+            else "TCEC master-archive + lichess 2017-05"
+        )
         if info.get("exhausted"):
             src += " (all available games)"
-        report.append(f"| `{name}` | {info['style']} | {info['bytes']:,} | "
-                      f"{info.get('reader_games', info['games']):,} | "
-                      f"{info.get('plies', 0):,} | {src} |")
-        bodies += ["", f"### `{name}` ({info['bytes'] / 1e6:.2f} MB, "
-                       f"{info.get('reader_games', info['games']):,} games)", ""] + body
+        report.append(
+            f"| `{name}` | {info['style']} | {info['bytes']:,} | "
+            f"{info.get('reader_games', info['games']):,} | "
+            f"{info.get('plies', 0):,} | {src} |"
+        )
+        bodies += [
+            "",
+            f"### `{name}` ({info['bytes'] / 1e6:.2f} MB, "
+            f"{info.get('reader_games', info['games']):,} games)",
+            "",
+        ] + body
     report += bodies
     text = "\n".join(report) + "\n"
     os.makedirs(ENV["BENCH_RESULTS"], exist_ok=True)
-    path = os.path.join(ENV["BENCH_RESULTS"],
-                        "compare-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".md")
+    path = os.path.join(
+        ENV["BENCH_RESULTS"], "compare-" + datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".md"
+    )
     with open(path, "w") as f:
         f.write(text)
     sys.stdout.write(text)

@@ -67,7 +67,7 @@ def norm(comment: str) -> str:
 
 def read_games(data: bytes) -> list[chess.pgn.Game]:
     if data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     handle = io.TextIOWrapper(io.BytesIO(data), encoding="latin-1", newline=None)
     games = []
     while True:
@@ -131,7 +131,9 @@ def compare(og: chess.pgn.Game, rg: chess.pgn.Game, what: str) -> str | None:
     a, b = flatten(og), flatten(rg)
     if a == b:
         return None
-    at = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next(
+        (k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
     return "%s (%s): first difference at element %d\n    original:   %s\n    round trip: %s" % (
         what,
         describe(og),
@@ -176,9 +178,10 @@ def main() -> int:
         if len(kept) != len(roundtrip):
             diffs.append(
                 "game count: python-chess reads %d games in the original, %d of them "
-                "not rejected, but %d in the round trip" % (len(original), len(kept), len(roundtrip))
+                "not rejected, but %d in the round trip"
+                % (len(original), len(kept), len(roundtrip))
             )
-        for (oi, og), (ri, rg) in zip(kept, enumerate(roundtrip)):
+        for (oi, og), (ri, rg) in zip(kept, enumerate(roundtrip), strict=False):
             stats["compared"] += 1
             d = compare(og, rg, "original game %d / round-trip game %d" % (oi + 1, ri + 1))
             if d:
@@ -214,7 +217,7 @@ def main() -> int:
                         [describe(g) for g in rg],
                     ),
                 )
-            for k, (a, b) in enumerate(zip(og, rg)):
+            for k, (a, b) in enumerate(zip(og, rg, strict=False)):
                 what = "game %d" % number + (" (part %d)" % (k + 1) if len(og) > 1 else "")
                 d = compare(a, b, what)
                 if d:
