@@ -4,29 +4,8 @@
 
 mod common;
 
-use common::{pgc, root, stderr};
+use common::{Tmp, corpus_dir, pgc, stderr};
 use std::path::{Path, PathBuf};
-
-/// The corpus directory, or `None` (after printing why) when it is absent;
-/// a failure instead when `PGC_REQUIRE_CORPUS` is set.
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("PGC_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/corpus"));
-    if dir.join("MANIFEST.md").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("PGC_REQUIRE_CORPUS").is_none(),
-        "corpus not found at {} (set PGC_CORPUS)",
-        dir.display()
-    );
-    eprintln!(
-        "skipping: corpus not found at {} (set PGC_CORPUS)",
-        dir.display()
-    );
-    None
-}
 
 fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -43,27 +22,6 @@ fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// A fresh directory, removed at the end.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("pgc-arrow-cli-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Runs pgc; exit 0 or 1 (rejected games) is a success here.

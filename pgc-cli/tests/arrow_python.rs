@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{pgc, root, stderr};
+use common::{Tmp, corpus_dir, pgc, root, stderr};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::PathBuf;
@@ -44,46 +44,6 @@ fn python_ready() -> bool {
         );
     }
     ok
-}
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("PGC_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/corpus"));
-    if dir.join("MANIFEST.md").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("PGC_REQUIRE_CORPUS").is_none(),
-        "corpus not found at {} (set PGC_CORPUS)",
-        dir.display()
-    );
-    eprintln!(
-        "skipping: corpus not found at {} (set PGC_CORPUS)",
-        dir.display()
-    );
-    None
-}
-
-/// A fresh directory, removed at the end.
-struct Tmp(PathBuf);
-
-impl Tmp {
-    fn new(tag: &str) -> Tmp {
-        let p = std::env::temp_dir().join(format!("pgc-arrow-py-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("temp dir");
-        Tmp(p)
-    }
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Tmp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Runs pgc, which must succeed.

@@ -457,13 +457,19 @@ impl GameVisitor for Decoder {
     }
 
     fn end_game(&mut self) {
-        let marker: &[u8] = match self.termination {
+        let mut marker: &[u8] = match self.termination {
             Some(_) => b"",
             // No termination record: the marker is the Result tag (the
             // encoder writes the record whenever they differ); a Result tag
             // that is no marker means the game had none.
             None => Outcome::from_bytes(&self.result_tag).map_or(&b""[..], |o| o.as_bytes()),
         };
+        let written = matches!(self.termination, Some(o) if o != Outcome::Missing);
+        if self.opts.strict_export && marker.is_empty() && !written {
+            // The export format ends every game with a marker (8.2.6), as
+            // the Seven Tag Roster's Result defaults to `*`.
+            marker = b"*";
+        }
         self.writer.outcome(&mut self.out, marker);
         self.writer.end_game(&mut self.out);
         if self.has_patch {

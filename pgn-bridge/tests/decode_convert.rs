@@ -126,6 +126,24 @@ fn strict_export_orders_the_tags_as_section_8_1_1_says() {
 }
 
 #[test]
+fn strict_export_ends_a_game_without_result_tag_with_a_marker() {
+    // 1. e4 (ordinal 13), no Result tag and no termination record: the
+    // export format fills in `[Result "*"]` and ends the game with `*`
+    // (8.1.1, 8.2.6); without strict export the game ends as it was read.
+    let mut pgc = vec![0x05];
+    tag(&mut pgc, "Event", "E");
+    pgc.extend([0x03, 1, 13, 0x06]);
+    let strict = DecodeOptions {
+        strict_export: true,
+        ..DecodeOptions::default()
+    };
+    let text = decode(&pgc, strict);
+    assert!(text.contains("[Result \"*\"]\n"), "{text}");
+    assert!(text.ends_with("\n\n1. e4 *\n\n"), "{text:?}");
+    assert!(decode(&pgc, DecodeOptions::default()).ends_with("\n\n1. e4\n\n"));
+}
+
+#[test]
 fn a_layout_record_gives_the_line_ends() {
     let mut pgc = vec![0x05, 0x80, ext::LAYOUT, 3, 0b1, 79, 2];
     tag(&mut pgc, "Result", "*");

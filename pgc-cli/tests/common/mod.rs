@@ -46,3 +46,45 @@ pub fn stderr(o: &Output) -> String {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// The corpus directory, or `None` (after printing why) when it is absent;
+/// a failure instead when `PGC_REQUIRE_CORPUS` is set.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PGC_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/corpus"));
+    if dir.join("MANIFEST.md").is_file() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("PGC_REQUIRE_CORPUS").is_none(),
+        "corpus not found at {} (set PGC_CORPUS)",
+        dir.display()
+    );
+    eprintln!(
+        "skipping: corpus not found at {} (set PGC_CORPUS)",
+        dir.display()
+    );
+    None
+}
+
+/// A fresh directory, removed at the end.
+pub struct Tmp(pub PathBuf);
+
+impl Tmp {
+    pub fn new(tag: &str) -> Tmp {
+        let p = std::env::temp_dir().join(format!("pgc-cli-test-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("temp dir");
+        Tmp(p)
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
