@@ -287,8 +287,11 @@ fn rejects_file_holds_the_rejected_game_verbatim() {
     );
     assert_eq!(rest, broken);
     // The rejected game stays in the output at its place, as read: the
-    // file comes back byte for byte.
+    // file comes back byte for byte, and `info` counts it.
     assert_eq!(decode(&read(&out)), read(&mixed));
+    let i = run(&["info", p(&out)], b"");
+    let want = format!("  PGN bytes    {} (decoded", read(&mixed).len());
+    assert!(stdout(&i).contains(&want), "{}", stdout(&i));
     // With --strict only the three good games are in the output.
     let strict = d.path().join("strict.pgc");
     let o = run(&["encode", "--strict", p(&mixed), "-o", p(&strict)], b"");

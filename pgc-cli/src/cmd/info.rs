@@ -131,11 +131,7 @@ fn print(out: &mut impl Write, name: &str, c: &Counts) -> std::io::Result<()> {
     if c.games > 0 {
         writeln!(out, "  bytes/game   {:.1}", c.bytes as f64 / c.games as f64)?;
     }
-    write!(
-        out,
-        "  PGN bytes    {} (decoded, export format)",
-        c.pgn_bytes
-    )?;
+    write!(out, "  PGN bytes    {} (decoded)", c.pgn_bytes)?;
     if c.pgn_bytes > 0 {
         write!(
             out,
@@ -205,6 +201,8 @@ pub fn run(a: &InfoArgs) -> Result<Status> {
                 Err(e) => break Some(e),
             }
         };
+        // Text written after the last game (a rejected game kept as read).
+        v.drain();
         v.c.bytes = walker.offset();
         print(&mut out, &input.name, &v.c).map_err(|e| Error::io("stdout", &e))?;
         if let Some(e) = err {
