@@ -1,0 +1,117 @@
+"""The `pgc` Python package against python-chess and the shared corpus.
+
+Run by scripts/test after scripts/python-package has built and installed
+the wheel: `python3 -m unittest discover -s pgc-python/tests`.
+"""
+
+import io
+import os
+import pathlib
+import unittest
+
+import chess.pgn
+import pgc
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+
+
+def corpus_dir():
+    """The shared corpus, or None (a failure when PGC_REQUIRE_CORPUS is set)."""
+    d = pathlib.Path(os.environ.get("PGC_CORPUS", ROOT.parent / "shared" / "corpus"))
+    if (d / "MANIFEST.md").is_file():
+        return d
+    if os.environ.get("PGC_REQUIRE_CORPUS"):
+        raise AssertionError(f"corpus not found at {d} (set PGC_CORPUS)")
+    return None
+
+
+def python_chess_games(pgn: bytes):
+    """(headers, UCI moves, clocks in ms or None) of every game, by python-chess."""
+    text = io.StringIO(pgn.decode("utf-8", errors="replace"))
+    out = []
+    while (game := chess.pgn.read_game(text)) is not None:
+        board = game.board()
+        uci, clocks = [], []
+        for node in game.mainline():
+            uci.append(board.uci(node.move))
+            board.push(node.move)
+            clock = node.clock()
+            clocks.append(None if clock is None else round(clock * 1000))
+        out.append((dict(game.headers), uci, clocks))
+    return out
+
+
+class RoundTrip(unittest.TestCase):
+    def test_samples_come_back_byte_for_byte(self):
+        for path in sorted(SAMPLES.glob("*.pgn")):
+            with self.subTest(path.name):
+                text = path.read_bytes()
+                self.assertEqual(pgc.decode(pgc.encode(text)), text)
+
+    def test_plain_corpus_files_come_back_byte_for_byte(self):
+        d = corpus_dir()
+        if d is None:
+            self.skipTest("corpus not found (set PGC_CORPUS)")
+        files = [p for p in sorted(d.rglob("*.pgn")) if p.is_file()]
+        self.assertGreater(len(files), 50)
+        for path in files:
+            with self.subTest(str(path.relative_to(d))):
+                text = path.read_bytes()
+                self.assertEqual(pgc.decode(pgc.encode(text)), text)
+
+    def test_strict_keeps_1994_records_only(self):
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        strict = pgc.decode(pgc.encode(text, strict=True))
+        self.assertNotIn(b"{", strict)
+        self.assertEqual(pgc.games(pgc.encode(text, strict=True))[0]["uci"][:2], ["e2e4", "e7e5"])
+
+
+class Games(unittest.TestCase):
+    def check_against_python_chess(self, text: bytes):
+        ours = pgc.games(pgc.encode(text))
+        theirs = [g for g in python_chess_games(text) if g[1]]
+        ours = [g for g in ours if g["uci"]]
+        self.assertEqual(len(ours), len(theirs))
+        for i, (g, (headers, uci, clocks)) in enumerate(zip(ours, theirs, strict=True)):
+            with self.subTest(game=i + 1):
+                self.assertEqual(g["uci"], uci)
+                self.assertEqual(g["clocks"], clocks)
+                for name in ("White", "Black", "Result"):
+                    if name in g["tags"]:
+                        self.assertEqual(g["tags"][name], headers.get(name))
+
+    def test_samples_agree_with_python_chess(self):
+        self.check_against_python_chess((SAMPLES / "opera.pgn").read_bytes())
+
+    def test_corpus_files_with_clocks_agree_with_python_chess(self):
+        d = corpus_dir()
+        if d is None:
+            self.skipTest("corpus not found (set PGC_CORPUS)")
+        for name in (
+            "notnil__chess/fixtures/pgns/0004.pgn",
+            "notnil__chess/fixtures/pgns/0005.pgn",
+            "niklasf__python-chess/data/pgn/kasparov-deep-blue-1997.pgn",
+        ):
+            with self.subTest(name):
+                self.check_against_python_chess((d / name).read_bytes())
+
+
+class Verify(unittest.TestCase):
+    def test_valid_data_has_no_problem(self):
+        data = pgc.encode((SAMPLES / "opera.pgn").read_bytes())
+        self.assertEqual(pgc.verify(data), [])
+
+    def test_damage_is_positioned(self):
+        data = bytearray(pgc.encode((SAMPLES / "opera.pgn").read_bytes()))
+        data[1] = 0xFF  # an unknown marker right after 0x05
+        problems = pgc.verify(bytes(data))
+        self.assertTrue(problems)
+        self.assertEqual(problems[0]["offset"], 1)
+        self.assertEqual(problems[0]["game"], 0)
+        with self.assertRaisesRegex(ValueError, "byte 1"):
+            pgc.decode(bytes(data))
+
+
+if __name__ == "__main__":
+    unittest.main()
