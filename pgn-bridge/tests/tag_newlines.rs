@@ -151,7 +151,8 @@ fn other_control_bytes_are_kept_next_to_escapes_and_in_strict_export_order() {
         "[Round \"say \\\"hi\\\"\tnow\\\\\"]\n[Event \"\x00\x7f\"]\n\n1. e4\n\n"
     );
     assert_eq!(stats.tags_with_newlines, 0);
-    // Strict export order: the Seven Tag Roster first, defaults filled in.
+    // Strict export order: the Seven Tag Roster first, defaults filled in,
+    // and the game ends with the marker its Result says (8.2.6).
     let strict = DecodeOptions {
         strict_export: true,
         ..DecodeOptions::default()
@@ -160,7 +161,7 @@ fn other_control_bytes_are_kept_next_to_escapes_and_in_strict_export_order() {
     assert_eq!(
         pgn,
         "[Event \"\x00\x7f\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"say \\\"hi\\\"\tnow\\\\\"]\n\
-         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4\n\n"
+         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
     );
     assert_eq!(stats.tags_with_newlines, 0);
 }
