@@ -39,6 +39,18 @@ impl Position {
     }
 }
 
+impl Position {
+    /// A position of a byte inside game `game` at ply `ply`.
+    pub const fn in_game(offset: u64, game: u64, ply: u32) -> Position {
+        Position {
+            offset: Some(offset),
+            line: None,
+            game: Some(game),
+            ply: Some(ply),
+        }
+    }
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut sep = "";
@@ -121,24 +133,14 @@ impl ReadError {
 impl WalkError {
     /// Where the error is: byte offset, game and ply.
     pub fn position(&self) -> Position {
-        Position {
-            offset: Some(self.offset),
-            line: None,
-            game: Some(self.game),
-            ply: Some(self.ply),
-        }
+        Position::in_game(self.offset, self.game, self.ply)
     }
 }
 
 impl ExtError {
     /// Where the record is: byte offset, game and ply.
     pub fn position(&self) -> Position {
-        Position {
-            offset: Some(self.offset),
-            line: None,
-            game: Some(self.game),
-            ply: Some(self.ply),
-        }
+        Position::in_game(self.offset, self.game, self.ply)
     }
 }
 
