@@ -200,6 +200,39 @@ pub fn lex_game<V: Visitor>(
     visitor.end_game(game)
 }
 
+/// Lexes every game of `batch`, a run of whole games held in memory that
+/// starts at `start` (the splitter found where each ends, so nothing is
+/// copied), and hands each game's start and `visitor`'s output to `each`.
+pub fn lex_games<V: Visitor>(
+    batch: &[u8],
+    mut start: GameStart,
+    visitor: &mut V,
+    mut each: impl FnMut(GameStart, V::Output, &mut V),
+) {
+    let mut ctx = LexContext {
+        at_line_start: true,
+        at_input_start: start.offset == 0,
+    };
+    let mut rest = batch;
+    // With the whole batch at hand, the scan never needs more.
+    while let Ok(end) = scan_game(rest, true, ctx) {
+        if !end.has_tokens {
+            break;
+        }
+        let (game, after) = rest.split_at(end.len.min(rest.len()));
+        let output = lex_game(game, start, ctx, visitor);
+        each(start, output, visitor);
+        start.index += 1;
+        start.offset += game.len() as u64;
+        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
+        ctx = LexContext {
+            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
+            at_input_start: false,
+        };
+        rest = after;
+    }
+}
+
 /// The events of [`lex_game`] before `end_game`.
 #[inline(always)]
 fn lex_events<V: Visitor>(

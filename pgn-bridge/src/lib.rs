@@ -105,5 +105,5 @@ pub use visitor::{GameStart, Skip, Visitor};
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::lexer::{GameEnd, LexContext, NeedMore, lex_game, scan_game};
+    pub use crate::lexer::{GameEnd, LexContext, NeedMore, lex_game, lex_games, scan_game};
 }

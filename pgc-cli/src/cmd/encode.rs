@@ -17,7 +17,7 @@ use pgc_core::ext;
 use pgn_bridge::EncodeStats;
 use pgn_bridge::PgnError;
 use pgn_bridge::PgnReader;
-use pgn_bridge::internals::{self as lexer, LexContext};
+use pgn_bridge::internals::{self as lexer};
 use pgn_bridge::write_reject;
 use pgn_bridge::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
 use pgn_bridge::{GameStart, Visitor};
@@ -286,28 +286,7 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
         losses: Vec::new(),
         stats: EncodeStats::default(),
     };
-    let mut start = job.start;
-    let mut ctx = LexContext {
-        at_line_start: true,
-        at_input_start: start.offset == 0,
-    };
-    let mut rest = &job.data[..];
-    // With the whole batch at hand, the scan never needs more.
-    while let Ok(end) = lexer::scan_game(rest, true, ctx) {
-        if !end.has_tokens {
-            break;
-        }
-        let (game, after) = rest.split_at(end.len.min(rest.len()));
-        let output = lexer::lex_game(game, start, ctx, &mut enc);
-        let this = start;
-        start.index += 1;
-        start.offset += game.len() as u64;
-        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
-        ctx = LexContext {
-            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
-            at_input_start: false,
-        };
-        rest = after;
+    lexer::lex_games(&job.data, job.start, &mut enc, |this, output, enc| {
         match output {
             GameOutput::Encoded {
                 plies,
@@ -339,7 +318,7 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
                 done.rejects.push((r, raw));
             }
         }
-    }
+    });
     done.stats.bytes_in = job.data.len() as u64;
     if let Some((r, raw)) = job.cut {
         done.stats.games += 1;

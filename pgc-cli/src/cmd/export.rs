@@ -19,7 +19,7 @@ use arrow_array::types::Int32Type;
 use pgc_arrow::{
     Column, Converted, ExportOptions, GamesBuilder, Joiner, TableWriter, WriteOptions, convert,
 };
-use pgn_bridge::internals::{LexContext, lex_game, scan_game};
+use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
     EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
 };
@@ -105,28 +105,11 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
     let mut pgc = Vec::with_capacity(job.data.len() / 3);
     let mut rejects = Vec::new();
-    let mut start = job.start;
-    let mut ctx = LexContext {
-        at_line_start: true,
-        at_input_start: start.offset == 0,
-    };
-    let mut rest = &job.data[..];
-    // With the whole batch at hand, the scan never needs more.
-    while let Ok(end) = scan_game(rest, true, ctx) {
-        if !end.has_tokens {
-            break;
-        }
-        let (game, after) = rest.split_at(end.len.min(rest.len()));
-        let output = lex_game(game, start, ctx, &mut enc);
-        start.index += 1;
-        start.offset += game.len() as u64;
-        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
-        ctx = LexContext {
-            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
-            at_input_start: false,
-        };
-        rest = after;
-        match output {
+    lex_games(
+        &job.data,
+        job.start,
+        &mut enc,
+        |_, output, enc| match output {
             GameOutput::Encoded { .. } => enc.append_game_to(&mut pgc),
             GameOutput::Rejected(r) => {
                 // Kept as read, as `pgc encode` keeps it: its verbatim
@@ -134,8 +117,8 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions) -> Done {
                 pgc_core::ext::verbatim::write(&mut pgc, enc.take_game());
                 rejects.push(r);
             }
-        }
-    }
+        },
+    );
     let mut builder = GamesBuilder::new(opts);
     Done {
         // Positions in this PGC are within the batch's encoding: it was
