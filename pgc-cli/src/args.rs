@@ -197,6 +197,9 @@ pub struct DecodeArgs {
     /// `[%emt]`, `[%eval]` values as numbers).
     #[arg(long, value_enum, default_value_t = DecodeFormat::Pgn)]
     pub format: DecodeFormat,
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `pgc verify`.
@@ -269,12 +272,39 @@ pub struct MovesArgs {
     /// san), or their positions as well (fen, epd).
     #[arg(long)]
     pub all: bool,
-    /// Keep games whose tag compares as given: `NAME OP VALUE` with OP one
-    /// of `= != < <= > >=` (`--where 'WhiteElo>=2400'`). Numbers compare as
-    /// numbers when both sides are numbers, else as strings; a missing tag
-    /// is the empty string. Several --where must all hold.
-    #[arg(long = "where", value_name = "FILTER", value_parser = crate::filter::parse_filter)]
-    pub filters: Vec<crate::filter::Filter>,
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
+}
+
+/// `--where`, `--dedup`, `--duplicates`: which games a command keeps.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Keep the games the expression selects (README, "Choosing games"):
+    /// comparisons on tags (`WhiteElo>=2400`, `Date>=2020.01.01`,
+    /// `White="Carlsen, Magnus"`, `Event~Titled`), `and`, `or`, `not`,
+    /// parentheses, and the fields Elo, EloDiff, Player, Speed, Plies, Bot,
+    /// Variant. Several --where must all hold.
+    #[arg(long = "where", value_name = "EXPR", value_parser = crate::select::parse_where)]
+    pub filters: Vec<pgc_core::filter::Filter>,
+    /// Keep the first of games with the same start position and main line
+    /// (`--dedup=tags`: and the same White, Black and Date).
+    #[arg(long, value_enum, value_name = "WHAT", num_args = 0..=1,
+          require_equals = true, default_missing_value = "moves")]
+    pub dedup: Option<crate::select::DedupMode>,
+    /// Write the games --dedup drops to FILE, each naming the game it
+    /// duplicates (1-based): a `DuplicateOf` tag in PGN, a
+    /// `"duplicate_of"` member in JSONL, a `# duplicate of game N` line
+    /// before its lines in `pgc moves`.
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<PathBuf>,
+}
+
+impl SelectArgs {
+    /// The selection these flags ask for.
+    pub fn selection(&self) -> crate::select::Selection {
+        crate::select::Selection::new(&self.filters, self.dedup)
+    }
 }
 
 /// `pgc index`.

@@ -22,14 +22,16 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::batch::{Batch, Done, PgcBatches, walk_batch};
+use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
-use crate::filter::Filter;
+use crate::select::{
+    KeptGame, Select, Selection, bulk_plies_and_key, duplicates_without_dedup, line_duplicate,
+};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
-use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
+use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
@@ -41,7 +43,7 @@ use std::ops::ControlFlow;
 struct Job {
     format: MovesFormat,
     opts: BulkOptions,
-    filters: Vec<Filter>,
+    select: Selection,
 }
 
 /// Spells a move in UCI into `buf`, as shakmaty's `UciMove::from_move`
@@ -122,16 +124,12 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
 /// line: each move (UCI, or SAN with `+`/`#`; a null move `0000` or `--`)
 /// and, with `--all`, each variation in parentheses, as it is played, then
 /// the game's result ([`result_of`]). The tags a line needs (`Result`,
-/// `Variant`, `FEN`, and those the filters name) are noted as they come,
-/// with [`BulkGame`]'s rules (the first tag of a name counts); no game is
-/// collected first.
+/// `Variant`, `FEN`) are noted as they come, with [`BulkGame`]'s rules (the
+/// first tag of a name counts); no game is collected first. `--where` and
+/// `--dedup` are applied around it by a [`Select`].
 struct LineWriter<'a> {
     job: &'a Job,
     out: Vec<u8>,
-    /// Where the current game's line starts in `out`.
-    line: usize,
-    /// The tags the filters name.
-    tags: TagList,
     /// The first `Result` tag's value, if `has_result`.
     result_tag: Vec<u8>,
     has_result: bool,
@@ -141,13 +139,9 @@ struct LineWriter<'a> {
     has_fen: bool,
     termination: Option<Outcome>,
     mode: CastlingMode,
-    /// The filters hold (decided when the movetext begins).
-    keep: bool,
-    started: bool,
     /// Plies of the current game, and of the games completed.
     game_plies: u64,
     plies: u64,
-    games: u64,
     /// Extension payloads are checked: buffers, the current record's offset
     /// and game, and the first payload refused in the game.
     payloads: PayloadChecker,
@@ -161,8 +155,6 @@ impl<'a> LineWriter<'a> {
         LineWriter {
             job,
             out: Vec::with_capacity(capacity),
-            line: 0,
-            tags: TagList::default(),
             result_tag: Vec::new(),
             has_result: false,
             variant_960: false,
@@ -170,11 +162,8 @@ impl<'a> LineWriter<'a> {
             has_fen: false,
             termination: None,
             mode: CastlingMode::Standard,
-            keep: true,
-            started: false,
             game_plies: 0,
             plies: 0,
-            games: 0,
             payloads: PayloadChecker::new(),
             record_offset: 0,
             game: 0,
@@ -182,39 +171,22 @@ impl<'a> LineWriter<'a> {
         }
     }
 
-    /// Decides the filters once the tags are known.
-    fn decide(&mut self) {
-        self.started = true;
-        let tags = &self.tags;
-        self.keep = self
-            .job
-            .filters
-            .iter()
-            .all(|f| f.holds_value(tags.get(&f.name).unwrap_or(b"")));
-    }
-
-    /// Writes one token and its trailing space, if the game is kept.
+    /// Writes one token and its trailing space.
     fn token(&mut self, t: &[u8]) {
-        if self.keep {
-            self.out.extend_from_slice(t);
-            self.out.push(b' ');
-        }
+        self.out.extend_from_slice(t);
+        self.out.push(b' ');
     }
 }
 
 impl GameVisitor for LineWriter<'_> {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index;
-        self.line = self.out.len();
-        self.tags.clear();
         self.result_tag.clear();
         self.has_result = false;
         self.variant_960 = false;
         self.has_variant = false;
         self.has_fen = false;
         self.termination = None;
-        self.keep = true;
-        self.started = false;
         self.game_plies = 0;
         ControlFlow::Continue(())
     }
@@ -233,14 +205,10 @@ impl GameVisitor for LineWriter<'_> {
             b"FEN" => self.has_fen = true,
             _ => {}
         }
-        if self.job.filters.iter().any(|f| f.name == name) {
-            self.tags.push(name, value);
-        }
         ControlFlow::Continue(())
     }
 
     fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
-        self.decide();
         self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
         ControlFlow::Continue(())
     }
@@ -255,9 +223,6 @@ impl GameVisitor for LineWriter<'_> {
 
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.game_plies += 1;
-        if !self.keep {
-            return ControlFlow::Continue(());
-        }
         if self.job.format == MovesFormat::San {
             self.out.extend_from_slice(ply.san.as_bytes());
             self.out.push(b' ');
@@ -313,21 +278,11 @@ impl GameVisitor for LineWriter<'_> {
     }
 
     fn end_game(&mut self) {
-        // Completed games count, as `BulkReader` returns them.
-        self.games += 1;
         self.plies += self.game_plies;
-        if !self.started {
-            // No movetext: the filters are decided on the tags alone.
-            self.decide();
-        }
-        if self.keep {
-            let tag = self.has_result.then_some(&self.result_tag[..]);
-            let result = result_of(self.termination, tag);
-            self.out.extend_from_slice(result);
-            self.out.push(b'\n');
-        } else {
-            self.out.truncate(self.line);
-        }
+        let tag = self.has_result.then_some(&self.result_tag[..]);
+        let result = result_of(self.termination, tag);
+        self.out.extend_from_slice(result);
+        self.out.push(b'\n');
     }
 }
 
@@ -436,15 +391,29 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
     let mut out = Vec::with_capacity(b.data.len() * 4);
     let (mut games, mut plies) = (0, 0);
     let mut error = None;
+    let mut kept = Vec::new();
+    let sel = &job.select;
     loop {
         match reader.next_game() {
             Ok(Some(g)) => {
                 games += 1;
                 plies += g.plies();
-                if !job.filters.iter().all(|f| f.holds(g)) {
-                    continue;
+                if sel.is_active() {
+                    let (main, key) = bulk_plies_and_key(g, sel.dedup);
+                    if sel.filter.as_ref().is_some_and(|f| !f.matches(g, main)) {
+                        continue;
+                    }
+                    write_positions(&mut out, g, job.format);
+                    if sel.dedup.is_some() {
+                        kept.push(KeptGame {
+                            game: g.info().index,
+                            key,
+                            end: out.len(),
+                        });
+                    }
+                } else {
+                    write_positions(&mut out, g, job.format);
                 }
-                write_positions(&mut out, g, job.format);
             }
             Ok(None) => break,
             Err(e) => {
@@ -460,31 +429,53 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         plies,
         bytes_in: b.data.len() as u64,
         error,
+        kept,
     }
 }
 
-/// A batch in a line format (uci, san), written by a [`LineWriter`].
+/// A batch in a line format (uci, san), written by a [`LineWriter`] under
+/// a [`Select`].
 fn lines_batch(b: Batch, job: &Job) -> Done {
     let mut walker = b.walker(job.opts.limits);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
-    let mut w = LineWriter::new(job, b.data.len() * 4);
+    let mut w = Select::new(LineWriter::new(job, b.data.len() * 4), &job.select);
+    let active = job.select.is_active();
     let mut good = 0;
+    let mut games = 0;
+    let mut kept = Vec::new();
     let error = walk_batch(
         &mut walker,
         &mut w,
-        |w| w.error.take(),
-        |w, _| good = w.out.len(),
+        |w| w.inner.error.take(),
+        |w, whole_game| {
+            // Completed games count, as `BulkReader` returns them.
+            games += u64::from(whole_game);
+            if active && whole_game && w.dropped {
+                w.inner.out.truncate(good);
+                return;
+            }
+            good = w.inner.out.len();
+            if let (true, Some(key)) = (whole_game, w.last_key) {
+                kept.push(KeptGame {
+                    game: w.game(),
+                    key,
+                    end: good,
+                });
+            }
+        },
     );
+    let mut w = w.inner;
     // Drop what a game cut short by an error wrote, as `BulkReader` never
     // returns such a game.
     w.out.truncate(good);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     Done {
         out: w.out,
-        games: w.games,
+        games,
         plies: w.plies,
         bytes_in: b.data.len() as u64,
         error,
+        kept,
     }
 }
 
@@ -503,11 +494,18 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
             san: a.format == MovesFormat::San,
             limits,
         },
-        filters: a.filters.clone(),
+        select: a.select.selection(),
     };
+    if a.select.duplicates.is_some() && job.select.dedup.is_none() {
+        return Err(duplicates_without_dedup());
+    }
     let batches = PgcBatches {
         command: "moves",
         args: &a.batch,
+        dedup: job.select.dedup.map(|_| Duplicates {
+            path: a.select.duplicates.as_deref(),
+            write: line_duplicate,
+        }),
     };
     batches.run(|b| moves_batch(b, &job))
 }
