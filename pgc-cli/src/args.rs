@@ -143,6 +143,10 @@ pub struct EncodeArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Reporting.
+    /// Choosing games: --where, --dedup. A filtered encode is not a
+    /// byte-exact copy of its input.
+    #[command(flatten)]
+    pub select: SelectArgs,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -409,6 +413,9 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Reporting.
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
     #[command(flatten)]
     pub report: ReportArgs,
 }

@@ -147,6 +147,10 @@ pub struct Select<'a, V> {
     pub dropped: bool,
     /// The last game's key, with `--dedup`.
     pub last_key: Option<GameKey>,
+    /// Stop a kept game at its movetext too when nothing more is needed
+    /// of it (no `--dedup`, the filter decided by the tags): for a caller
+    /// that only asks whether a game is selected.
+    pub tags_only: bool,
 }
 
 impl<'a, V: GameVisitor> Select<'a, V> {
@@ -163,6 +167,7 @@ impl<'a, V: GameVisitor> Select<'a, V> {
             key: KeyHasher::default(),
             dropped: false,
             last_key: None,
+            tags_only: false,
         }
     }
 
@@ -212,10 +217,15 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
     }
     fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
         self.started = true;
-        if let Some(f) = &self.sel.filter
-            && f.eval(&self.tags, None) == Some(false)
-        {
-            return ControlFlow::Break(());
+        if let Some(f) = &self.sel.filter {
+            match f.eval(&self.tags, None) {
+                Some(false) => return ControlFlow::Break(()),
+                Some(true) if self.tags_only && self.sel.dedup.is_none() => {
+                    self.dropped = false;
+                    return ControlFlow::Break(());
+                }
+                _ => {}
+            }
         }
         if self.sel.dedup.is_some() {
             self.key = KeyHasher::new(start);
@@ -276,14 +286,50 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
     }
 }
 
+/// Receives nothing: for [`select_game`], which only asks whether a game
+/// is selected (no SAN, no positions before moves, variations skipped).
+struct Nothing;
+
+impl GameVisitor for Nothing {
+    fn wants_san(&self) -> bool {
+        false
+    }
+    fn wants_before(&self) -> bool {
+        false
+    }
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+}
+
+/// Whether the one game of `pgc` (just encoded) is selected: `Some` with
+/// its `--dedup` key (if asked) when it is, `None` when it is not. The
+/// moves are decoded only when the selection needs them.
+///
+/// # Errors
+/// The walker's, for records that do not make a game.
+pub fn select_game(
+    pgc: &[u8],
+    sel: &Selection,
+) -> std::result::Result<Option<Option<GameKey>>, pgc_core::WalkError> {
+    let mut walker = pgc_core::GameWalker::new(pgc);
+    let mut v = Select::new(Nothing, sel);
+    v.tags_only = true;
+    walker.walk_game(&mut v)?;
+    Ok((!v.dropped).then_some(v.last_key))
+}
+
 /// A kept game of a batch's text: its 0-based number, key, and where its
-/// text ends in the batch's output.
+/// text starts and ends in the batch's output (text between games goes
+/// to the output).
 #[derive(Debug, Clone, Copy)]
 pub struct KeptGame {
     /// 0-based game number in the input.
     pub game: u64,
     /// Its `--dedup` key.
     pub key: GameKey,
+    /// The start of its text in the batch's output.
+    pub start: usize,
     /// The end of its text in the batch's output.
     pub end: usize,
 }
@@ -325,16 +371,16 @@ impl Dedup {
         mut put: impl FnMut(&[u8]) -> Result<()>,
         mut dup: impl FnMut(&[u8], u64, u64) -> Result<()>,
     ) -> Result<()> {
-        let mut start = 0;
+        // The start of the text not written yet.
         let mut run = 0;
         for k in kept {
             let end = k.end.min(out.len());
+            let start = k.start.clamp(run, end);
             if let Some(first) = self.check(k.key, k.game) {
                 put(&out[run..start])?;
                 dup(&out[start..end], k.game, first)?;
                 run = end;
             }
-            start = end;
         }
         put(&out[run..])
     }

@@ -188,11 +188,13 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, sel: &Selection, inner
                 s.inner.text().truncate(good);
                 return;
             }
+            let start = good;
             good = s.inner.text().len();
             if let (true, Some(key)) = (whole_game, s.last_key) {
                 kept.push(KeptGame {
                     game: s.game(),
                     key,
+                    start,
                     end: good,
                 });
             }

@@ -403,11 +403,13 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
                     if sel.filter.as_ref().is_some_and(|f| !f.matches(g, main)) {
                         continue;
                     }
+                    let start = out.len();
                     write_positions(&mut out, g, job.format);
                     if sel.dedup.is_some() {
                         kept.push(KeptGame {
                             game: g.info().index,
                             key,
+                            start,
                             end: out.len(),
                         });
                     }
@@ -454,11 +456,13 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
                 w.inner.out.truncate(good);
                 return;
             }
+            let start = good;
             good = w.inner.out.len();
             if let (true, Some(key)) = (whole_game, w.last_key) {
                 kept.push(KeptGame {
                     game: w.game(),
                     key,
+                    start,
                     end: good,
                 });
             }
