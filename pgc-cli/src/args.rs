@@ -258,6 +258,14 @@ pub enum MovesFormat {
     Fen,
     /// As `fen` with EPD (no move counters) instead of FEN.
     Epd,
+    /// Positions for training, as CSV with a header row: one row per
+    /// position before each main-line move: game (1-based), ply, fen,
+    /// move (UCI), elo and opponent_elo (of the side to move and the
+    /// other), clock (the mover's `[%clk]` after its previous move, in
+    /// seconds), eval (`[%eval]` after the move that reached the position:
+    /// centipawns, or `#N` mate, White's view), result (1, 0.5, 0 for the
+    /// side to move; empty for `*`).
+    Csv,
 }
 
 /// `pgc moves`.
@@ -279,6 +287,14 @@ pub struct MovesArgs {
     /// Choosing games: --where, --dedup.
     #[command(flatten)]
     pub select: SelectArgs,
+    /// Leave out the positions before ply N (the opening plies; fen, epd,
+    /// csv).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_plies: u32,
+    /// Leave out the positions whose mover had less than SECONDS on the
+    /// clock, or no known clock (csv).
+    #[arg(long, value_name = "SECONDS")]
+    pub min_clock: Option<f64>,
 }
 
 /// `--where`, `--dedup`, `--duplicates`: which games a command keeps.

@@ -389,6 +389,8 @@ pub struct PgcBatches<'a> {
     /// function: `(text, first, out)` with `first` the 0-based number of
     /// the game it duplicates.
     pub dedup: Option<Duplicates<'a>>,
+    /// Written once before the first batch's text (a CSV header row).
+    pub header: &'static [u8],
 }
 
 /// Where `--dedup` writes the games it drops, and how.
@@ -433,6 +435,9 @@ impl PgcBatches<'_> {
         };
         let mut dup_sink = dup_output.as_ref().map(Output::sink).transpose()?;
         let mut dup_text = Vec::new();
+        if !self.header.is_empty() {
+            sink.put(self.header)?;
+        }
         for input in &inputs {
             let mut splitter = open_batches(input, limits, a.games, jobs, a.report.quiet)?;
             run_ordered(

@@ -239,6 +239,7 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
                 DecodeFormat::Jsonl => jsonl_duplicate,
             },
         }),
+        header: b"",
     };
     let notes = Notes::default();
     batches.run_noting(

@@ -23,10 +23,11 @@
 
 use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
-use crate::error::{Result, Status};
+use crate::error::{Error, Result, Status};
 use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, duplicates_without_dedup, line_duplicate,
 };
+use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
@@ -35,7 +36,7 @@ use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Square};
 use std::io::Write;
 use std::ops::ControlFlow;
 /// The options a worker needs.
@@ -44,6 +45,10 @@ struct Job {
     format: MovesFormat,
     opts: BulkOptions,
     select: Selection,
+    /// `--skip-plies`.
+    skip_plies: u32,
+    /// `--min-clock`, in milliseconds.
+    min_clock: Option<u64>,
 }
 
 /// Spells a move in UCI into `buf`, as shakmaty's `UciMove::from_move`
@@ -311,8 +316,9 @@ fn write_position(
     out.push(b'\n');
 }
 
-/// Writes every position of a game (main line, and variations when decoded).
-fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
+/// Writes every position of a game (main line, and variations when
+/// decoded) from ply `skip` on.
+fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u32) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
     let mut stack: Vec<(Chess, Option<Chess>, u32)> = Vec::new();
@@ -322,7 +328,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
     for ev in g.events() {
         match ev {
             Event::Move(m) => {
-                write_position(out, &pos, ply, Some(m), g, format, mode);
+                if ply >= skip {
+                    write_position(out, &pos, ply, Some(m), g, format, mode);
+                }
                 let mut after = pos.clone();
                 after.play_unchecked(m);
                 prev = Some(std::mem::replace(&mut pos, after));
@@ -330,7 +338,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
             }
             Event::NullMove => {
                 // UCI's null move.
-                let _ = write_position_null(out, &pos, ply, g, format);
+                if ply >= skip {
+                    let _ = write_position_null(out, &pos, ply, g, format);
+                }
                 let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
                 prev = Some(std::mem::replace(&mut pos, after));
                 ply += 1;
@@ -341,7 +351,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
                 ply = ply.saturating_sub(1);
             }
             Event::EndVariation => {
-                write_position(out, &pos, ply, None, g, format, mode);
+                if ply >= skip {
+                    write_position(out, &pos, ply, None, g, format, mode);
+                }
                 if let Some((p, q, n)) = stack.pop() {
                     pos = p;
                     prev = q;
@@ -356,7 +368,138 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
             | Event::Squares(_) => {}
         }
     }
-    write_position(out, &pos, ply, None, g, format, mode);
+    if ply >= skip {
+        write_position(out, &pos, ply, None, g, format, mode);
+    }
+}
+
+/// The header row of `--format csv`.
+const CSV_HEADER: &[u8] = b"game,ply,fen,move,elo,opponent_elo,clock,eval,result\n";
+
+/// A tag value as a CSV field when it is a whole number (an Elo), else
+/// nothing.
+fn number_field(out: &mut Vec<u8>, v: Option<&[u8]>) {
+    if let Some(v) = v
+        && !v.is_empty()
+        && v.iter().all(u8::is_ascii_digit)
+    {
+        out.extend_from_slice(v);
+    }
+}
+
+/// Milliseconds as seconds, with only the decimals needed (`90`, `7.3`).
+fn seconds_field(out: &mut Vec<u8>, millis: u64) {
+    let _ = write!(out, "{}", millis / 1000);
+    let frac = millis % 1000;
+    if frac != 0 {
+        let digits = format!("{frac:03}");
+        out.push(b'.');
+        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+    }
+}
+
+/// Writes the training rows of a game (`--format csv`): one per position
+/// before each main-line move, from ply `skip` on, whose mover had at
+/// least `min_clock` milliseconds (when given).
+///
+/// The clock of a row is the mover's time left before the move: the
+/// `[%clk]` of the mover's previous move (Lichess writes the time left
+/// after each move, increment included, which is the time the mover has
+/// when its next turn begins). The first move of each side has none (the
+/// game's start time is not recorded in the movetext). The eval is the
+/// `[%eval]` after the move that reached the position: the evaluation of
+/// that position (none for the start position).
+fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+    let mode = g.castling_mode();
+    let mut pos = g.start().clone();
+    let mut ply = 0u32;
+    // The clock after each side's last move (White, Black).
+    let mut clocks: [Option<u64>; 2] = [None, None];
+    let mut last_mover: Option<usize> = None;
+    let mut eval: Option<Eval> = None;
+    let game = g.info().index + 1;
+    let result = match g.result() {
+        b"1-0" => Some([1.0, 0.0]),
+        b"0-1" => Some([0.0, 1.0]),
+        b"1/2-1/2" => Some([0.5, 0.5]),
+        _ => None,
+    };
+    let (white_elo, black_elo) = (g.tag(b"WhiteElo"), g.tag(b"BlackElo"));
+    let mut depth = 0u32;
+    for ev in g.events() {
+        let mv = match ev {
+            Event::BeginVariation => {
+                depth += 1;
+                continue;
+            }
+            Event::EndVariation => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            _ if depth > 0 => continue,
+            Event::Move(m) => Some(m),
+            Event::NullMove => None,
+            Event::Time(TimeKind::Clk, c) => {
+                if let Some(side) = last_mover {
+                    clocks[side] = Some(c.millis);
+                }
+                continue;
+            }
+            Event::Eval(e) => {
+                eval = Some(e);
+                continue;
+            }
+            _ => continue,
+        };
+        let side = usize::from(pos.turn() == Color::Black);
+        let clock = clocks[side];
+        if ply >= skip && min_clock.is_none_or(|m| clock.is_some_and(|c| c >= m)) {
+            let _ = write!(
+                out,
+                "{game},{ply},{},",
+                Fen::from_position(&pos, EnPassantMode::Legal)
+            );
+            match mv {
+                Some(m) => uci(out, m, mode, false),
+                None => out.extend_from_slice(b"0000"),
+            }
+            out.push(b',');
+            let (mine, theirs) = if side == 0 {
+                (white_elo, black_elo)
+            } else {
+                (black_elo, white_elo)
+            };
+            number_field(out, mine);
+            out.push(b',');
+            number_field(out, theirs);
+            out.push(b',');
+            if let Some(c) = clock {
+                seconds_field(out, c);
+            }
+            out.push(b',');
+            match eval {
+                Some(Eval::Centipawns(cp)) => {
+                    let _ = write!(out, "{cp}");
+                }
+                Some(Eval::Mate(n)) => {
+                    let _ = write!(out, "#{n}");
+                }
+                None => {}
+            }
+            out.push(b',');
+            if let Some(r) = result {
+                let _ = write!(out, "{}", r[side]);
+            }
+            out.push(b'\n');
+        }
+        match mv {
+            Some(m) => pos.play_unchecked(m),
+            None => pos = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone()),
+        }
+        last_mover = Some(side);
+        eval = None;
+        ply += 1;
+    }
 }
 
 fn write_position_null(
@@ -382,6 +525,15 @@ thread_local! {
     static OPENINGS: std::cell::RefCell<OpeningCache> = std::cell::RefCell::default();
 }
 
+/// Writes a game's positions (fen, epd) or rows (csv).
+fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job) {
+    if job.format == MovesFormat::Csv {
+        write_rows(out, g, job.skip_plies, job.min_clock);
+    } else {
+        write_positions(out, g, job.format, job.skip_plies);
+    }
+}
+
 fn moves_batch(b: Batch, job: &Job) -> Done {
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
         return lines_batch(b, job);
@@ -404,7 +556,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
                         continue;
                     }
                     let start = out.len();
-                    write_positions(&mut out, g, job.format);
+                    write_game(&mut out, g, job);
                     if sel.dedup.is_some() {
                         kept.push(KeptGame {
                             game: g.info().index,
@@ -414,7 +566,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
                         });
                     }
                 } else {
-                    write_positions(&mut out, g, job.format);
+                    write_game(&mut out, g, job);
                 }
             }
             Ok(None) => break,
@@ -490,15 +642,43 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
 /// written).
 pub fn run(a: &MovesArgs) -> Result<Status> {
     let limits = a.batch.limits.pgc_limits();
+    let csv = a.format == MovesFormat::Csv;
+    if csv && a.all {
+        return Err(Error::Usage(
+            "--format csv writes main lines only; leave out --all".into(),
+        ));
+    }
+    if a.skip_plies > 0 && matches!(a.format, MovesFormat::Uci | MovesFormat::San) {
+        return Err(Error::Usage(
+            "--skip-plies leaves out positions: use it with --format fen, epd or csv".into(),
+        ));
+    }
+    let min_clock = match a.min_clock {
+        None => None,
+        Some(_) if !csv => {
+            return Err(Error::Usage(
+                "--min-clock needs --format csv (the clock is one of its columns)".into(),
+            ));
+        }
+        Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1000.0).ceil() as u64),
+        Some(s) => {
+            return Err(Error::Usage(format!(
+                "--min-clock {s}: expected a number of seconds, 0 or more"
+            )));
+        }
+    };
     let job = Job {
         format: a.format,
         opts: BulkOptions {
             variations: a.all,
-            comments: false,
+            // The clocks and evals of the csv rows.
+            comments: csv,
             san: a.format == MovesFormat::San,
             limits,
         },
         select: a.select.selection(),
+        skip_plies: a.skip_plies,
+        min_clock,
     };
     if a.select.duplicates.is_some() && job.select.dedup.is_none() {
         return Err(duplicates_without_dedup());
@@ -510,6 +690,7 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
             path: a.select.duplicates.as_deref(),
             write: line_duplicate,
         }),
+        header: if csv { CSV_HEADER } else { b"" },
     };
     batches.run(|b| moves_batch(b, &job))
 }
