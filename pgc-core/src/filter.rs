@@ -40,8 +40,12 @@
 //! comparison := NAME OP VALUE
 //! OP         := "=" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "~" | "!~"
 //! NAME       := [A-Za-z0-9_]+
-//! VALUE      := a word (no space, no `( ) " = ! < > ~`) | "quoted" (with \" and \\)
+//! VALUE      := a word (no space, no `( ) " = ! < > ~`) | "quoted"
 //! ```
+//!
+//! In a quoted value `\"` is a quote and `\\` a backslash; any other
+//! backslash is kept as written, so a regular expression's `\b` or `\d`
+//! needs no doubling.
 //!
 //! `not` binds tighter than `and`, which binds tighter than `or`; the
 //! keywords are read in any case. Parentheses and `not` nest at most
@@ -775,9 +779,18 @@ impl Parser<'_> {
                     }
                     '\\' => match chars.next() {
                         Some((_, e @ ('"' | '\\'))) => out.push(e as u8),
-                        _ => {
-                            return Err(self
-                                .error_at(self.at + 1 + i, "`\\\"` or `\\\\` in a quoted value"));
+                        // Any other backslash stays (`\b` in a regular
+                        // expression).
+                        Some((_, e)) => {
+                            out.push(b'\\');
+                            let mut buf = [0; 4];
+                            out.extend_from_slice(e.encode_utf8(&mut buf).as_bytes());
+                        }
+                        None => {
+                            return Err(self.error_at(
+                                self.text.len(),
+                                "the closing `\"` of the quoted value",
+                            ));
                         }
                     },
                     c => {
@@ -923,6 +936,8 @@ mod tests {
         assert!(holds("White~\"(?i)magnus$\"", &t));
         assert!(holds("Missing=\"\"", &t));
         assert!(holds("X=\"a \\\"b\\\" \\\\\"", &vec![("X", "a \"b\" \\")]));
+        assert!(holds("White~\"(?i)\\bmagnus\\b\"", &t));
+        assert!(!holds("White~\"\\bagnus\"", &t));
     }
 
     #[test]

@@ -496,6 +496,8 @@ fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>
             Some(m) => pos.play_unchecked(m),
             None => pos = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone()),
         }
+        // The clock of this move, if it has one, comes next.
+        clocks[side] = None;
         last_mover = Some(side);
         eval = None;
         ply += 1;
