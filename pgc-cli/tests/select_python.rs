@@ -263,6 +263,29 @@ fn dedup_drops_what_python_chess_finds_repeated() {
             again == kept_pgn,
             "{flag}: encode and decode keep the same games"
         );
+        // export --dedup keeps the same rows: their pgc column imports to
+        // the PGC of the same games.
+        let table = tmp.path("dedup.parquet");
+        pgc_ok(&[
+            "export".as_ref(),
+            "-q".as_ref(),
+            flag.as_ref(),
+            pgc_path.as_os_str(),
+            "-f".as_ref(),
+            "-o".as_ref(),
+            table.as_os_str(),
+        ]);
+        let imported = tmp.path("imported.pgc");
+        pgc_ok(&[
+            "import".as_ref(),
+            "-q".as_ref(),
+            table.as_os_str(),
+            "-f".as_ref(),
+            "-o".as_ref(),
+            imported.as_os_str(),
+        ]);
+        let exported = pgc_ok(&["decode".as_ref(), "-q".as_ref(), imported.as_os_str()]);
+        assert!(exported == kept_pgn, "{flag}: export keeps the same games");
     }
 }
 
@@ -361,4 +384,18 @@ fn where_and_dedup_write_the_same_for_every_job_count() {
             "{cmd} {extra:?}: -j 3 differs from -j 1"
         );
     }
+    let mut tables = Vec::new();
+    for j in ["1", "2", "3"] {
+        let table = tmp.path(&format!("t{j}.parquet"));
+        let mut args: Vec<&OsStr> = vec!["export".as_ref(), "-q".as_ref(), pgc_path.as_os_str()];
+        args.extend(sel.iter().map(OsStr::new));
+        args.extend(["-j", j, "-o"].map(OsStr::new));
+        args.push(table.as_os_str());
+        pgc_ok(&args);
+        tables.push(std::fs::read(&table).expect("table"));
+    }
+    assert!(
+        tables[1] == tables[0] && tables[2] == tables[0],
+        "export -j"
+    );
 }

@@ -13,7 +13,7 @@ use crate::batch::{Batch, PgcSplitter, jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
-use crate::select::bulk_plies_and_key;
+use crate::select::{Dedup, GameKey, Selection, bulk_plies_and_key};
 use crate::table::{Spool, output_format, table_error};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
@@ -22,7 +22,6 @@ use pgc_arrow::{
     Column, Converted, ExportOptions, GamesBuilder, Joiner, TableWriter, WriteOptions, convert,
 };
 use pgc_core::BulkReader;
-use pgc_core::filter::Filter;
 use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
     EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
@@ -51,6 +50,8 @@ struct Done {
     bytes_in: u64,
     /// PGN games that could not be encoded (not in the table).
     rejects: Vec<Reject>,
+    /// With `--dedup`: each row's game (0-based) and key.
+    keys: Vec<(u64, GameKey)>,
 }
 
 /// The PGN splitter's visitor: copies each game's bytes into the batch,
@@ -103,27 +104,31 @@ fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Opti
     Ok(first.map(|start| PgnJob { data, start }))
 }
 
-/// [`convert`] keeping only the games `filter` selects: the records of a
-/// game left out are in no row.
+/// [`convert`] keeping only the games `sel` selects (the records of a
+/// game left out are in no row), with each row's game and `--dedup` key.
 fn convert_selected(
     data: &[u8],
     offset: u64,
     games: u64,
     builder: &mut GamesBuilder,
-    filter: Option<&Filter>,
+    sel: &Selection,
+    keys: &mut Vec<(u64, GameKey)>,
 ) -> std::result::Result<Converted, pgc_arrow::Error> {
-    let Some(filter) = filter else {
+    if !sel.is_active() {
         return convert(data, offset, games, builder);
-    };
+    }
     let mut reader =
         BulkReader::new(data, bulk_options(builder.options())).starting_at(offset, games);
     let mut start = 0usize;
     while let Some(game) = reader.next_game()? {
         let end = usize::try_from(game.end_offset() - offset).unwrap_or(data.len());
         let end = end.min(data.len());
-        let (plies, _) = bulk_plies_and_key(game, None);
-        if filter.matches(game, plies) {
+        let (plies, key) = bulk_plies_and_key(game, sel.dedup);
+        if sel.filter.as_ref().is_none_or(|f| f.matches(game, plies)) {
             builder.push(game, &data[start..end])?;
+            if sel.dedup.is_some() {
+                keys.push((game.info().index, key));
+            }
         }
         start = end;
     }
@@ -135,7 +140,7 @@ fn convert_selected(
 
 /// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
 /// the batch's bytes), then makes their rows.
-fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
+fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, sel: &Selection) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
     let mut pgc = Vec::with_capacity(job.data.len() / 3);
     let mut rejects = Vec::new();
@@ -154,22 +159,33 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, filter: Option<&Filter
         },
     );
     let mut builder = GamesBuilder::new(opts);
+    let mut keys = Vec::new();
     Done {
         // Positions in this PGC are within the batch's encoding: it was
         // just written, a failure to read it back is no fault of the input.
-        rows: convert_selected(&pgc, 0, job.start.index, &mut builder, filter),
+        rows: convert_selected(&pgc, 0, job.start.index, &mut builder, sel, &mut keys),
         bytes_in: job.data.len() as u64,
         rejects,
+        keys,
     }
 }
 
 /// Makes the rows of a batch of PGC games.
-fn convert_pgc(batch: &Batch, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
+fn convert_pgc(batch: &Batch, opts: &ExportOptions, sel: &Selection) -> Done {
     let mut builder = GamesBuilder::new(opts);
+    let mut keys = Vec::new();
     Done {
-        rows: convert_selected(&batch.data, batch.offset, batch.games, &mut builder, filter),
+        rows: convert_selected(
+            &batch.data,
+            batch.offset,
+            batch.games,
+            &mut builder,
+            sel,
+            &mut keys,
+        ),
         bytes_in: batch.data.len() as u64,
         rejects: Vec::new(),
+        keys,
     }
 }
 
@@ -185,6 +201,8 @@ struct Table {
     bytes_in: u64,
     rejected: u64,
     shown: Vec<String>,
+    /// `--dedup`: the games kept so far.
+    dedup: Option<Dedup>,
 }
 
 impl Table {
@@ -203,10 +221,40 @@ impl Table {
             )),
             e => table_error(name, &e),
         })?;
-        let ready = self.joiner.push(rows).map_err(|e| table_error(name, &e))?;
-        self.write(ready.as_ref())
-            .map_err(|e| table_error(self.sink.name(), &e))?;
+        for part in self.deduplicated(rows, &done.keys) {
+            let ready = self.joiner.push(part).map_err(|e| table_error(name, &e))?;
+            self.write(ready.as_ref())
+                .map_err(|e| table_error(self.sink.name(), &e))?;
+        }
         self.spool.drain(&mut self.sink)
+    }
+
+    /// With `--dedup`, the runs of `rows` that are no duplicate (in input
+    /// order), the records after the last game with the last run; else
+    /// `rows` as they are.
+    fn deduplicated(&mut self, rows: Converted, keys: &[(u64, GameKey)]) -> Vec<Converted> {
+        let Some(dedup) = &mut self.dedup else {
+            return vec![rows];
+        };
+        let mut parts = Vec::new();
+        let mut run = 0;
+        for (i, &(game, key)) in keys.iter().enumerate() {
+            if dedup.check(key, game).is_some() {
+                if i > run {
+                    parts.push(Converted {
+                        batch: rows.batch.slice(run, i - run),
+                        rest: Vec::new(),
+                    });
+                }
+                run = i + 1;
+            }
+        }
+        let n = rows.batch.num_rows();
+        parts.push(Converted {
+            batch: rows.batch.slice(run.min(n), n - run.min(n)),
+            rest: rows.rest,
+        });
+        parts
     }
 
     fn write(
@@ -253,11 +301,11 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
     let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
     refuse_binary_terminal(&output)?;
     let jobs = jobs(a.jobs);
-    let filter = Filter::all(a.select.filters.iter().cloned());
-    if a.select.dedup.is_some() || a.select.duplicates.is_some() {
+    let sel = a.select.selection();
+    if a.select.duplicates.is_some() {
         return Err(Error::Usage(
-            "pgc export has no --dedup yet: run `pgc encode --dedup` (or `pgc decode --dedup`) \
-             first and export its output"
+            "pgc export has no --duplicates: run `pgc encode --dedup --duplicates FILE` \
+             for the games --dedup drops"
                 .into(),
         ));
     }
@@ -275,6 +323,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         bytes_in: 0,
         rejected: 0,
         shown: Vec::new(),
+        dedup: sel.dedup.map(|_| Dedup::default()),
     };
     let mut progress = Progress::new("export", a.report.quiet);
     let limits = opts.limits;
@@ -288,7 +337,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 run_ordered(
                     jobs,
                     || next_pgn_batch(&mut reader, name),
-                    |job| encode_and_convert(&job, &opts, filter.as_ref()),
+                    |job| encode_and_convert(&job, &opts, &sel),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
@@ -301,7 +350,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 run_ordered(
                     jobs,
                     || splitter.next_batch().map_err(|e| Error::io(name, &e)),
-                    |batch| convert_pgc(&batch, &opts, filter.as_ref()),
+                    |batch| convert_pgc(&batch, &opts, &sel),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
