@@ -147,6 +147,9 @@ pub struct Select<'a, V> {
     pub dropped: bool,
     /// The last game's key, with `--dedup`.
     pub last_key: Option<GameKey>,
+    /// Whether the selection chooses at all (else every callback only
+    /// goes through).
+    active: bool,
     /// Stop a kept game at its movetext too when nothing more is needed
     /// of it (no `--dedup`, the filter decided by the tags): for a caller
     /// that only asks whether a game is selected.
@@ -167,6 +170,7 @@ impl<'a, V: GameVisitor> Select<'a, V> {
             key: KeyHasher::default(),
             dropped: false,
             last_key: None,
+            active: sel.is_active(),
             tags_only: false,
         }
     }
@@ -178,6 +182,9 @@ impl<'a, V: GameVisitor> Select<'a, V> {
 
     /// The verdict at the end of a game (plies known).
     fn finish_game(&mut self) {
+        if !self.active {
+            return;
+        }
         if let Some(f) = &self.sel.filter
             && !f.matches(&self.tags, self.plies)
         {
@@ -212,7 +219,9 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
         self.inner.begin_game(info)
     }
     fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
-        self.tags.push(name, value);
+        if self.active {
+            self.tags.push(name, value);
+        }
         self.inner.tag(name, value)
     }
     fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
@@ -240,7 +249,7 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
     }
     #[inline]
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
-        if self.depth == 0 {
+        if self.active && self.depth == 0 {
             self.plies += 1;
             self.key.push(ply.ordinal);
         }
