@@ -399,3 +399,63 @@ fn where_and_dedup_write_the_same_for_every_job_count() {
         "export -j"
     );
 }
+
+#[test]
+fn bad_expressions_and_flags_are_usage_errors() {
+    let tmp = Tmp::new("select-usage");
+    let pgn = tmp.path("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
+    )
+    .expect("write");
+    let pgc_path = tmp.path("g.pgc");
+    pgc_ok(&[
+        "encode".as_ref(),
+        "-q".as_ref(),
+        pgn.as_os_str(),
+        "-o".as_ref(),
+        pgc_path.as_os_str(),
+    ]);
+    let run = |args: &[&str]| {
+        let out = pgc().args(args).arg(&pgc_path).output().expect("run pgc");
+        (out.status.code(), stderr(&out))
+    };
+    let (code, err) = run(&["decode", "--where", "White=a and (Black=b"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("column 21") && err.contains("expected `)`"),
+        "{err}"
+    );
+    let (code, err) = run(&["moves", "--where", "Elo>=strong"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("column 6") && err.contains("a number"),
+        "{err}"
+    );
+    let (code, err) = run(&["decode", "--duplicates", "d.pgn"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--duplicates needs --dedup"), "{err}");
+    let (code, err) = run(&["moves", "--min-clock", "30"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--format csv"), "{err}");
+    // The old NAME OP VALUE form, and the selection itself.
+    let out = pgc_ok(&[
+        "moves".as_ref(),
+        "-q".as_ref(),
+        "--where".as_ref(),
+        "White = a".as_ref(),
+        "--where".as_ref(),
+        "Plies=2 and not Player=c".as_ref(),
+        pgc_path.as_os_str(),
+    ]);
+    assert_eq!(out, b"e2e4 e7e5 1-0\n");
+    let out = pgc_ok(&[
+        "moves".as_ref(),
+        "-q".as_ref(),
+        "--where".as_ref(),
+        "Plies>2 or Black!=b".as_ref(),
+        pgc_path.as_os_str(),
+    ]);
+    assert_eq!(out, b"");
+}
