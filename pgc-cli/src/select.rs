@@ -335,6 +335,114 @@ pub fn select_game(
     Ok((!v.dropped).then_some(v.last_key))
 }
 
+/// Consecutive games of a batch that `--where` may select, by their tags:
+/// bytes `start..end` of the batch, the first being game `games` (0-based)
+/// of the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// The first byte, in the batch.
+    pub start: usize,
+    /// Just past the last game's last byte, in the batch.
+    pub end: usize,
+    /// The 0-based number of the run's first game.
+    pub games: u64,
+}
+
+/// The verdict of a filter on a game's tags (stopping every game at its
+/// movetext): whether the game may be selected.
+struct TagVerdict<'a> {
+    filter: &'a Filter,
+    tags: TagList,
+    index: u64,
+    keep: bool,
+}
+
+impl GameVisitor for TagVerdict<'_> {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.tags.clear();
+        self.index = info.index;
+        self.keep = true;
+        ControlFlow::Continue(())
+    }
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        self.tags.push(name, value);
+        ControlFlow::Continue(())
+    }
+    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+        self.keep = self.filter.eval(&self.tags, None) != Some(false);
+        ControlFlow::Break(())
+    }
+    fn end_game(&mut self) {
+        // No movetext: no plies.
+        self.keep = self.filter.matches(&self.tags, 0);
+    }
+}
+
+/// What [`selected_runs`] found in a batch.
+#[derive(Debug, Default)]
+pub struct Runs {
+    /// The runs of games the tags do not exclude, in order.
+    pub runs: Vec<Run>,
+    /// Games walked (whole games).
+    pub games: u64,
+    /// Where the last whole game ends in the batch (the records after it
+    /// belong to the next batch's first game).
+    pub end: usize,
+    /// The error that stopped the walk, positioned in the input.
+    pub error: Option<pgc_core::WalkError>,
+}
+
+/// Walks the tag sections of a batch (`data`, at byte `offset` of the
+/// input after `games` games) and returns the runs of games `filter` does
+/// not exclude by their tags. No move is decoded: the walker still checks
+/// that every record frames and follows the game grammar, as `pgc decode
+/// --where` does for the games it skips.
+pub fn selected_runs(
+    data: &[u8],
+    offset: u64,
+    games: u64,
+    limits: pgc_core::Limits,
+    filter: &Filter,
+) -> Runs {
+    let reader = pgc_core::Reader::with_limits(data, limits).starting_at(offset);
+    let mut walker = pgc_core::GameWalker::from_reader(reader).starting_at(games);
+    let mut v = TagVerdict {
+        filter,
+        tags: TagList::default(),
+        index: 0,
+        keep: false,
+    };
+    let mut found = Runs::default();
+    let mut start = 0usize;
+    loop {
+        match walker.walk_game(&mut v) {
+            Ok(true) => {
+                let end = usize::try_from(walker.offset() - offset)
+                    .unwrap_or(data.len())
+                    .min(data.len());
+                if v.keep {
+                    match found.runs.last_mut() {
+                        Some(r) if r.end == start => r.end = end,
+                        _ => found.runs.push(Run {
+                            start,
+                            end,
+                            games: v.index,
+                        }),
+                    }
+                }
+                found.games += 1;
+                found.end = end;
+                start = end;
+            }
+            Ok(false) => return found,
+            Err(e) => {
+                found.error = Some(e);
+                return found;
+            }
+        }
+    }
+}
+
 /// A kept game of a batch's text: its 0-based number, key, and where its
 /// text starts and ends in the batch's output (text between games goes
 /// to the output).

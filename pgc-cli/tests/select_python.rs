@@ -146,6 +146,24 @@ fn readme_selections_choose_what_python_chess_chooses() {
     );
     assert!(total > 3000);
 
+    // The games that have csv rows (the games with moves).
+    let row_games = |csv: &[u8]| {
+        let mut games: Vec<u64> = String::from_utf8_lossy(csv)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().parse().expect("a game"))
+            .collect();
+        games.dedup();
+        games
+    };
+    let has_rows = row_games(&pgc_ok(&[
+        "moves".as_ref(),
+        "-q".as_ref(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+        pgc_path.as_os_str(),
+    ]));
+    assert!(has_rows.len() as u64 > total - 20);
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let report = script(&["where".as_ref(), pgn.as_os_str()]);
     let mut checked = 0;
@@ -171,6 +189,55 @@ fn readme_selections_choose_what_python_chess_chooses() {
             pgc_path.as_os_str(),
         ]));
         assert_eq!(got, want, "--where {expr}: pgc and python-chess differ");
+        // moves (csv rows, whose first column is the game) and export
+        // choose the same games: those games have moves, and export's
+        // pgc column imports to what decode --where writes.
+        let in_rows = row_games(&pgc_ok(&[
+            "moves".as_ref(),
+            "-q".as_ref(),
+            "--format".as_ref(),
+            "csv".as_ref(),
+            "--where".as_ref(),
+            expr.as_ref(),
+            pgc_path.as_os_str(),
+        ]));
+        let with_moves: Vec<u64> = want
+            .iter()
+            .copied()
+            .filter(|g| has_rows.binary_search(g).is_ok())
+            .collect();
+        assert_eq!(in_rows, with_moves, "moves --where {expr}");
+        let table = tmp.path("where.parquet");
+        let imported = tmp.path("where.pgc");
+        pgc_ok(&[
+            "export".as_ref(),
+            "-q".as_ref(),
+            "-f".as_ref(),
+            "--where".as_ref(),
+            expr.as_ref(),
+            pgc_path.as_os_str(),
+            "-o".as_ref(),
+            table.as_os_str(),
+        ]);
+        pgc_ok(&[
+            "import".as_ref(),
+            "-q".as_ref(),
+            "-f".as_ref(),
+            table.as_os_str(),
+            "-o".as_ref(),
+            imported.as_os_str(),
+        ]);
+        let decoded = |p: &Path, w: Option<&str>| {
+            let mut args: Vec<&OsStr> = vec!["decode".as_ref(), "-q".as_ref(), p.as_os_str()];
+            if let Some(w) = w {
+                args.extend(["--where", w].map(OsStr::new));
+            }
+            pgc_ok(&args)
+        };
+        assert!(
+            decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
+            "export --where {expr}"
+        );
         checked += 1;
         non_trivial += usize::from(!want.is_empty() && (want.len() as u64) < total);
     }

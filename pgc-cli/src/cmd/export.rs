@@ -13,7 +13,7 @@ use crate::batch::{Batch, PgcSplitter, jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
-use crate::select::{Dedup, GameKey, Selection, bulk_plies_and_key};
+use crate::select::{Dedup, GameKey, Run, Runs, Selection, bulk_plies_and_key, selected_runs};
 use crate::table::{Spool, output_format, table_error};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
@@ -106,6 +106,7 @@ fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Opti
 
 /// [`convert`] keeping only the games `sel` selects (the records of a
 /// game left out are in no row), with each row's game and `--dedup` key.
+/// The games the tags exclude are not decoded.
 fn convert_selected(
     data: &[u8],
     offset: u64,
@@ -117,24 +118,50 @@ fn convert_selected(
     if !sel.is_active() {
         return convert(data, offset, games, builder);
     }
-    let mut reader =
-        BulkReader::new(data, bulk_options(builder.options())).starting_at(offset, games);
-    let mut start = 0usize;
-    while let Some(game) = reader.next_game()? {
-        let end = usize::try_from(game.end_offset() - offset).unwrap_or(data.len());
-        let end = end.min(data.len());
-        let (plies, key) = bulk_plies_and_key(game, sel.dedup);
-        if sel.filter.as_ref().is_none_or(|f| f.matches(game, plies)) {
-            builder.push(game, &data[start..end])?;
-            if sel.dedup.is_some() {
-                keys.push((game.info().index, key));
+    let found = match &sel.filter {
+        Some(f) => selected_runs(data, offset, games, builder.options().limits, f),
+        None => Runs {
+            runs: vec![Run {
+                start: 0,
+                end: data.len(),
+                games,
+            }],
+            ..Runs::default()
+        },
+    };
+    let mut last_end = 0;
+    for run in &found.runs {
+        let part = &data[run.start..run.end];
+        let at = offset + run.start as u64;
+        let mut reader =
+            BulkReader::new(part, bulk_options(builder.options())).starting_at(at, run.games);
+        let mut start = 0usize;
+        while let Some(game) = reader.next_game()? {
+            let end = usize::try_from(game.end_offset() - at)
+                .unwrap_or(part.len())
+                .min(part.len());
+            let (plies, key) = bulk_plies_and_key(game, sel.dedup);
+            if sel.filter.as_ref().is_none_or(|f| f.matches(game, plies)) {
+                builder.push(game, &part[start..end])?;
+                if sel.dedup.is_some() {
+                    keys.push((game.info().index, key));
+                }
             }
+            start = end;
         }
-        start = end;
+        last_end = run.start + start;
     }
+    if let Some(e) = found.error {
+        return Err(e.into());
+    }
+    let rest = if sel.filter.is_some() {
+        found.end
+    } else {
+        last_end
+    };
     Ok(Converted {
         batch: builder.finish()?,
-        rest: data[start..].to_vec(),
+        rest: data[rest..].to_vec(),
     })
 }
 

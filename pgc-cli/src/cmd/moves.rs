@@ -26,6 +26,7 @@ use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Error, Result, Status};
 use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, duplicates_without_dedup, line_duplicate,
+    selected_runs,
 };
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
@@ -33,7 +34,7 @@ use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
-use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Square};
@@ -540,52 +541,90 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
         return lines_batch(b, job);
     }
-    let mut reader = BulkReader::from_walker(b.walker(job.opts.limits), job.opts);
-    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
-    let mut out = Vec::with_capacity(b.data.len() * 4);
-    let (mut games, mut plies) = (0, 0);
-    let mut error = None;
-    let mut kept = Vec::new();
-    let sel = &job.select;
-    loop {
-        match reader.next_game() {
-            Ok(Some(g)) => {
-                games += 1;
-                plies += g.plies();
-                if sel.is_active() {
-                    let (main, key) = bulk_plies_and_key(g, sel.dedup);
-                    if sel.filter.as_ref().is_some_and(|f| !f.matches(g, main)) {
-                        continue;
-                    }
-                    let start = out.len();
-                    write_game(&mut out, g, job);
-                    if sel.dedup.is_some() {
-                        kept.push(KeptGame {
-                            game: g.info().index,
-                            key,
-                            start,
-                            end: out.len(),
-                        });
-                    }
-                } else {
-                    write_game(&mut out, g, job);
+    let mut w = Positions {
+        job,
+        out: Vec::with_capacity(b.data.len() * 4),
+        kept: Vec::new(),
+        plies: 0,
+        games: 0,
+    };
+    let error = match &job.select.filter {
+        None => w.read(BulkReader::from_walker(b.walker(job.opts.limits), job.opts)),
+        Some(f) => {
+            // The games the tags exclude are not decoded.
+            let found = selected_runs(&b.data, b.offset, b.games, job.opts.limits, f);
+            let mut error = None;
+            for run in &found.runs {
+                let reader = BulkReader::new(&b.data[run.start..run.end], job.opts)
+                    .starting_at(b.offset + run.start as u64, run.games);
+                error = w.read(reader);
+                if error.is_some() {
+                    break;
                 }
             }
-            Ok(None) => break,
-            Err(e) => {
-                error = Some(e);
-                break;
-            }
+            w.games = found.games;
+            error.or(found.error)
         }
-    }
-    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
+    };
     Done {
-        out,
-        games,
-        plies,
+        out: w.out,
+        games: w.games,
+        plies: w.plies,
         bytes_in: b.data.len() as u64,
         error,
-        kept,
+        kept: w.kept,
+    }
+}
+
+/// The positions (fen, epd) or rows (csv) of a batch's games, under the
+/// selection.
+struct Positions<'a> {
+    job: &'a Job,
+    out: Vec<u8>,
+    kept: Vec<KeptGame>,
+    plies: u64,
+    games: u64,
+}
+
+impl Positions<'_> {
+    /// Writes the games `reader` reads; the error that stopped it.
+    fn read(&mut self, mut reader: BulkReader<&[u8]>) -> Option<WalkError> {
+        OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
+        let sel = &self.job.select;
+        let mut error = None;
+        loop {
+            match reader.next_game() {
+                Ok(Some(g)) => {
+                    self.games += 1;
+                    self.plies += g.plies();
+                    if sel.is_active() {
+                        let (main, key) = bulk_plies_and_key(g, sel.dedup);
+                        if sel.filter.as_ref().is_some_and(|f| !f.matches(g, main)) {
+                            continue;
+                        }
+                        let start = self.out.len();
+                        write_game(&mut self.out, g, self.job);
+                        if sel.dedup.is_some() {
+                            self.kept.push(KeptGame {
+                                game: g.info().index,
+                                key,
+                                start,
+                                end: self.out.len(),
+                            });
+                        }
+                    } else {
+                        write_game(&mut self.out, g, self.job);
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
+            }
+        }
+        OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
+        error
     }
 }
 
