@@ -6,7 +6,7 @@
 use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
-use crate::select::{KeptGame, Select, Selection, duplicates_without_dedup, pgn_duplicate};
+use crate::select::{KeptGame, Select, Selection, check_duplicates, pgn_duplicate};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::ext::ExtKind;
@@ -226,9 +226,7 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     let limits = a.batch.limits.pgc_limits();
     let format = a.format;
     let sel = a.select.selection();
-    if a.select.duplicates.is_some() && sel.dedup.is_none() {
-        return Err(duplicates_without_dedup());
-    }
+    check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let batches = PgcBatches {
         command: "decode",
         args: &a.batch,

@@ -25,7 +25,7 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Error, Result, Status};
 use crate::select::{
-    KeptGame, Select, Selection, bulk_plies_and_key, duplicates_without_dedup, line_duplicate,
+    KeptGame, Select, Selection, bulk_plies_and_key, check_duplicates, line_duplicate,
     selected_runs,
 };
 use pgc_core::ext::commands::{Eval, TimeKind};
@@ -721,9 +721,7 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         skip_plies: a.skip_plies,
         min_clock,
     };
-    if a.select.duplicates.is_some() && job.select.dedup.is_none() {
-        return Err(duplicates_without_dedup());
-    }
+    check_duplicates(a.select.duplicates.as_deref(), job.select.dedup)?;
     let batches = PgcBatches {
         command: "moves",
         args: &a.batch,
