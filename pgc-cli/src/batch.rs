@@ -24,7 +24,7 @@ use crate::args::{GameRange, PgcBatchArgs};
 use crate::error::{self, Error, Status};
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say, summary_line};
-use crate::select::{Dedup, KeptGame};
+use crate::select::{Dedup, DedupMode, KeptGame, duplicates_without_dedup};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::internals::Bounds;
@@ -513,6 +513,21 @@ impl PgcBatches<'_> {
             progress.elapsed(),
         ));
         Ok(Status::Ok)
+    }
+}
+
+/// Refuses `--duplicates` without `--dedup`, or naming stdout (the
+/// output's place).
+///
+/// # Errors
+/// A usage error saying which.
+pub fn check_duplicates(path: Option<&Path>, dedup: Option<DedupMode>) -> error::Result<()> {
+    match path {
+        Some(_) if dedup.is_none() => Err(duplicates_without_dedup()),
+        Some(p) if crate::io::is_stdout(Some(p)) => Err(Error::Usage(
+            "--duplicates needs a file name (stdout is the output)".into(),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -595,21 +595,6 @@ pub fn line_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
     to.extend_from_slice(text);
 }
 
-/// Refuses `--duplicates` without `--dedup`, or naming stdout (the
-/// output's place).
-///
-/// # Errors
-/// A usage error saying which.
-pub fn check_duplicates(path: Option<&std::path::Path>, dedup: Option<DedupMode>) -> Result<()> {
-    match path {
-        Some(_) if dedup.is_none() => Err(duplicates_without_dedup()),
-        Some(p) if crate::io::is_stdout(Some(p)) => Err(Error::Usage(
-            "--duplicates needs a file name (stdout is the output)".into(),
-        )),
-        _ => Ok(()),
-    }
-}
-
 /// An `Error` for a `--duplicates` path used without `--dedup`.
 pub fn duplicates_without_dedup() -> Error {
     Error::Usage("--duplicates needs --dedup (it lists the games --dedup drops)".into())

@@ -6,7 +6,7 @@
 use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
-use crate::select::{KeptGame, Select, Selection, check_duplicates, pgn_duplicate};
+use crate::select::{KeptGame, Select, Selection, pgn_duplicate};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::ext::ExtKind;
@@ -226,7 +226,7 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     let limits = a.batch.limits.pgc_limits();
     let format = a.format;
     let sel = a.select.selection();
-    check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
+    crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let batches = PgcBatches {
         command: "decode",
         args: &a.batch,

@@ -13,7 +13,7 @@ use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
-use crate::select::{Dedup, KeptGame, Selection, check_duplicates, pgn_duplicate, select_game};
+use crate::select::{Dedup, KeptGame, Selection, pgn_duplicate, select_game};
 use pgc_core::ext;
 use pgn_bridge::EncodeStats;
 use pgn_bridge::PgnError;
@@ -429,7 +429,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     };
     let max_game_bytes = a.limits.max_game_bytes();
     let sel = a.select.selection();
-    check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
+    crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let dup_out = match &a.select.duplicates {
         Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
         None => None,

@@ -25,8 +25,7 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Error, Result, Status};
 use crate::select::{
-    KeptGame, Select, Selection, bulk_plies_and_key, check_duplicates, line_duplicate,
-    selected_runs,
+    KeptGame, Select, Selection, bulk_plies_and_key, line_duplicate, selected_runs,
 };
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
@@ -721,7 +720,7 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         skip_plies: a.skip_plies,
         min_clock,
     };
-    check_duplicates(a.select.duplicates.as_deref(), job.select.dedup)?;
+    crate::batch::check_duplicates(a.select.duplicates.as_deref(), job.select.dedup)?;
     let batches = PgcBatches {
         command: "moves",
         args: &a.batch,
