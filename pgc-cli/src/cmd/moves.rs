@@ -376,17 +376,6 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
 /// The header row of `--format csv`.
 const CSV_HEADER: &[u8] = b"game,ply,fen,move,elo,opponent_elo,clock,eval,result\n";
 
-/// A tag value as a CSV field when it is a whole number (an Elo), else
-/// nothing.
-fn number_field(out: &mut Vec<u8>, v: Option<&[u8]>) {
-    if let Some(v) = v
-        && !v.is_empty()
-        && v.iter().all(u8::is_ascii_digit)
-    {
-        out.extend_from_slice(v);
-    }
-}
-
 /// Milliseconds as seconds, with only the decimals needed (`90`, `7.3`).
 fn seconds_field(out: &mut Vec<u8>, millis: u64) {
     let _ = write!(out, "{}", millis / 1000);
@@ -398,9 +387,38 @@ fn seconds_field(out: &mut Vec<u8>, millis: u64) {
     }
 }
 
-/// Writes the training rows of a game (`--format csv`): one per position
-/// before each main-line move, from ply `skip` on, whose mover had at
-/// least `min_clock` milliseconds (when given).
+/// One training row: a position before a main-line move.
+pub struct TrainingRow<'a> {
+    /// 1-based game number.
+    pub game: u64,
+    /// 0 for the start position.
+    pub ply: u32,
+    /// The position.
+    pub pos: &'a Chess,
+    /// The move played from it (`None`: a null move).
+    pub mv: Option<Move>,
+    /// How castling is written in UCI.
+    pub mode: CastlingMode,
+    /// The side to move's Elo, and the other's (whole numbers only).
+    pub elo: Option<&'a [u8]>,
+    /// See [`TrainingRow::elo`].
+    pub opponent_elo: Option<&'a [u8]>,
+    /// The mover's clock before the move, in milliseconds.
+    pub clock: Option<u64>,
+    /// The position's eval (White's view).
+    pub eval: Option<Eval>,
+    /// The result from the side to move's view: 1, 0.5 or 0.
+    pub result: Option<f32>,
+}
+
+/// An Elo tag value when it is a whole number.
+fn whole(v: Option<&[u8]>) -> Option<&[u8]> {
+    v.filter(|v| !v.is_empty() && v.iter().all(u8::is_ascii_digit))
+}
+
+/// The training rows of a game: one per position before each main-line
+/// move, from ply `skip` on, whose mover had at least `min_clock`
+/// milliseconds (when given).
 ///
 /// The clock of a row is the mover's time left before the move: the
 /// `[%clk]` of the mover's previous move (Lichess writes the time left
@@ -409,7 +427,12 @@ fn seconds_field(out: &mut Vec<u8>, millis: u64) {
 /// game's start time is not recorded in the movetext). The eval is the
 /// `[%eval]` after the move that reached the position: the evaluation of
 /// that position (none for the start position).
-fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+pub fn training_rows(
+    g: &BulkGame,
+    skip: u32,
+    min_clock: Option<u64>,
+    mut emit: impl FnMut(&TrainingRow<'_>),
+) {
     let mode = g.castling_mode();
     let mut pos = g.start().clone();
     let mut ply = 0u32;
@@ -424,7 +447,7 @@ fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>
         b"1/2-1/2" => Some([0.5, 0.5]),
         _ => None,
     };
-    let (white_elo, black_elo) = (g.tag(b"WhiteElo"), g.tag(b"BlackElo"));
+    let elos = [whole(g.tag(b"WhiteElo")), whole(g.tag(b"BlackElo"))];
     let mut depth = 0u32;
     for ev in g.events() {
         let mv = match ev {
@@ -454,43 +477,18 @@ fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>
         let side = usize::from(pos.turn() == Color::Black);
         let clock = clocks[side];
         if ply >= skip && min_clock.is_none_or(|m| clock.is_some_and(|c| c >= m)) {
-            let _ = write!(
-                out,
-                "{game},{ply},{},",
-                Fen::from_position(&pos, EnPassantMode::Legal)
-            );
-            match mv {
-                Some(m) => uci(out, m, mode, false),
-                None => out.extend_from_slice(b"0000"),
-            }
-            out.push(b',');
-            let (mine, theirs) = if side == 0 {
-                (white_elo, black_elo)
-            } else {
-                (black_elo, white_elo)
-            };
-            number_field(out, mine);
-            out.push(b',');
-            number_field(out, theirs);
-            out.push(b',');
-            if let Some(c) = clock {
-                seconds_field(out, c);
-            }
-            out.push(b',');
-            match eval {
-                Some(Eval::Centipawns(cp)) => {
-                    let _ = write!(out, "{cp}");
-                }
-                Some(Eval::Mate(n)) => {
-                    let _ = write!(out, "#{n}");
-                }
-                None => {}
-            }
-            out.push(b',');
-            if let Some(r) = result {
-                let _ = write!(out, "{}", r[side]);
-            }
-            out.push(b'\n');
+            emit(&TrainingRow {
+                game,
+                ply,
+                pos: &pos,
+                mv,
+                mode,
+                elo: elos[side],
+                opponent_elo: elos[1 - side],
+                clock,
+                eval,
+                result: result.map(|r| r[side]),
+            });
         }
         match mv {
             Some(m) => pos.play_unchecked(m),
@@ -502,6 +500,52 @@ fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>
         eval = None;
         ply += 1;
     }
+}
+
+/// A row's move in UCI (`0000` for a null move).
+pub fn row_move(out: &mut Vec<u8>, r: &TrainingRow<'_>) {
+    match r.mv {
+        Some(m) => uci(out, m, r.mode, false),
+        None => out.extend_from_slice(b"0000"),
+    }
+}
+
+/// Writes the training rows of a game as CSV (`--format csv`; see
+/// [`training_rows`]).
+fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+    training_rows(g, skip, min_clock, |r| {
+        let _ = write!(
+            out,
+            "{},{},{},",
+            r.game,
+            r.ply,
+            Fen::from_position(r.pos, EnPassantMode::Legal)
+        );
+        row_move(out, r);
+        out.push(b',');
+        out.extend_from_slice(r.elo.unwrap_or(b""));
+        out.push(b',');
+        out.extend_from_slice(r.opponent_elo.unwrap_or(b""));
+        out.push(b',');
+        if let Some(c) = r.clock {
+            seconds_field(out, c);
+        }
+        out.push(b',');
+        match r.eval {
+            Some(Eval::Centipawns(cp)) => {
+                let _ = write!(out, "{cp}");
+            }
+            Some(Eval::Mate(n)) => {
+                let _ = write!(out, "#{n}");
+            }
+            None => {}
+        }
+        out.push(b',');
+        if let Some(x) = r.result {
+            let _ = write!(out, "{x}");
+        }
+        out.push(b'\n');
+    });
 }
 
 fn write_position_null(
