@@ -429,6 +429,19 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Reporting.
+    /// A table of positions for training instead of games: one row per
+    /// position before each main-line move (game, ply, fen, move, elo,
+    /// opponent_elo, clock, eval, mate, result), as `pgc moves --format
+    /// csv` writes them.
+    #[arg(long)]
+    pub positions: bool,
+    /// With --positions: leave out the positions before ply N.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "positions")]
+    pub skip_plies: u32,
+    /// With --positions: leave out the positions whose mover had less than
+    /// SECONDS on the clock, or no known clock.
+    #[arg(long, value_name = "SECONDS", requires = "positions")]
+    pub min_clock: Option<f64>,
     /// Choosing games: --where, --dedup.
     #[command(flatten)]
     pub select: SelectArgs,

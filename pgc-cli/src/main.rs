@@ -17,6 +17,7 @@ mod progress;
 mod select;
 mod syncer;
 mod table;
+mod training;
 
 use args::Cli;
 use clap::Parser;

@@ -526,3 +526,73 @@ fn bad_expressions_and_flags_are_usage_errors() {
     ]);
     assert_eq!(out, b"");
 }
+
+#[test]
+fn export_positions_holds_the_csv_rows() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float32Type, Float64Type, Int32Type, UInt32Type, UInt64Type};
+    use arrow_array::{Array, RecordBatch};
+
+    let Some(dir) = corpus_dir() else { return };
+    let tmp = Tmp::new("select-positions");
+    let (_pgn, pgc_path) = concat(&tmp, &dir, &[LICHESS, EVALS[0], EVALS[1]], "pos.pgn");
+    let sel = [
+        "--where",
+        "Plies>=20",
+        "--skip-plies",
+        "3",
+        "--min-clock",
+        "15",
+    ];
+    let mut args: Vec<&OsStr> = vec!["moves".as_ref(), "-q".as_ref(), pgc_path.as_os_str()];
+    args.extend(["--format", "csv"].iter().chain(&sel).map(OsStr::new));
+    let csv = String::from_utf8(pgc_ok(&args)).expect("UTF-8");
+    let table = tmp.path("pos.arrow");
+    let mut args: Vec<&OsStr> = vec!["export".as_ref(), "-q".as_ref(), pgc_path.as_os_str()];
+    args.extend(["--positions"].iter().chain(&sel).map(OsStr::new));
+    args.extend(["-o".as_ref(), table.as_os_str()]);
+    pgc_ok(&args);
+
+    let file = std::fs::File::open(&table).expect("table");
+    let mut reader = pgc_arrow::TableReader::open(file, None).expect("open table");
+    let mut rows = vec![csv.lines().next().expect("header").to_string()];
+    let text = |b: &RecordBatch, c: &str, i: usize| -> String {
+        let a = b.column_by_name(c).expect(c);
+        if a.is_null(i) {
+            return String::new();
+        }
+        match c {
+            "game" => a.as_primitive::<UInt64Type>().value(i).to_string(),
+            "ply" => a.as_primitive::<UInt32Type>().value(i).to_string(),
+            "elo" | "opponent_elo" => a.as_primitive::<Int32Type>().value(i).to_string(),
+            "eval" => a.as_primitive::<Int32Type>().value(i).to_string(),
+            "mate" => format!("#{}", a.as_primitive::<Int32Type>().value(i)),
+            "clock" => a.as_primitive::<Float64Type>().value(i).to_string(),
+            "result" => a.as_primitive::<Float32Type>().value(i).to_string(),
+            _ => a.as_string::<i32>().value(i).to_string(),
+        }
+    };
+    while let Some(b) = reader.next_batch().expect("batch") {
+        for i in 0..b.num_rows() {
+            let eval = format!("{}{}", text(&b, "eval", i), text(&b, "mate", i));
+            let cols = [
+                text(&b, "game", i),
+                text(&b, "ply", i),
+                text(&b, "fen", i),
+                text(&b, "move", i),
+                text(&b, "elo", i),
+                text(&b, "opponent_elo", i),
+                text(&b, "clock", i),
+                eval,
+                text(&b, "result", i),
+            ];
+            rows.push(cols.join(","));
+        }
+    }
+    let want: Vec<&str> = csv.lines().collect();
+    assert!(want.len() > 1000, "{}", want.len());
+    assert_eq!(rows.len(), want.len());
+    for (got, want) in rows.iter().zip(&want) {
+        assert_eq!(got, want);
+    }
+}

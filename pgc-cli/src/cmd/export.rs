@@ -15,19 +15,29 @@ use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, GameKey, Run, Runs, Selection, bulk_plies_and_key, selected_runs};
 use crate::table::{Spool, output_format, table_error};
+use crate::training::{TrainingRow, training_rows};
+use arrow_array::builder::{
+    Float32Builder, Float64Builder, Int32Builder, StringBuilder, UInt32Builder, UInt64Builder,
+};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
+use arrow_array::{ArrayRef, RecordBatch};
 use pgc_arrow::bulk_options;
 use pgc_arrow::{
     Column, Converted, ExportOptions, GamesBuilder, Joiner, TableWriter, WriteOptions, convert,
 };
 use pgc_core::BulkReader;
+use pgc_core::ext::commands::Eval;
 use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
     EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
 };
-use std::io::Read;
+use shakmaty::EnPassantMode;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use std::io::{Read, Write};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// A PGN batch is cut after the game that brings it to this many bytes…
 const PGN_BATCH_BYTES: usize = 256 << 10;
@@ -52,6 +62,8 @@ struct Done {
     rejects: Vec<Reject>,
     /// With `--dedup`: each row's game (0-based) and key.
     keys: Vec<(u64, GameKey)>,
+    /// With `--positions`: the games read (the rows are positions).
+    games: u64,
 }
 
 /// The PGN splitter's visitor: copies each game's bytes into the batch,
@@ -165,9 +177,163 @@ fn convert_selected(
     })
 }
 
+/// `--positions`: what the workers need to make a positions table.
+#[derive(Debug, Clone, Copy)]
+struct PositionsJob {
+    skip_plies: u32,
+    /// Milliseconds.
+    min_clock: Option<u64>,
+}
+
+/// The columns of a positions table (`--positions`), row by row.
+struct PositionsBuilder {
+    game: UInt64Builder,
+    ply: UInt32Builder,
+    fen: StringBuilder,
+    mv: StringBuilder,
+    elo: Int32Builder,
+    opponent_elo: Int32Builder,
+    clock: Float64Builder,
+    eval: Int32Builder,
+    mate: Int32Builder,
+    result: Float32Builder,
+    text: Vec<u8>,
+}
+
+impl PositionsBuilder {
+    fn new() -> PositionsBuilder {
+        PositionsBuilder {
+            game: UInt64Builder::new(),
+            ply: UInt32Builder::new(),
+            fen: StringBuilder::new(),
+            mv: StringBuilder::new(),
+            elo: Int32Builder::new(),
+            opponent_elo: Int32Builder::new(),
+            clock: Float64Builder::new(),
+            eval: Int32Builder::new(),
+            mate: Int32Builder::new(),
+            result: Float32Builder::new(),
+            text: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, r: &TrainingRow<'_>) {
+        let number = |v: Option<&[u8]>| {
+            v.and_then(|v| std::str::from_utf8(v).ok())
+                .and_then(|v| v.parse::<i32>().ok())
+        };
+        self.game.append_value(r.game);
+        self.ply.append_value(r.ply);
+        self.text.clear();
+        let _ = write!(
+            self.text,
+            "{}",
+            Fen::from_position(r.pos, EnPassantMode::Legal)
+        );
+        self.fen
+            .append_value(String::from_utf8_lossy(&self.text).as_ref());
+        self.text.clear();
+        let _ = match r.mv {
+            Some(m) => write!(self.text, "{}", UciMove::from_move(m, r.mode)),
+            None => write!(self.text, "0000"),
+        };
+        self.mv
+            .append_value(String::from_utf8_lossy(&self.text).as_ref());
+        self.elo.append_option(number(r.elo));
+        self.opponent_elo.append_option(number(r.opponent_elo));
+        self.clock
+            .append_option(r.clock.map(|ms| ms as f64 / 1000.0));
+        let (cp, mate) = match r.eval {
+            Some(Eval::Centipawns(cp)) => (Some(cp), None),
+            Some(Eval::Mate(n)) => (None, Some(n)),
+            None => (None, None),
+        };
+        self.eval.append_option(cp);
+        self.mate.append_option(mate);
+        self.result.append_option(r.result);
+    }
+
+    /// The rows so far as a record batch (the builder is left empty).
+    fn finish(&mut self) -> std::result::Result<RecordBatch, pgc_arrow::Error> {
+        let columns: Vec<(&str, ArrayRef, bool)> = vec![
+            ("game", Arc::new(self.game.finish()), false),
+            ("ply", Arc::new(self.ply.finish()), false),
+            ("fen", Arc::new(self.fen.finish()), false),
+            ("move", Arc::new(self.mv.finish()), false),
+            ("elo", Arc::new(self.elo.finish()), true),
+            ("opponent_elo", Arc::new(self.opponent_elo.finish()), true),
+            ("clock", Arc::new(self.clock.finish()), true),
+            ("eval", Arc::new(self.eval.finish()), true),
+            ("mate", Arc::new(self.mate.finish()), true),
+            ("result", Arc::new(self.result.finish()), true),
+        ];
+        Ok(RecordBatch::try_from_iter_with_nullable(columns)?)
+    }
+}
+
+/// The positions table rows of the games of `data` (`--positions`) that
+/// `sel` selects. The games the tags exclude are not decoded.
+fn positions_of(
+    data: &[u8],
+    offset: u64,
+    games: u64,
+    limits: pgc_core::Limits,
+    sel: &Selection,
+    job: PositionsJob,
+) -> std::result::Result<(Converted, u64), pgc_arrow::Error> {
+    let opts = pgc_core::BulkOptions {
+        variations: false,
+        // The clocks and evals.
+        comments: true,
+        san: false,
+        limits,
+    };
+    let found = match &sel.filter {
+        Some(f) => selected_runs(data, offset, games, limits, f),
+        None => Runs {
+            runs: vec![Run {
+                start: 0,
+                end: data.len(),
+                games,
+            }],
+            ..Runs::default()
+        },
+    };
+    let mut b = PositionsBuilder::new();
+    let mut n = 0;
+    for run in &found.runs {
+        let at = offset + run.start as u64;
+        let mut reader =
+            BulkReader::new(&data[run.start..run.end], opts).starting_at(at, run.games);
+        while let Some(g) = reader.next_game()? {
+            n += 1;
+            let (plies, _) = bulk_plies_and_key(g, None);
+            if sel.filter.as_ref().is_none_or(|f| f.matches(g, plies)) {
+                training_rows(g, job.skip_plies, job.min_clock, |r| b.push(r));
+            }
+        }
+    }
+    if let Some(e) = found.error {
+        return Err(e.into());
+    }
+    let games = if sel.filter.is_some() { found.games } else { n };
+    Ok((
+        Converted {
+            batch: b.finish()?,
+            rest: Vec::new(),
+        },
+        games,
+    ))
+}
+
 /// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
 /// the batch's bytes), then makes their rows.
-fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, sel: &Selection) -> Done {
+fn encode_and_convert(
+    job: &PgnJob,
+    opts: &ExportOptions,
+    sel: &Selection,
+    positions: Option<PositionsJob>,
+) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
     let mut pgc = Vec::with_capacity(job.data.len() / 3);
     let mut rejects = Vec::new();
@@ -185,6 +351,10 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, sel: &Selection) -> Do
             }
         },
     );
+    if let Some(p) = positions {
+        let made = positions_of(&pgc, 0, job.start.index, opts.limits, sel, p);
+        return positions_done(made, job.data.len() as u64, rejects);
+    }
     let mut builder = GamesBuilder::new(opts);
     let mut keys = Vec::new();
     Done {
@@ -194,11 +364,21 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, sel: &Selection) -> Do
         bytes_in: job.data.len() as u64,
         rejects,
         keys,
+        games: 0,
     }
 }
 
 /// Makes the rows of a batch of PGC games.
-fn convert_pgc(batch: &Batch, opts: &ExportOptions, sel: &Selection) -> Done {
+fn convert_pgc(
+    batch: &Batch,
+    opts: &ExportOptions,
+    sel: &Selection,
+    positions: Option<PositionsJob>,
+) -> Done {
+    if let Some(p) = positions {
+        let made = positions_of(&batch.data, batch.offset, batch.games, opts.limits, sel, p);
+        return positions_done(made, batch.data.len() as u64, Vec::new());
+    }
     let mut builder = GamesBuilder::new(opts);
     let mut keys = Vec::new();
     Done {
@@ -213,6 +393,26 @@ fn convert_pgc(batch: &Batch, opts: &ExportOptions, sel: &Selection) -> Done {
         bytes_in: batch.data.len() as u64,
         rejects: Vec::new(),
         keys,
+        games: 0,
+    }
+}
+
+/// The [`Done`] of a batch of a positions table.
+fn positions_done(
+    made: std::result::Result<(Converted, u64), pgc_arrow::Error>,
+    bytes_in: u64,
+    rejects: Vec<Reject>,
+) -> Done {
+    let (rows, games) = match made {
+        Ok((c, n)) => (Ok(c), n),
+        Err(e) => (Err(e), 0),
+    };
+    Done {
+        rows,
+        bytes_in,
+        rejects,
+        keys: Vec::new(),
+        games,
     }
 }
 
@@ -230,6 +430,8 @@ struct Table {
     shown: Vec<String>,
     /// `--dedup`: the games kept so far.
     dedup: Option<Dedup>,
+    /// `--positions`: rows are positions, games are counted apart.
+    positions: bool,
 }
 
 impl Table {
@@ -242,6 +444,7 @@ impl Table {
             }
         }
         self.rejected += done.rejects.len() as u64;
+        self.games += done.games;
         let rows = done.rows.map_err(|e| match e {
             pgc_arrow::Error::Walk(w) => Error::Data(format!(
                 "{name}: {w}; run `pgc verify {name}` for every problem"
@@ -289,7 +492,9 @@ impl Table {
         batch: Option<&arrow_array::RecordBatch>,
     ) -> std::result::Result<(), pgc_arrow::Error> {
         let Some(b) = batch else { return Ok(()) };
-        self.games += b.num_rows() as u64;
+        if !self.positions {
+            self.games += b.num_rows() as u64;
+        }
         if self.has_plies
             && let Some(p) = b.column_by_name(Column::Plies.name())
         {
@@ -336,8 +541,39 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 .into(),
         ));
     }
+    let positions = if a.positions {
+        if sel.dedup.is_some() || !a.columns.is_empty() || a.uci || a.san {
+            return Err(Error::Usage(
+                "--positions has its own columns and no --dedup: leave out --columns, --uci, \
+                 --san and --dedup"
+                    .into(),
+            ));
+        }
+        let min_clock = match a.min_clock {
+            None => None,
+            Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1000.0).ceil() as u64),
+            Some(s) => {
+                return Err(Error::Usage(format!(
+                    "--min-clock {s}: expected a number of seconds, 0 or more"
+                )));
+            }
+        };
+        Some(PositionsJob {
+            skip_plies: a.skip_plies,
+            min_clock,
+        })
+    } else {
+        None
+    };
+    let schema = match positions {
+        Some(_) => PositionsBuilder::new()
+            .finish()
+            .map_err(|e| table_error(output.name(), &e))?
+            .schema(),
+        None => opts.schema(),
+    };
     let spool = Spool::default();
-    let writer = TableWriter::new(spool.clone(), format, opts.schema(), write_opts)
+    let writer = TableWriter::new(spool.clone(), format, schema, write_opts)
         .map_err(|e| table_error(output.name(), &e))?;
     let mut table = Table {
         writer,
@@ -351,6 +587,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         rejected: 0,
         shown: Vec::new(),
         dedup: sel.dedup.map(|_| Dedup::default()),
+        positions: positions.is_some(),
     };
     let mut progress = Progress::new("export", a.report.quiet);
     let limits = opts.limits;
@@ -364,7 +601,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 run_ordered(
                     jobs,
                     || next_pgn_batch(&mut reader, name),
-                    |job| encode_and_convert(&job, &opts, &sel),
+                    |job| encode_and_convert(&job, &opts, &sel, positions),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
@@ -377,7 +614,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 run_ordered(
                     jobs,
                     || splitter.next_batch().map_err(|e| Error::io(name, &e)),
-                    |batch| convert_pgc(&batch, &opts, &sel),
+                    |batch| convert_pgc(&batch, &opts, &sel, positions),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
