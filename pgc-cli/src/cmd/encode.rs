@@ -43,6 +43,8 @@ struct Job {
     /// A game over `--max-game-bytes` after the batch's games: rejected,
     /// its text (with `--rejects`) in a temporary file.
     oversized: Option<Oversized>,
+    /// The whitespace of an input with no game, kept verbatim.
+    unclaimed: Vec<u8>,
 }
 
 /// A game over `--max-game-bytes`: never held in memory.
@@ -194,6 +196,7 @@ fn next_batch<R: Read>(
     let mut cut = None;
     let mut message = None;
     let mut oversized = None;
+    let mut unclaimed = Vec::new();
     while data.len() < BATCH_BYTES && games < BATCH_GAMES {
         let before = data.len();
         let mut v = CopyRaw {
@@ -252,6 +255,14 @@ fn next_batch<R: Read>(
             break;
         }
         if read.is_none() {
+            unclaimed = reader.take_unclaimed();
+            if first.is_none() && !unclaimed.is_empty() {
+                first = Some(GameStart {
+                    index: 0,
+                    offset: 0,
+                    line: 1,
+                });
+            }
             break;
         }
         games += 1;
@@ -271,6 +282,7 @@ fn next_batch<R: Read>(
         cut,
         damage: message,
         oversized,
+        unclaimed,
     }))
 }
 
@@ -328,6 +340,12 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
             ext::verbatim::write(&mut done.pgc, &raw);
         }
         done.rejects.push((r, raw));
+    }
+    if !job.unclaimed.is_empty() {
+        done.stats.bytes_in += job.unclaimed.len() as u64;
+        if !opts.strict {
+            ext::verbatim::write(&mut done.pgc, &job.unclaimed);
+        }
     }
     if let Some(o) = job.oversized {
         done.stats.games += 1;
