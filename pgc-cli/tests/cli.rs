@@ -332,6 +332,18 @@ fn formats_are_recognised_by_content() {
         "{}",
         stderr(&o)
     );
+    // Binary data that is no PGC either (0x0e is no record marker) is
+    // not called PGC.
+    let mut junk: Vec<u8> = (0u32..4000).map(|i| (i * 37 % 251) as u8).collect();
+    junk[0] = 0x0e;
+    let o = run(&["encode"], &junk);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("is neither PGN text nor PGC")
+            && stderr(&o).contains("unknown record marker 0x0e at byte 0"),
+        "{}",
+        stderr(&o)
+    );
     // PGN given to decode.
     let o = run(&["decode", p(&sample("opera.pgn"))], b"");
     assert_eq!(code(&o), 2);

@@ -357,6 +357,36 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
     done
 }
 
+/// What to say of an input that is not PGN text: a PGC file (its first
+/// records frame) or binary data that is neither (with where reading it as
+/// PGC fails).
+fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
+    const HEAD: u64 = 64 * 1024;
+    let mut head = Vec::new();
+    if let Err(e) = reader.take(HEAD).read_to_end(&mut head) {
+        return format!("{name}: {e}");
+    }
+    let mut records = pgc_core::Reader::new(&head[..]);
+    loop {
+        match records.next_record() {
+            Ok(Some(_)) => {}
+            // Records up to the end of what was read (the last may be cut
+            // off there): a PGC file.
+            Ok(None) | Err(pgc_core::ReadError::Truncated { .. }) => {
+                return format!(
+                    "{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN"
+                );
+            }
+            Err(e) => {
+                return format!(
+                    "{name} is neither PGN text nor PGC: it holds binary data, and read as PGC \
+                     it fails: {e}"
+                );
+            }
+        }
+    }
+}
+
 /// Runs `pgc encode`.
 ///
 /// # Errors
@@ -415,10 +445,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             None => input.open_keeping_damage()?,
         };
         if opened.format == Format::Pgc {
-            return Err(Error::Usage(format!(
-                "{} is a PGC file, not PGN; use `pgc decode` to turn it into PGN",
-                input.name
-            )));
+            return Err(Error::Usage(not_pgn(&input.name, opened.reader)));
         }
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
