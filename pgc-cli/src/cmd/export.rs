@@ -8,8 +8,8 @@
 //! batches are written in input order. Batch boundaries depend on the
 //! input only, so the table is the same for every `-j N`.
 
-use crate::args::ExportArgs;
-use crate::batch::{Batch, PgcSplitter, jobs, run_ordered};
+use crate::args::{ExportArgs, GameRange};
+use crate::batch::{Batch, PgcSplitter, jobs, open_batches, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
@@ -80,12 +80,40 @@ fn pgn_error(name: &str, e: &PgnError) -> Error {
     }
 }
 
-/// The next batch of whole PGN games, or `None` at the end.
-fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Option<PgnJob>> {
+/// The PGN splitter's visitor for a game before `--games`: nothing kept.
+struct SkipGame;
+
+impl Visitor for SkipGame {
+    type Output = ();
+
+    fn begin_game(&mut self, _start: GameStart) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, _raw: &[u8]) {}
+}
+
+/// The next batch of whole PGN games in `range` (all when `None`), or
+/// `None` at the end.
+fn next_pgn_batch<R: Read>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    range: Option<GameRange>,
+) -> Result<Option<PgnJob>> {
     let mut data = Vec::with_capacity(PGN_BATCH_BYTES + (PGN_BATCH_BYTES >> 2));
     let mut first = None;
     let mut games = 0;
-    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES {
+    if let Some(r) = range {
+        while reader.games_read() < r.first {
+            match reader.read_game(&mut SkipGame) {
+                Ok(Some(())) => {}
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(pgn_error(name, &e)),
+            }
+        }
+    }
+    let last = range.and_then(|r| r.last).unwrap_or(u64::MAX);
+    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES && reader.games_read() <= last {
         let mut v = CopyRaw {
             batch: &mut data,
             first: &mut first,
@@ -245,7 +273,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                     PgnReader::new(opened.reader).with_max_game_bytes(a.limits.max_game_bytes());
                 run_ordered(
                     jobs,
-                    || next_pgn_batch(&mut reader, name),
+                    || next_pgn_batch(&mut reader, name, a.games),
                     |job| encode_and_convert(&job, &opts),
                     |done| {
                         table.take(done, name)?;
@@ -253,9 +281,19 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                         Ok(())
                     },
                 )?;
+                input.note_range(a.games, reader.games_read());
             }
             Format::Pgc | Format::Empty => {
-                let mut splitter = PgcSplitter::new(opened.reader, limits);
+                // A file is opened again to seek to the first wanted game.
+                let mut splitter = match (a.games, input.path()) {
+                    (Some(r), Some(_)) => {
+                        open_batches(input, limits, Some(r), jobs, a.report.quiet)?
+                    }
+                    (Some(r), None) => {
+                        PgcSplitter::new(opened.reader, limits).select(r.first, r.last)
+                    }
+                    (None, _) => PgcSplitter::new(opened.reader, limits),
+                };
                 run_ordered(
                     jobs,
                     || splitter.next_batch().map_err(|e| Error::io(name, &e)),
@@ -266,6 +304,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                         Ok(())
                     },
                 )?;
+                input.note_range(a.games, splitter.games());
             }
         }
     }
