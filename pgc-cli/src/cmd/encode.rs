@@ -439,7 +439,7 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
             }
             Err(e) => {
                 return format!(
-                    "{name} is neither PGN text nor PGC: it holds binary data, and read as PGC \
+                    "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC \
                      it fails: {e}"
                 );
             }
