@@ -86,11 +86,6 @@ def tools(inp, work):
     scid_db = os.path.join(work, "scid-db")
     scid_ref = os.path.join(work, "scid-ref")
     py = sys.executable
-    # pgn-extract's tag criteria for the --where row: criteria on different
-    # tags must all hold (`Elo>=2500` in pgc's language).
-    select_tags = os.path.join(work, "select.tags")
-    with open(select_tags, "w") as f:
-        f.write('WhiteElo >= "2500"\nBlackElo >= "2500"\n')
     rows = [
         dict(
             key="cat",
@@ -194,65 +189,6 @@ def tools(inp, work):
             out=os.path.join(work, "pgc-moves-j2.txt"),
             needs=[PGC, ref_pgc],
             same_as=os.path.join(work, "pgc-moves.txt"),
-        ),
-        dict(
-            key="pgc-decode-where",
-            label="`pgc decode -j 1 --where 'Elo>=2500'` (tags select, moves skipped)",
-            argv=[
-                PGC,
-                "decode",
-                ref_pgc,
-                "--where",
-                "Elo>=2500",
-                "-o",
-                os.path.join(work, "pgc-where.pgn"),
-                "-j",
-                "1",
-                "--force",
-                "--quiet",
-            ],
-            out=os.path.join(work, "pgc-where.pgn"),
-            needs=[PGC, ref_pgc],
-        ),
-        dict(
-            key="pgn-extract-where",
-            label="pgn-extract -t (WhiteElo and BlackElo >= 2500)",
-            argv=[
-                "pgn-extract",
-                "-s",
-                "-t",
-                select_tags,
-                "-o",
-                os.path.join(work, "pgn-extract-where.pgn"),
-                inp,
-            ],
-            out=os.path.join(work, "pgn-extract-where.pgn"),
-            needs=["pgn-extract"],
-        ),
-        dict(
-            key="pgc-decode-dedup",
-            label="`pgc decode -j 1 --dedup`",
-            argv=[
-                PGC,
-                "decode",
-                ref_pgc,
-                "--dedup",
-                "-o",
-                os.path.join(work, "pgc-dedup.pgn"),
-                "-j",
-                "1",
-                "--force",
-                "--quiet",
-            ],
-            out=os.path.join(work, "pgc-dedup.pgn"),
-            needs=[PGC, ref_pgc],
-        ),
-        dict(
-            key="pgn-extract-dedup",
-            label="pgn-extract -D (duplicates dropped)",
-            argv=["pgn-extract", "-s", "-D", "-o", os.path.join(work, "pgn-extract-D.pgn"), inp],
-            out=os.path.join(work, "pgn-extract-D.pgn"),
-            needs=["pgn-extract"],
         ),
         dict(
             key="pgn-extract",

@@ -414,6 +414,12 @@ pub struct ExportArgs {
     /// Add the `san` column: the main line's moves in SAN.
     #[arg(long)]
     pub san: bool,
+    /// Only these games of each input: `17`, `1000..2000` (1-based, both
+    /// ends included), `1000..` or `..2000`. A PGC file seeks with its
+    /// index (see `pgc index`) as `pgc decode` does; PGN is read up to the
+    /// first wanted game without encoding the games before it.
+    #[arg(long, value_name = "RANGE", value_parser = parse_games)]
+    pub games: Option<GameRange>,
     /// Rows per Parquet row group.
     #[arg(long, value_name = "ROWS", default_value_t = 65_536)]
     pub row_group_size: usize,
