@@ -1,0 +1,248 @@
+//! Training arrays: every main-line position and move of every game as
+//! flat arrays (one buffer per field), made on several threads without the
+//! GIL and handed to NumPy as bytes (no Python object per move).
+//!
+//! Per position (the position a main-line move is played from):
+//! - `board`: 64 bytes, square a1 = 0 … h8 = 63 (python-chess's numbering);
+//!   0 empty, 1–6 White pawn, knight, bishop, rook, queen, king, 7–12 the
+//!   same for Black;
+//! - `turn`: 0 White to move, 1 Black;
+//! - `castling`: bit 0 White king side, 1 White queen side, 2 Black king
+//!   side, 3 Black queen side (castling rights);
+//! - `ep`: the en passant square when an en passant capture is legal, else
+//!   -1;
+//! - `legal`: the number of legal moves.
+//!
+//! Per move: `from_sq`, `to_sq` (64 for a null move; castling as the UCI of
+//! the game: `e1g1`, or king takes rook in Chess960), `promotion` (0, or
+//! 2–5 knight to queen), `clock` (`[%clk]` in seconds, NaN if none),
+//! `eval` (`[%eval]` in centipawns, NaN if none or a mate), `mate` (`#3` is
+//! 3, `#-2` is -2, 0 if none).
+//!
+//! Per game: `offsets` (games + 1 entries: the moves of game `i` are
+//! `offsets[i]..offsets[i+1]`).
+
+use crate::error::walk_error;
+use crate::thread_count;
+use pgc_core::ext::commands::{Eval, TimeKind};
+use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, par_map};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingSide, Color, EnPassantMode, Position, Square};
+
+#[derive(Default)]
+struct Arrays {
+    board: Vec<u8>,
+    turn: Vec<u8>,
+    castling: Vec<u8>,
+    ep: Vec<i8>,
+    legal: Vec<u16>,
+    from_sq: Vec<u8>,
+    to_sq: Vec<u8>,
+    promotion: Vec<u8>,
+    clock: Vec<f32>,
+    eval: Vec<f32>,
+    mate: Vec<i16>,
+}
+
+impl Arrays {
+    fn append(&mut self, o: Arrays) {
+        self.board.extend_from_slice(&o.board);
+        self.turn.extend_from_slice(&o.turn);
+        self.castling.extend_from_slice(&o.castling);
+        self.ep.extend_from_slice(&o.ep);
+        self.legal.extend_from_slice(&o.legal);
+        self.from_sq.extend_from_slice(&o.from_sq);
+        self.to_sq.extend_from_slice(&o.to_sq);
+        self.promotion.extend_from_slice(&o.promotion);
+        self.clock.extend_from_slice(&o.clock);
+        self.eval.extend_from_slice(&o.eval);
+        self.mate.extend_from_slice(&o.mate);
+    }
+}
+
+/// The arrays of one game's main line.
+fn game_arrays(g: &BulkGame) -> Arrays {
+    let mode = g.castling_mode();
+    let mut a = Arrays::default();
+    let mut positions = g.positions().peekable();
+    while let Some(p) = positions.next() {
+        // The last position has no move: it is not a training position.
+        // Before a null move `next` is None too, and positions go on.
+        if p.next.is_none() && positions.peek().is_none() {
+            break;
+        }
+        push_position(&mut a, &p.pos);
+        match p.next.map(|m| m.to_uci(mode)) {
+            Some(UciMove::Normal {
+                from,
+                to,
+                promotion,
+            }) => {
+                a.from_sq.push(u8::from(from));
+                a.to_sq.push(u8::from(to));
+                a.promotion.push(promotion.map_or(0, |r| r as u8));
+            }
+            _ => {
+                a.from_sq.push(64);
+                a.to_sq.push(64);
+                a.promotion.push(0);
+            }
+        }
+    }
+    let plies = a.from_sq.len();
+    a.clock = vec![f32::NAN; plies];
+    a.eval = vec![f32::NAN; plies];
+    a.mate = vec![0; plies];
+    let (mut depth, mut ply, mut seen_clock, mut seen_eval) = (0u32, 0usize, false, false);
+    for event in g.events() {
+        match event {
+            Event::BeginVariation => depth += 1,
+            Event::EndVariation => depth = depth.saturating_sub(1),
+            Event::Move(_) | Event::NullMove if depth == 0 => {
+                ply += 1;
+                seen_clock = false;
+                seen_eval = false;
+            }
+            Event::Time(TimeKind::Clk, c) if depth == 0 && ply > 0 && !seen_clock => {
+                seen_clock = true;
+                if let Some(slot) = a.clock.get_mut(ply - 1) {
+                    *slot = c.millis as f32 / 1000.0;
+                }
+            }
+            Event::Eval(e) if depth == 0 && ply > 0 && !seen_eval => {
+                seen_eval = true;
+                match e {
+                    Eval::Centipawns(cp) => {
+                        if let Some(slot) = a.eval.get_mut(ply - 1) {
+                            *slot = cp as f32;
+                        }
+                    }
+                    Eval::Mate(n) => {
+                        if let Some(slot) = a.mate.get_mut(ply - 1) {
+                            *slot =
+                                i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    a
+}
+
+fn push_position(a: &mut Arrays, pos: &shakmaty::Chess) {
+    let board = pos.board();
+    for sq in Square::ALL {
+        a.board.push(board.piece_at(sq).map_or(0, |p| {
+            p.role as u8 + if p.color == Color::Black { 6 } else { 0 }
+        }));
+    }
+    a.turn.push(u8::from(pos.turn() == Color::Black));
+    let c = pos.castles();
+    let bit = |color, side, b: u8| if c.has(color, side) { b } else { 0 };
+    a.castling.push(
+        bit(Color::White, CastlingSide::KingSide, 1)
+            | bit(Color::White, CastlingSide::QueenSide, 2)
+            | bit(Color::Black, CastlingSide::KingSide, 4)
+            | bit(Color::Black, CastlingSide::QueenSide, 8),
+    );
+    a.ep.push(
+        pos.ep_square(EnPassantMode::Legal)
+            .map_or(-1, |s| u8::from(s) as i8),
+    );
+    a.legal
+        .push(u16::try_from(pos.legal_moves().len()).unwrap_or(u16::MAX));
+}
+
+/// The training arrays of PGC bytes, on `threads` threads (0: one per
+/// core): a dict of name → (bytes, NumPy dtype string, per-item shape).
+#[pyfunction]
+#[pyo3(signature = (data, threads = 0))]
+pub(crate) fn training_arrays<'py>(
+    py: Python<'py>,
+    data: &[u8],
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let threads = thread_count(threads);
+    let opts = BulkOptions {
+        comments: true,
+        ..BulkOptions::default()
+    };
+    let (all, offsets) = py
+        .detach(|| {
+            let per_game = par_map(data, threads, opts, game_arrays)?;
+            let mut all = Arrays::default();
+            let mut offsets = Vec::with_capacity(per_game.len() + 1);
+            offsets.push(0i64);
+            for g in per_game {
+                all.append(g);
+                offsets.push(all.from_sq.len() as i64);
+            }
+            Ok::<_, pgc_core::WalkError>((all, offsets))
+        })
+        .map_err(|e| walk_error(py, &e))?;
+    let d = PyDict::new(py);
+    d.set_item("board", (PyBytes::new(py, &all.board), "u1", 64))?;
+    d.set_item("turn", (PyBytes::new(py, &all.turn), "u1", 1))?;
+    d.set_item("castling", (PyBytes::new(py, &all.castling), "u1", 1))?;
+    d.set_item(
+        "ep",
+        (PyBytes::new(py, &flat(&all.ep, i8::to_le_bytes)), "i1", 1),
+    )?;
+    d.set_item(
+        "legal",
+        (
+            PyBytes::new(py, &flat(&all.legal, u16::to_le_bytes)),
+            "<u2",
+            1,
+        ),
+    )?;
+    d.set_item("from_sq", (PyBytes::new(py, &all.from_sq), "u1", 1))?;
+    d.set_item("to_sq", (PyBytes::new(py, &all.to_sq), "u1", 1))?;
+    d.set_item("promotion", (PyBytes::new(py, &all.promotion), "u1", 1))?;
+    d.set_item(
+        "clock",
+        (
+            PyBytes::new(py, &flat(&all.clock, f32::to_le_bytes)),
+            "<f4",
+            1,
+        ),
+    )?;
+    d.set_item(
+        "eval",
+        (
+            PyBytes::new(py, &flat(&all.eval, f32::to_le_bytes)),
+            "<f4",
+            1,
+        ),
+    )?;
+    d.set_item(
+        "mate",
+        (
+            PyBytes::new(py, &flat(&all.mate, i16::to_le_bytes)),
+            "<i2",
+            1,
+        ),
+    )?;
+    d.set_item(
+        "offsets",
+        (
+            PyBytes::new(py, &flat(&offsets, i64::to_le_bytes)),
+            "<i8",
+            1,
+        ),
+    )?;
+    Ok(d)
+}
+
+/// The little-endian bytes of `v`, one value after the other.
+fn flat<T: Copy, const N: usize>(v: &[T], to: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * N);
+    for &x in v {
+        out.extend_from_slice(&to(x));
+    }
+    out
+}
