@@ -29,7 +29,7 @@ use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, par_map};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Color, EnPassantMode, Position, Square};
+use shakmaty::{CastlingSide, Color, EnPassantMode, Position};
 
 #[derive(Default)]
 struct Arrays {
@@ -47,6 +47,15 @@ struct Arrays {
 }
 
 impl Arrays {
+    fn push_move(&mut self, from: u8, to: u8, promotion: u8) {
+        self.from_sq.push(from);
+        self.to_sq.push(to);
+        self.promotion.push(promotion);
+        self.clock.push(f32::NAN);
+        self.eval.push(f32::NAN);
+        self.mate.push(0);
+    }
+
     fn append(&mut self, o: Arrays) {
         self.board.extend_from_slice(&o.board);
         self.turn.extend_from_slice(&o.turn);
@@ -62,52 +71,49 @@ impl Arrays {
     }
 }
 
-/// The arrays of one game's main line.
+/// The arrays of one game's main line: its moves played on one position
+/// (no position is cloned per move).
 fn game_arrays(g: &BulkGame) -> Arrays {
     let mode = g.castling_mode();
     let mut a = Arrays::default();
-    let mut positions = g.positions().peekable();
-    while let Some(p) = positions.next() {
-        // The last position has no move: it is not a training position.
-        // Before a null move `next` is None too, and positions go on.
-        if p.next.is_none() && positions.peek().is_none() {
-            break;
-        }
-        push_position(&mut a, &p.pos);
-        match p.next.map(|m| m.to_uci(mode)) {
-            Some(UciMove::Normal {
-                from,
-                to,
-                promotion,
-            }) => {
-                a.from_sq.push(u8::from(from));
-                a.to_sq.push(u8::from(to));
-                a.promotion.push(promotion.map_or(0, |r| r as u8));
-            }
-            _ => {
-                a.from_sq.push(64);
-                a.to_sq.push(64);
-                a.promotion.push(0);
-            }
-        }
-    }
-    let plies = a.from_sq.len();
-    a.clock = vec![f32::NAN; plies];
-    a.eval = vec![f32::NAN; plies];
-    a.mate = vec![0; plies];
+    let mut pos = g.start().clone();
     let (mut depth, mut ply, mut seen_clock, mut seen_eval) = (0u32, 0usize, false, false);
     for event in g.events() {
         match event {
             Event::BeginVariation => depth += 1,
             Event::EndVariation => depth = depth.saturating_sub(1),
-            Event::Move(_) | Event::NullMove if depth == 0 => {
+            Event::Move(m) if depth == 0 => {
+                push_position(&mut a, &pos);
+                match m.to_uci(mode) {
+                    UciMove::Normal {
+                        from,
+                        to,
+                        promotion,
+                    } => a.push_move(
+                        u8::from(from),
+                        u8::from(to),
+                        promotion.map_or(0, |r| r as u8),
+                    ),
+                    _ => a.push_move(64, 64, 0),
+                }
+                pos.play_unchecked(m);
                 ply += 1;
-                seen_clock = false;
-                seen_eval = false;
+                (seen_clock, seen_eval) = (false, false);
+            }
+            Event::NullMove if depth == 0 => {
+                push_position(&mut a, &pos);
+                a.push_move(64, 64, 0);
+                // The walker accepted the null move: the position has one.
+                match pgc_core::internals::null_move(&pos) {
+                    Ok(p) => pos = p,
+                    Err(_) => break,
+                }
+                ply += 1;
+                (seen_clock, seen_eval) = (false, false);
             }
             Event::Time(TimeKind::Clk, c) if depth == 0 && ply > 0 && !seen_clock => {
                 seen_clock = true;
-                if let Some(slot) = a.clock.get_mut(ply - 1) {
+                if let Some(slot) = a.clock.last_mut() {
                     *slot = c.millis as f32 / 1000.0;
                 }
             }
@@ -115,12 +121,12 @@ fn game_arrays(g: &BulkGame) -> Arrays {
                 seen_eval = true;
                 match e {
                     Eval::Centipawns(cp) => {
-                        if let Some(slot) = a.eval.get_mut(ply - 1) {
+                        if let Some(slot) = a.eval.last_mut() {
                             *slot = cp as f32;
                         }
                     }
                     Eval::Mate(n) => {
-                        if let Some(slot) = a.mate.get_mut(ply - 1) {
+                        if let Some(slot) = a.mate.last_mut() {
                             *slot =
                                 i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
                         }
@@ -134,11 +140,11 @@ fn game_arrays(g: &BulkGame) -> Arrays {
 }
 
 fn push_position(a: &mut Arrays, pos: &shakmaty::Chess) {
-    let board = pos.board();
-    for sq in Square::ALL {
-        a.board.push(board.piece_at(sq).map_or(0, |p| {
-            p.role as u8 + if p.color == Color::Black { 6 } else { 0 }
-        }));
+    let at = a.board.len();
+    a.board.resize(at + 64, 0);
+    for (sq, p) in pos.board() {
+        a.board[at + usize::from(u8::from(sq))] =
+            p.role as u8 + if p.color == Color::Black { 6 } else { 0 };
     }
     a.turn.push(u8::from(pos.turn() == Color::Black));
     let c = pos.castles();
