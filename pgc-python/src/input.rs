@@ -4,7 +4,6 @@
 
 use crate::error::{bridge_error, plain_error};
 use pgn_bridge::sniff::{Format, SNIFF};
-use pgn_bridge::{EncodeOptions, pgn_to_pgc};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::io::Read;
@@ -78,13 +77,15 @@ pub(crate) fn sniff(data: &[u8]) -> &'static str {
 }
 
 /// PGC of any input: decompressed if compressed, encoded if PGN (with
-/// `strict`, as `pgc.encode`); PGC is returned as it is.
+/// `strict` on `threads` threads, as `pgc.encode`); PGC is returned as it
+/// is.
 #[pyfunction]
-#[pyo3(signature = (data, strict = false))]
+#[pyo3(signature = (data, strict = false, threads = 0))]
 pub(crate) fn to_pgc<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
     strict: bool,
+    threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let bytes = data.as_bytes();
     let inflated = py
@@ -97,15 +98,8 @@ pub(crate) fn to_pgc<'py>(
             None => data.clone(),
         });
     }
-    let opts = EncodeOptions {
-        strict,
-        ..EncodeOptions::default()
-    };
     let out = py
-        .detach(|| {
-            let mut out = Vec::with_capacity(plain.len() / 3);
-            pgn_to_pgc(plain, &mut out, None, &opts).map(|_| out)
-        })
+        .detach(|| crate::encode_pgn(plain, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
     Ok(PyBytes::new(py, &out))
 }

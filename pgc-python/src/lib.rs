@@ -11,6 +11,7 @@ mod arrow;
 mod error;
 mod games;
 mod input;
+mod par_encode;
 mod training;
 
 use error::{PgcError, bridge_error, walk_error};
@@ -28,22 +29,40 @@ pub(crate) fn thread_count(threads: usize) -> usize {
     }
 }
 
-/// PGN → PGC. Games that cannot be converted stay in the PGC as read
-/// (unless `strict`, which writes 1994 records only).
+/// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
+/// for every number). Games that cannot be converted stay in the PGC as
+/// read (unless `strict`, which writes 1994 records only).
 #[pyfunction]
-#[pyo3(signature = (pgn, strict = false))]
-fn encode<'py>(py: Python<'py>, pgn: &[u8], strict: bool) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (pgn, strict = false, threads = 0))]
+fn encode<'py>(
+    py: Python<'py>,
+    pgn: &[u8],
+    strict: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let out = py
+        .detach(|| encode_pgn(pgn, strict, threads))
+        .map_err(|e| bridge_error(py, &e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// PGN → PGC on `threads` threads (0: one per core).
+pub(crate) fn encode_pgn(
+    pgn: &[u8],
+    strict: bool,
+    threads: usize,
+) -> Result<Vec<u8>, pgn_bridge::Error> {
     let opts = EncodeOptions {
         strict,
         ..EncodeOptions::default()
     };
-    let out = py
-        .detach(|| {
-            let mut out = Vec::with_capacity(pgn.len() / 3);
-            pgn_to_pgc(pgn, &mut out, None, &opts).map(|_| out)
-        })
-        .map_err(|e| bridge_error(py, &e))?;
-    Ok(PyBytes::new(py, &out))
+    let threads = thread_count(threads);
+    if threads > 1 && pgn.len() > 1 << 20 {
+        return Ok(par_encode::encode_par(pgn, &opts, threads)?);
+    }
+    let mut out = Vec::with_capacity(pgn.len() / 3);
+    pgn_to_pgc(pgn, &mut out, None, &opts)?;
+    Ok(out)
 }
 
 /// PGC → PGN: the text the PGC was encoded from, byte for byte (`export`:

@@ -19,6 +19,7 @@ LICHESS = "lichess-org__database/2017-05.pgn.zst"
 EVALS = "notnil__chess/fixtures/pgns/0005.pgn"
 CHESS960 = "niklasf__python-chess/data/pgn/cutechess-fischerrandom.pgn"
 TCEC = "TCEC-Chess__tcecgames/master-archive/TCEC_Cup_8_Final.pgn"
+TWIC = "hauva69__pgn4web/twic944.pgn.zst"
 
 
 def run(*args: str, data: bytes | None = None) -> bytes:
@@ -60,6 +61,16 @@ def test_encode_and_decode_equal_the_command_line(corpus_dir, pgc_bin, name):
     assert pgc.decode(theirs, export=True) == run(
         pgc_bin, "decode", "-q", "--export", "-", "-o", "-", data=theirs
     )
+
+
+def test_encode_on_threads_equals_the_command_line(corpus_dir, pgc_bin):
+    text = b"".join(plain(corpus_dir / n) for n in (TWIC, LICHESS, CHESS960, TCEC))
+    assert len(text) > 3 << 20, "several batches"
+    for strict in (False, True):
+        args = ["--strict"] if strict else []
+        theirs = run(pgc_bin, "encode", "-q", *args, "-", "-o", "-", data=text)
+        for threads in (1, 2, 3):
+            assert pgc.encode(text, strict=strict, threads=threads) == theirs, (strict, threads)
 
 
 def test_verify_gives_problem_objects_as_the_command_line(pgc_bin):

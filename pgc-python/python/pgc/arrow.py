@@ -30,7 +30,7 @@ def read_arrow(
     threads. ``.read_all()`` gives a ``pyarrow.Table``."""
     import pyarrow as pa
 
-    stream = _pgc.read_arrow(to_pgc(source), columns, uci, san, threads)
+    stream = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads)
     return pa.RecordBatchReader.from_stream(stream)
 
 

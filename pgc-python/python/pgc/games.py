@@ -29,12 +29,12 @@ def _raw(source: Source) -> bytes:
     return bytes(data)
 
 
-def to_pgc(source: Source, strict: bool = False) -> bytes:
+def to_pgc(source: Source, strict: bool = False, threads: int = 0) -> bytes:
     """The PGC of a path, a binary file object or bytes holding PGC or PGN,
     plain or compressed with zstd, gzip or bzip2 (recognised by their
-    magic bytes, whatever the name): PGN is encoded (as ``encode``), PGC is
-    returned as it is."""
-    return _pgc.to_pgc(_raw(source), strict)
+    magic bytes, whatever the name): PGN is encoded (as ``encode``, on
+    ``threads`` threads), PGC is returned as it is."""
+    return _pgc.to_pgc(_raw(source), strict, threads)
 
 
 def count_games(source: Source) -> int:
@@ -159,7 +159,7 @@ def read(
     if unknown:
         raise ValueError(f"no field {sorted(unknown)}; the fields are {', '.join(FIELDS)}")
     typed = "clocks" in wanted or "evals" in wanted
-    reader = _pgc.GameReader(to_pgc(source), "moves" in wanted, typed, threads)
+    reader = _pgc.GameReader(to_pgc(source, threads=threads), "moves" in wanted, typed, threads)
     while (chunk := reader.next_chunk()) is not None:
         for item in chunk:
             yield Game(item, moves)

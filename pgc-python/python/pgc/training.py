@@ -36,7 +36,7 @@ def training_arrays(source: Source, threads: int = 0) -> dict[str, Any]:
     read-only."""
     import numpy as np
 
-    raw = _pgc.training_arrays(to_pgc(source), threads)
+    raw = _pgc.training_arrays(to_pgc(source, threads=threads), threads)
     out = {}
     for name, (data, dtype, width) in raw.items():
         a = np.frombuffer(data, dtype=np.dtype(dtype))
