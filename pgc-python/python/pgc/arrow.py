@@ -27,7 +27,8 @@ def read_arrow(
     ``ordinals``, ``clocks``, ``evals``, ``mates``, ``pgc``; ``uci`` and
     ``san`` when asked), or only ``columns``. Made on ``threads`` threads
     (0: one per core); the batches are the same for every number of
-    threads. ``.read_all()`` gives a ``pyarrow.Table``."""
+    threads. The batches are all made before the reader is returned (the
+    whole table is in memory). ``.read_all()`` gives a ``pyarrow.Table``."""
     import pyarrow as pa
 
     stream = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads)
