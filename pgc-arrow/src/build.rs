@@ -190,9 +190,9 @@ impl GamesBuilder {
         // The typed values of the ply being read: they follow its move.
         let mut clock: Option<i32> = None;
         let mut eval: Option<Eval> = None;
-        // Plies without a typed value not appended yet: a run of them is
-        // appended at once (most games have none at all).
-        let mut gap = 0usize;
+        // Plies without a clock / an eval not appended yet: a run of them
+        // is appended at once, and not at all in a game that has none.
+        let mut gap = Gaps::default();
         let ordinals = game.ordinals();
         // Without a null move the ordinals are the main line's, in order.
         let nulls = game.has_null_moves();
@@ -255,41 +255,49 @@ impl GamesBuilder {
         if plies > 0 && typed {
             self.end_ply(clock, eval, &mut gap);
         }
-        self.fill_gap(&mut gap);
         self.plies.append_value(plies);
         self.ordinals.append(true);
         self.uci.append(true);
         self.san.append(true);
-        self.clocks.append(true);
-        self.evals.append(true);
-        self.mates.append(true);
+        // A game without any clock has a null list of clocks, and one
+        // without any eval null lists of evals and mates.
+        if gap.clock_seen {
+            self.clocks.values().append_nulls(gap.clocks);
+        }
+        self.clocks.append(gap.clock_seen);
+        if gap.eval_seen {
+            self.evals.values().append_nulls(gap.evals);
+            self.mates.values().append_nulls(gap.evals);
+        }
+        self.evals.append(gap.eval_seen);
+        self.mates.append(gap.eval_seen);
     }
 
     #[inline]
-    fn end_ply(&mut self, clock: Option<i32>, eval: Option<Eval>, gap: &mut usize) {
-        if clock.is_none() && eval.is_none() {
-            *gap += 1;
-            return;
+    fn end_ply(&mut self, clock: Option<i32>, eval: Option<Eval>, gap: &mut Gaps) {
+        match clock {
+            Some(c) => {
+                self.clocks.values().append_nulls(gap.clocks);
+                self.clocks.values().append_value(c);
+                gap.clocks = 0;
+                gap.clock_seen = true;
+            }
+            None => gap.clocks += 1,
         }
-        self.fill_gap(gap);
-        self.clocks.values().append_option(clock);
         let (cp, mate) = match eval {
             Some(Eval::Centipawns(cp)) => (Some(cp), None),
             Some(Eval::Mate(n)) => (None, Some(n)),
-            None => (None, None),
+            None => {
+                gap.evals += 1;
+                return;
+            }
         };
+        self.evals.values().append_nulls(gap.evals);
+        self.mates.values().append_nulls(gap.evals);
         self.evals.values().append_option(cp);
         self.mates.values().append_option(mate);
-    }
-
-    /// Appends the nulls of `gap` plies without a typed value.
-    fn fill_gap(&mut self, gap: &mut usize) {
-        if *gap > 0 {
-            self.clocks.values().append_nulls(*gap);
-            self.evals.values().append_nulls(*gap);
-            self.mates.values().append_nulls(*gap);
-            *gap = 0;
-        }
+        gap.evals = 0;
+        gap.eval_seen = true;
     }
 
     /// The record batch of the games added since the last call; the
@@ -456,6 +464,16 @@ fn parse_time_control(v: &[u8]) -> (Option<i32>, Option<i32>) {
         },
         None => (int(v), None),
     }
+}
+
+/// The plies of the game being added whose clock / eval is not appended
+/// yet, and whether it has any.
+#[derive(Default)]
+struct Gaps {
+    clocks: usize,
+    evals: usize,
+    clock_seen: bool,
+    eval_seen: bool,
 }
 
 #[cfg(test)]

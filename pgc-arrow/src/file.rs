@@ -9,8 +9,11 @@ use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+
+/// The size of a data page of the `pgc` column in Parquet.
+const PGC_PAGE_BYTES: usize = 8 << 20;
 use parquet::schema::types::ColumnPath;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -101,12 +104,23 @@ impl<W: Write + Send> TableWriter<W> {
                     Some(l) => Compression::ZSTD(ZstdLevel::try_new(l)?),
                     None => Compression::UNCOMPRESSED,
                 };
+                let pgc = || ColumnPath::from(Column::Pgc.name());
                 let props = WriterProperties::builder()
                     .set_compression(compression)
                     .set_max_row_group_row_count(Some(opts.row_group_size.max(1)))
                     // Every game's records differ: a dictionary of them is
-                    // time spent hashing and a page thrown away.
-                    .set_column_dictionary_enabled(ColumnPath::from(Column::Pgc.name()), false)
+                    // time spent hashing and a page thrown away, and their
+                    // statistics say nothing.
+                    .set_column_dictionary_enabled(pgc(), false)
+                    .set_column_statistics_enabled(pgc(), EnabledStatistics::None)
+                    // The records' lengths apart and their bytes one run, in
+                    // pages of 8 MiB: zstd then sees the records much as it
+                    // sees a PGC file (at level 19 the column is 1.04 × the
+                    // .pgc.zst, against 1.09 × in 1 MiB pages of
+                    // length-prefixed records).
+                    .set_column_encoding(pgc(), Encoding::DELTA_LENGTH_BYTE_ARRAY)
+                    .set_column_data_page_size_limit(pgc(), PGC_PAGE_BYTES)
+                    .set_column_data_page_row_count_limit(pgc(), usize::MAX)
                     .build();
                 TableWriter::Parquet(ArrowWriter::try_new(out, schema, Some(props))?)
             }

@@ -63,11 +63,14 @@ pub enum Column {
     Uci,
     /// Main-line moves in SAN (`list<utf8>`), only when asked.
     San,
-    /// The `[%clk]` of each main-line ply in centiseconds (`list<int32>`).
+    /// The `[%clk]` of each main-line ply in centiseconds (`list<int32>`;
+    /// null for a game without any).
     Clocks,
-    /// The `[%eval]` of each main-line ply in centipawns (`list<int32>`).
+    /// The `[%eval]` of each main-line ply in centipawns (`list<int32>`;
+    /// null for a game without any eval).
     Evals,
-    /// The mate `[%eval]` (`#3`, `#-2`) of each main-line ply (`list<int32>`).
+    /// The mate `[%eval]` (`#3`, `#-2`) of each main-line ply (`list<int32>`;
+    /// null for a game without any eval).
     Mates,
     /// The game's PGC records (binary).
     Pgc,
@@ -224,9 +227,6 @@ impl Column {
                 | Column::Ordinals
                 | Column::Uci
                 | Column::San
-                | Column::Clocks
-                | Column::Evals
-                | Column::Mates
                 | Column::Pgc
         )
     }

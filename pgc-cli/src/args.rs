@@ -143,6 +143,10 @@ pub struct EncodeArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Reporting.
+    /// Choosing games: --where, --dedup. A filtered encode is not a
+    /// byte-exact copy of its input.
+    #[command(flatten)]
+    pub select: SelectArgs,
     #[command(flatten)]
     pub report: ReportArgs,
 }
@@ -197,6 +201,9 @@ pub struct DecodeArgs {
     /// `[%emt]`, `[%eval]` values as numbers).
     #[arg(long, value_enum, default_value_t = DecodeFormat::Pgn)]
     pub format: DecodeFormat,
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `pgc verify`.
@@ -251,6 +258,14 @@ pub enum MovesFormat {
     Fen,
     /// As `fen` with EPD (no move counters) instead of FEN.
     Epd,
+    /// Positions for training, as CSV with a header row: one row per
+    /// position before each main-line move: game (1-based), ply, fen,
+    /// move (UCI), elo and opponent_elo (of the side to move and the
+    /// other), clock (the mover's `[%clk]` after its previous move, in
+    /// seconds), eval (`[%eval]` after the move that reached the position:
+    /// centipawns, or `#N` mate, White's view), result (1, 0.5, 0 for the
+    /// side to move; empty for `*`).
+    Csv,
 }
 
 /// `pgc moves`.
@@ -269,12 +284,47 @@ pub struct MovesArgs {
     /// san), or their positions as well (fen, epd).
     #[arg(long)]
     pub all: bool,
-    /// Keep games whose tag compares as given: `NAME OP VALUE` with OP one
-    /// of `= != < <= > >=` (`--where 'WhiteElo>=2400'`). Numbers compare as
-    /// numbers when both sides are numbers, else as strings; a missing tag
-    /// is the empty string. Several --where must all hold.
-    #[arg(long = "where", value_name = "FILTER", value_parser = crate::filter::parse_filter)]
-    pub filters: Vec<crate::filter::Filter>,
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Leave out the positions before ply N (the opening plies; fen, epd,
+    /// csv).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub skip_plies: u32,
+    /// Leave out the positions whose mover had less than SECONDS on the
+    /// clock, or no known clock (csv).
+    #[arg(long, value_name = "SECONDS")]
+    pub min_clock: Option<f64>,
+}
+
+/// `--where`, `--dedup`, `--duplicates`: which games a command keeps.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Keep the games the expression selects (README, "Choosing games"):
+    /// comparisons on tags (`WhiteElo>=2400`, `Date>=2020.01.01`,
+    /// `White="Carlsen, Magnus"`, `Event~Titled`), `and`, `or`, `not`,
+    /// parentheses, and the fields Elo, EloDiff, Player, Speed, Plies, Bot,
+    /// Variant. Several --where must all hold.
+    #[arg(long = "where", value_name = "EXPR", value_parser = crate::select::parse_where)]
+    pub filters: Vec<pgc_core::filter::Filter>,
+    /// Keep the first of games with the same start position and main line
+    /// (`--dedup=tags`: and the same White, Black and Date).
+    #[arg(long, value_enum, value_name = "WHAT", num_args = 0..=1,
+          require_equals = true, default_missing_value = "moves")]
+    pub dedup: Option<crate::select::DedupMode>,
+    /// Write the games --dedup drops to FILE, each naming the game it
+    /// duplicates (1-based): a `DuplicateOf` tag in PGN, a
+    /// `"duplicate_of"` member in JSONL, a `# duplicate of game N` line
+    /// before its lines in `pgc moves`.
+    #[arg(long, value_name = "FILE")]
+    pub duplicates: Option<PathBuf>,
+}
+
+impl SelectArgs {
+    /// The selection these flags ask for.
+    pub fn selection(&self) -> crate::select::Selection {
+        crate::select::Selection::new(&self.filters, self.dedup)
+    }
 }
 
 /// `pgc index`.
@@ -364,6 +414,12 @@ pub struct ExportArgs {
     /// Add the `san` column: the main line's moves in SAN.
     #[arg(long)]
     pub san: bool,
+    /// Only these games of each input: `17`, `1000..2000` (1-based, both
+    /// ends included), `1000..` or `..2000`. A PGC file seeks with its
+    /// index (see `pgc index`) as `pgc decode` does; PGN is read up to the
+    /// first wanted game without encoding the games before it.
+    #[arg(long, value_name = "RANGE", value_parser = parse_games)]
+    pub games: Option<GameRange>,
     /// Rows per Parquet row group.
     #[arg(long, value_name = "ROWS", default_value_t = 65_536)]
     pub row_group_size: usize,
@@ -379,6 +435,9 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Reporting.
+    /// Choosing games: --where, --dedup.
+    #[command(flatten)]
+    pub select: SelectArgs,
     #[command(flatten)]
     pub report: ReportArgs,
 }

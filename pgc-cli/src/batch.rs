@@ -24,6 +24,7 @@ use crate::args::{GameRange, PgcBatchArgs};
 use crate::error::{self, Error, Status};
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say, summary_line};
+use crate::select::{Dedup, KeptGame};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::internals::Bounds;
@@ -301,6 +302,9 @@ pub struct Done {
     pub bytes_in: u64,
     /// The error that stopped the batch, with input-relative positions.
     pub error: Option<WalkError>,
+    /// With `--dedup`: each game written, with its key and the end of its
+    /// text in `out` (see [`crate::select::Dedup::split`]).
+    pub kept: Vec<KeptGame>,
 }
 
 impl Batch {
@@ -380,6 +384,21 @@ pub struct PgcBatches<'a> {
     pub command: &'static str,
     /// Inputs, output, `--games`, `-j`, limits, `--quiet`.
     pub args: &'a PgcBatchArgs,
+    /// With `--dedup`: duplicates are dropped in input order, and written
+    /// to this file when one is given (`--duplicates`), each by the
+    /// function: `(text, first, out)` with `first` the 0-based number of
+    /// the game it duplicates.
+    pub dedup: Option<Duplicates<'a>>,
+    /// Written once before the first batch's text (a CSV header row).
+    pub header: &'static [u8],
+}
+
+/// Where `--dedup` writes the games it drops, and how.
+pub struct Duplicates<'a> {
+    /// `--duplicates FILE`.
+    pub path: Option<&'a Path>,
+    /// Writes one dropped game's text, naming the game it duplicates.
+    pub write: fn(&[u8], u64, &mut Vec<u8>),
 }
 
 impl PgcBatches<'_> {
@@ -409,6 +428,16 @@ impl PgcBatches<'_> {
         let mut sink = output.sink()?;
         let mut progress = Progress::new(self.command, a.report.quiet);
         let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
+        let mut dedup = Dedup::default();
+        let dup_output = match self.dedup.as_ref().and_then(|d| d.path) {
+            Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
+            None => None,
+        };
+        let mut dup_sink = dup_output.as_ref().map(Output::sink).transpose()?;
+        let mut dup_text = Vec::new();
+        if !self.header.is_empty() {
+            sink.put(self.header)?;
+        }
         for input in &inputs {
             let mut splitter = open_batches(input, limits, a.games, jobs, a.report.quiet)?;
             run_ordered(
@@ -420,7 +449,24 @@ impl PgcBatches<'_> {
                 },
                 &work,
                 |mut d: Done| {
-                    sink.put_games(&d.out)?;
+                    match &self.dedup {
+                        None => sink.put_games(&d.out)?,
+                        Some(how) => {
+                            dedup.split(
+                                &d.out,
+                                &d.kept,
+                                |t| sink.put_games(t),
+                                |t, _, first| {
+                                    if let Some(s) = dup_sink.as_mut() {
+                                        dup_text.clear();
+                                        (how.write)(t, first, &mut dup_text);
+                                        s.put_games(&dup_text)?;
+                                    }
+                                    Ok(())
+                                },
+                            )?;
+                        }
+                    }
                     recycle(std::mem::take(&mut d.out));
                     games += d.games;
                     plies += d.plies;
@@ -440,7 +486,19 @@ impl PgcBatches<'_> {
         let bytes_out = sink.written();
         sink.finish()?;
         output.commit()?;
-        if let Some(line) = note() {
+        if let (Some(s), Some(o)) = (dup_sink, dup_output) {
+            s.finish()?;
+            o.commit()?;
+        }
+        let dedup_line = self
+            .dedup
+            .is_some()
+            .then(|| format!("{} duplicate game(s) dropped", dedup.dropped));
+        let line = match (note(), dedup_line) {
+            (Some(a), Some(b)) => Some(format!("{a}\n{b}")),
+            (a, b) => a.or(b),
+        };
+        if let Some(line) = line {
             progress.clear();
             if progress.verbose() {
                 say(&line);

@@ -12,9 +12,9 @@ mod args;
 mod batch;
 mod cmd;
 mod error;
-mod filter;
 mod io;
 mod progress;
+mod select;
 mod syncer;
 mod table;
 

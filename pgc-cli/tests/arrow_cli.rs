@@ -262,3 +262,100 @@ fn errors_say_what_to_do() {
     assert!(stderr(&out).contains("byte 3, game 1"), "{}", stderr(&out));
     assert!(!t2.exists());
 }
+
+/// Runs pgc with `args` and `stdin`; exit 0 expected; its stdout.
+fn out(args: &[&std::ffi::OsStr], stdin: &[u8]) -> (Vec<u8>, String) {
+    use std::io::Write;
+    let mut child = pgc()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run pgc");
+    // Written from a thread while the output is read; pgc may stop
+    // reading once it has the games it wants.
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let o = child.wait_with_output().expect("wait");
+    writer.join().expect("stdin writer");
+    assert_eq!(o.status.code(), Some(0), "pgc {args:?}: {}", stderr(&o));
+    let err = stderr(&o);
+    (o.stdout, err)
+}
+
+#[test]
+fn games_exports_only_the_range_from_pgc_and_pgn() {
+    let Some(dir) = corpus_dir() else { return };
+    let tmp = Tmp::new("games");
+    let src = dir.join("hauva69__pgn4web/twic944.pgn.zst");
+    let pgc_file = tmp.path("g.pgc");
+    ok(&[
+        "encode".as_ref(),
+        "-q".as_ref(),
+        src.as_os_str(),
+        "-o".as_ref(),
+        pgc_file.as_os_str(),
+    ]);
+    let pgc_bytes = std::fs::read(&pgc_file).expect("pgc");
+    let os = |s: &str| std::ffi::OsString::from(s);
+    for range in ["1", "5..9", "1200..", "..3"] {
+        // What decode selects, as text: the reference.
+        let (want, _) = out(
+            &[
+                &os("decode"),
+                &os("-q"),
+                &os("--games"),
+                &os(range),
+                pgc_file.as_os_str(),
+            ],
+            b"",
+        );
+        assert!(!want.is_empty(), "{range}");
+        let t = tmp.path("t.parquet");
+        // A PGC file (seeking), PGC on stdin (scanning), PGN.
+        let sources: [(&std::ffi::OsStr, &[u8]); 3] = [
+            (pgc_file.as_os_str(), b""),
+            ("-".as_ref(), &pgc_bytes),
+            (src.as_os_str(), b""),
+        ];
+        for (input, stdin) in sources {
+            let _ = std::fs::remove_file(&t);
+            out(
+                &[
+                    &os("export"),
+                    &os("-q"),
+                    &os("--games"),
+                    &os(range),
+                    input,
+                    &os("-o"),
+                    t.as_os_str(),
+                ],
+                stdin,
+            );
+            let (back, _) = out(&[&os("import"), &os("-q"), t.as_os_str()], b"");
+            let (text, _) = out(&[&os("decode"), &os("-q")], &back);
+            assert!(text == want, "--games {range} from {input:?}: other games");
+        }
+    }
+    // A range past the end: a warning, an empty table.
+    let t = tmp.path("none.parquet");
+    let (_, err) = out(
+        &[
+            &os("export"),
+            &os("--games"),
+            &os("99999"),
+            pgc_file.as_os_str(),
+            &os("-o"),
+            t.as_os_str(),
+        ],
+        b"",
+    );
+    assert!(
+        err.contains("--games starts at game 99999, past the end"),
+        "{err}"
+    );
+}

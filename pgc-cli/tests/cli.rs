@@ -332,6 +332,18 @@ fn formats_are_recognised_by_content() {
         "{}",
         stderr(&o)
     );
+    // Binary data that is no PGC either (0x0e is no record marker) is
+    // not called PGC.
+    let mut junk: Vec<u8> = (0u32..4000).map(|i| (i * 37 % 251) as u8).collect();
+    junk[0] = 0x0e;
+    let o = run(&["encode"], &junk);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("is neither PGN text nor PGC")
+            && stderr(&o).contains("unknown record marker 0x0e at byte 0"),
+        "{}",
+        stderr(&o)
+    );
     // PGN given to decode.
     let o = run(&["decode", p(&sample("opera.pgn"))], b"");
     assert_eq!(code(&o), 2);
@@ -726,4 +738,20 @@ fn limits_are_passed_through_and_name_their_flag() {
     let o = run(&["encode", "--max-rav-depth", "1"], nested);
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     assert!(stderr(&o).contains("1 rejected"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_input_with_no_game_keeps_its_whitespace() {
+    for input in [&b"\n"[..], b"\n\n  \r\n", b" \t\x0c\n\r\n\n\n"] {
+        let pgc_bytes = encode(input);
+        // One extension record (0x80) of kind 0x0a, verbatim text.
+        assert_eq!(&pgc_bytes[..2], &[0x80, 0x0a], "{input:?}");
+        assert_eq!(decode(&pgc_bytes), input);
+        let v = run(&["verify"], &pgc_bytes);
+        assert_eq!(code(&v), 0, "{}", stderr(&v));
+        assert!(stdout(&v).contains("ok: 0 games"), "{}", stdout(&v));
+        // Strict output has no extension record: nothing is left.
+        assert!(ok(&["encode", "-q", "--strict"], input).is_empty());
+    }
+    assert!(encode(b"").is_empty());
 }

@@ -327,19 +327,32 @@ fn where_filters() {
         ),
         (
             vec!["Round>=10", "Result=1/2-1/2"],
-            // Numeric when the tag is a number, else a string comparison
-            // ("?" >= "10" as strings).
+            // Numeric: a tag that is not a number ("?") makes the
+            // comparison false.
             Box::new(move |g: &Game| {
-                let round = match num(g, "Round") {
-                    Some(r) => r >= 10.0,
-                    None => g.tag("Round").unwrap_or("") >= "10",
-                };
-                round && g.tag("Result") == Some("1/2-1/2")
+                num(g, "Round").is_some_and(|r| r >= 10.0) && g.tag("Result") == Some("1/2-1/2")
             }),
         ),
         (
-            vec!["Date<1920"],
-            Box::new(|g: &Game| g.tag("Date").unwrap_or("") < "1920"),
+            // A date: `??` parts are 0; a tag of another shape fails.
+            vec!["Date<1920.01.01"],
+            Box::new(|g: &Game| {
+                let d = g.tag("Date").unwrap_or("");
+                let b = d.as_bytes();
+                let shaped = b.len() == 10
+                    && b[..4].iter().all(u8::is_ascii_digit)
+                    && b[4] == b'.'
+                    && b[7] == b'.';
+                shaped && d.replace('?', "0").as_str() < "1920.01.01"
+            }),
+        ),
+        (
+            vec!["Round>=10 or Result=1-0 and not White~Capablanca"],
+            Box::new(move |g: &Game| {
+                num(g, "Round").is_some_and(|r| r >= 10.0)
+                    || (g.tag("Result") == Some("1-0")
+                        && !g.tag("White").unwrap_or("").contains("Capablanca"))
+            }),
         ),
     ];
     for (filters, keep) in cases {

@@ -22,7 +22,7 @@
 //!   own error converts into it with `?`), with [`Error::position`]: the
 //!   byte offset, game and ply it is about.
 //!
-//! Five modules are public, for the format's vocabulary a user names:
+//! Six modules are public, for the format's vocabulary a user names:
 //!
 //! - [`item`]: the items of 20.1–20.3 (int-1/2/4, string-1/2/4, mvseq-1/2,
 //!   mvset-1), for reading or writing them one by one;
@@ -32,6 +32,8 @@
 //!   each payload (layout, typed commands, clocks, outcomes …);
 //! - [`ordinal`]: the move-ordinal codec of 20.2, [`ordinal::encode`] and
 //!   [`ordinal::decode`], and the [`OrdinalTable`] of a whole position;
+//! - [`filter`]: the filter language that chooses games by their tags
+//!   and length ([`filter::Filter`]);
 //! - [`game`]: the game grammar, a state machine over records yielding
 //!   structure events or positioned errors, for tools that want the
 //!   structure without the moves.
@@ -162,6 +164,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ext;
+pub mod filter;
 pub mod game;
 pub mod item;
 pub mod ordinal;

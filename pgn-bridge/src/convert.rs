@@ -156,6 +156,11 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
             }
         }
     }
+    // An input with no game: its whitespace, kept at its place.
+    let unclaimed = conv.reader.take_unclaimed();
+    if !unclaimed.is_empty() && !opts.strict {
+        ext::verbatim::write_with(&unclaimed, |b| w.raw(b))?;
+    }
     stats.bytes_in = conv.offset();
     stats.bytes_out = w.bytes_written();
     w.finish()?;

@@ -74,6 +74,10 @@ pub struct PgnReader<R> {
     /// The byte before `buf[start]` is `\n` (or there is none).
     at_line_start: bool,
     max_game_bytes: usize,
+    /// Whitespace that no game holds (an input with no game at all).
+    unclaimed: Vec<u8>,
+    /// Whitespace over the limit was dropped: none is kept as unclaimed.
+    dropped_whitespace: bool,
 }
 
 impl<R: Read> PgnReader<R> {
@@ -88,6 +92,8 @@ impl<R: Read> PgnReader<R> {
             start: 0,
             end: 0,
             eof: false,
+            unclaimed: Vec::new(),
+            dropped_whitespace: false,
             offset: 0,
             line: 1,
             index: 0,
@@ -107,6 +113,18 @@ impl<R: Read> PgnReader<R> {
     /// The limit on the size of one game, in bytes.
     pub fn max_game_bytes(&self) -> usize {
         self.max_game_bytes
+    }
+
+    /// Takes the whitespace read that belongs to no game. A game holds the
+    /// whitespace after it up to the next game, and the first game the
+    /// whitespace before it, so only an input with no game at all (empty
+    /// lines, spaces) leaves any: a writer that keeps every byte stores
+    /// them after [`Self::read_game`] has returned `Ok(None)`. An input of
+    /// whitespace longer than [`Self::max_game_bytes`] is not held (memory
+    /// stays bounded): then none is returned, and [`Self::offset`] counts
+    /// it.
+    pub fn take_unclaimed(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.unclaimed)
     }
 
     /// Number of games read so far.
@@ -153,7 +171,14 @@ impl<R: Read> PgnReader<R> {
             }
         };
         if !end.has_tokens {
-            // Only whitespace up to the end of the input.
+            // Only whitespace up to the end of the input: a game's trailer
+            // holds the whitespace after it, so these bytes belong to no
+            // game only when the input has none. They are kept for
+            // `take_unclaimed`.
+            if !self.dropped_whitespace {
+                let ws = &self.buf[self.start..self.start + end.len];
+                self.unclaimed.extend_from_slice(ws);
+            }
             self.consume(end.len);
             return Ok(None);
         }
@@ -265,6 +290,7 @@ impl<R: Read> PgnReader<R> {
                     // no game. It is dropped, as the whitespace of an
                     // input with no game is.
                     self.consume(self.end);
+                    self.dropped_whitespace = true;
                     self.start = 0;
                     self.end = 0;
                 } else {

@@ -268,3 +268,18 @@ fn pgn_to_pgc_streams_one_game_at_a_time() {
     assert_eq!(seen, ["encoded", "rejected", "encoded"]);
     assert_eq!(conv.offset(), pgn.len() as u64);
 }
+
+#[test]
+fn an_input_of_whitespace_only_comes_back_whole() {
+    let input = b"\r\n\n \t\n";
+    let mut pgc = Vec::new();
+    let stats = pgn_to_pgc(&input[..], &mut pgc, None, &EncodeOptions::default()).unwrap();
+    assert_eq!((stats.games, stats.bytes_in), (0, input.len() as u64));
+    // A verbatim extension record: 0x80, kind 0x0a, the bytes.
+    let mut expected = Vec::new();
+    ext::verbatim::write(&mut expected, input);
+    assert_eq!(pgc, expected);
+    let mut back = Vec::new();
+    pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).unwrap();
+    assert_eq!(back, input);
+}

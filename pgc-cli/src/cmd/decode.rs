@@ -4,8 +4,9 @@
 //! with a [`GameWalker`](pgc_core::GameWalker) and a [`Decoder`] and written in input order.
 
 use crate::args::{DecodeArgs, DecodeFormat};
-use crate::batch::{Batch, Done, PgcBatches, walk_batch};
+use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
+use crate::select::{KeptGame, Select, Selection, duplicates_without_dedup, pgn_duplicate};
 use pgc_core::Limits;
 use pgc_core::ext::ExtError;
 use pgc_core::ext::ExtKind;
@@ -104,8 +105,14 @@ impl Render for JsonlWriter {
 
 /// Decodes a batch to PGN, adding to `tags_with_newlines` the tag values
 /// written with spaces for newlines.
-fn decode_batch(b: Batch, opts: DecodeOptions, limits: Limits, notes: &Notes) -> Done {
-    let (done, dec) = decode_batch_with(b, limits, Decoder::new(opts));
+fn decode_batch(
+    b: Batch,
+    opts: DecodeOptions,
+    limits: Limits,
+    sel: &Selection,
+    notes: &Notes,
+) -> Done {
+    let (done, dec) = decode_batch_with(b, limits, sel, Decoder::new(opts));
     notes
         .tags_with_newlines
         .fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
@@ -156,22 +163,44 @@ fn unwritten_note(kinds: &BTreeMap<String, u64>) -> Option<String> {
     })
 }
 
-fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V) {
+/// Decodes a batch with `inner` under the selection `sel`: the text of a
+/// game `sel` does not select is dropped, and with `--dedup` each game
+/// written is listed in [`Done::kept`].
+fn decode_batch_with<V: Render>(b: Batch, limits: Limits, sel: &Selection, inner: V) -> (Done, V) {
     let mut walker = b.walker(limits);
-    let mut v = PlyCount { inner, plies: 0 };
-    *v.inner.text() = crate::batch::output_buffer();
+    let mut v = PlyCount {
+        inner: Select::new(inner, sel),
+        plies: 0,
+    };
+    *v.inner.inner.text() = crate::batch::output_buffer();
     let mut games = 0;
     let mut good = 0;
+    let mut kept = Vec::new();
+    let active = sel.is_active();
     let error = walk_batch(
         &mut walker,
         &mut v,
-        |v| v.inner.take_error(),
+        |v| v.inner.inner.take_error(),
         |v, whole_game| {
             games += u64::from(whole_game);
-            good = v.inner.text().len();
+            let s = &mut v.inner;
+            if active && whole_game && s.dropped {
+                s.inner.text().truncate(good);
+                return;
+            }
+            let start = good;
+            good = s.inner.text().len();
+            if let (true, Some(key)) = (whole_game, s.last_key) {
+                kept.push(KeptGame {
+                    game: s.game(),
+                    key,
+                    start,
+                    end: good,
+                });
+            }
         },
     );
-    let mut pgn = std::mem::take(v.inner.text());
+    let mut pgn = std::mem::take(v.inner.inner.text());
     // Drop the text of a game cut short by an error.
     pgn.truncate(good);
     let done = Done {
@@ -180,8 +209,9 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, inner: V) -> (Done, V)
         plies: v.plies,
         bytes_in: b.data.len() as u64,
         error,
+        kept,
     };
-    (done, v.inner)
+    (done, v.inner.inner)
 }
 
 /// Runs `pgc decode`.
@@ -195,18 +225,39 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     };
     let limits = a.batch.limits.pgc_limits();
     let format = a.format;
+    let sel = a.select.selection();
+    if a.select.duplicates.is_some() && sel.dedup.is_none() {
+        return Err(duplicates_without_dedup());
+    }
     let batches = PgcBatches {
         command: "decode",
         args: &a.batch,
+        dedup: sel.dedup.map(|_| Duplicates {
+            path: a.select.duplicates.as_deref(),
+            write: match format {
+                DecodeFormat::Pgn => pgn_duplicate,
+                DecodeFormat::Jsonl => jsonl_duplicate,
+            },
+        }),
+        header: b"",
     };
     let notes = Notes::default();
     batches.run_noting(
         |b| match format {
-            DecodeFormat::Pgn => decode_batch(b, opts, limits, &notes),
-            DecodeFormat::Jsonl => decode_batch_with(b, limits, JsonlWriter::new()).0,
+            DecodeFormat::Pgn => decode_batch(b, opts, limits, &sel, &notes),
+            DecodeFormat::Jsonl => decode_batch_with(b, limits, &sel, JsonlWriter::new()).0,
         },
         || notes.lines(),
     )
+}
+
+/// The `--duplicates` line of a JSONL game: a `"duplicate_of"` member
+/// first, the 1-based number of the game it duplicates.
+fn jsonl_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
+    let at = text.iter().position(|&b| b == b'{').map_or(0, |i| i + 1);
+    to.extend_from_slice(&text[..at]);
+    to.extend_from_slice(format!("\"duplicate_of\":{},", first + 1).as_bytes());
+    to.extend_from_slice(&text[at..]);
 }
 
 /// The line `pgc decode` prints before its summary when `n` tag values held
@@ -235,6 +286,7 @@ mod tests {
             b,
             DecodeOptions::default(),
             Limits::default(),
+            &Selection::default(),
             &Notes::default(),
         );
         let e = d.error.unwrap();

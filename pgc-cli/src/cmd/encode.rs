@@ -13,6 +13,9 @@ use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
+use crate::select::{
+    Dedup, KeptGame, Selection, duplicates_without_dedup, pgn_duplicate, select_game,
+};
 use pgc_core::ext;
 use pgn_bridge::EncodeStats;
 use pgn_bridge::PgnError;
@@ -43,6 +46,8 @@ struct Job {
     /// A game over `--max-game-bytes` after the batch's games: rejected,
     /// its text (with `--rejects`) in a temporary file.
     oversized: Option<Oversized>,
+    /// The whitespace of an input with no game, kept verbatim.
+    unclaimed: Vec<u8>,
 }
 
 /// A game over `--max-game-bytes`: never held in memory.
@@ -64,6 +69,13 @@ struct Done {
     /// Games that lost something in strict mode: 0-based game number and what.
     losses: Vec<(u64, Losses)>,
     stats: EncodeStats,
+    /// With `--dedup`: each game written, with its key and the end of its
+    /// records in `pgc`.
+    kept: Vec<KeptGame>,
+    /// With `--duplicates`: the batch's PGN and where each kept game's
+    /// text is in it (0-based game number, start, end).
+    pgn: Vec<u8>,
+    pgn_spans: Vec<(u64, usize, usize)>,
 }
 
 /// The splitter's visitor: copies each game's bytes into the batch. It stops
@@ -194,6 +206,7 @@ fn next_batch<R: Read>(
     let mut cut = None;
     let mut message = None;
     let mut oversized = None;
+    let mut unclaimed = Vec::new();
     while data.len() < BATCH_BYTES && games < BATCH_GAMES {
         let before = data.len();
         let mut v = CopyRaw {
@@ -252,6 +265,14 @@ fn next_batch<R: Read>(
             break;
         }
         if read.is_none() {
+            unclaimed = reader.take_unclaimed();
+            if first.is_none() && !unclaimed.is_empty() {
+                first = Some(GameStart {
+                    index: 0,
+                    offset: 0,
+                    line: 1,
+                });
+            }
             break;
         }
         games += 1;
@@ -271,12 +292,19 @@ fn next_batch<R: Read>(
         cut,
         damage: message,
         oversized,
+        unclaimed,
     }))
 }
 
 /// Encodes the games of a batch, lexed straight from the batch's bytes
 /// (the splitter found where each game ends; nothing is copied again).
-fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
+fn encode_batch(
+    job: Job,
+    opts: EncodeOptions,
+    keep_rejects: bool,
+    sel: &Selection,
+    keep_pgn: bool,
+) -> Done {
     let mut enc = Encoder::new(opts);
     let mut done = Done {
         pgc: Vec::with_capacity(job.data.len() / 3),
@@ -285,8 +313,19 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
         oversized: None,
         losses: Vec::new(),
         stats: EncodeStats::default(),
+        kept: Vec::new(),
+        pgn: Vec::new(),
+        pgn_spans: Vec::new(),
     };
+    // Where each game, and each kept one, starts in the batch, for
+    // `--duplicates`.
+    let mut all = Vec::new();
+    let mut starts = Vec::new();
     lexer::lex_games(&job.data, job.start, &mut enc, |this, output, enc| {
+        let at = (this.offset - job.start.offset) as usize;
+        if keep_pgn {
+            all.push(at);
+        }
         match output {
             GameOutput::Encoded {
                 plies,
@@ -302,12 +341,34 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
                 s.plies += plies;
                 s.identical += u64::from(identical);
                 s.losses.add(&losses);
+                let from = done.pgc.len();
                 enc.append_game_to(&mut done.pgc);
+                if sel.is_active() {
+                    // The records just written make one game: an error
+                    // reading them back keeps the game, unchosen.
+                    match select_game(&done.pgc[from..], sel) {
+                        Ok(None) => done.pgc.truncate(from),
+                        Ok(Some(Some(key))) => {
+                            done.kept.push(KeptGame {
+                                game: this.index,
+                                key,
+                                start: from,
+                                end: done.pgc.len(),
+                            });
+                            if keep_pgn {
+                                starts.push((this.index, at));
+                            }
+                        }
+                        Ok(Some(None)) | Err(_) => {}
+                    }
+                }
             }
             GameOutput::Rejected(r) => {
                 done.stats.games += 1;
                 done.stats.rejected += 1;
-                if !opts.strict {
+                // A game that cannot be encoded is not selected by
+                // `--where` (its tags and moves are not known for sure).
+                if !opts.strict && sel.filter.is_none() {
                     ext::verbatim::write(&mut done.pgc, enc.take_game());
                 }
                 // The text is held for the rejects file only when there is one.
@@ -320,6 +381,17 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
         }
     });
     done.stats.bytes_in = job.data.len() as u64;
+    if keep_pgn && !starts.is_empty() {
+        // A game's text runs to the next game's start.
+        for (game, from) in starts {
+            let to = match all.binary_search(&from) {
+                Ok(i) => all.get(i + 1).copied().unwrap_or(job.data.len()),
+                Err(_) => job.data.len(),
+            };
+            done.pgn_spans.push((game, from, to));
+        }
+        done.pgn = job.data;
+    }
     if let Some((r, raw)) = job.cut {
         done.stats.games += 1;
         done.stats.rejected += 1;
@@ -329,6 +401,12 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
         }
         done.rejects.push((r, raw));
     }
+    if !job.unclaimed.is_empty() {
+        done.stats.bytes_in += job.unclaimed.len() as u64;
+        if !opts.strict {
+            ext::verbatim::write(&mut done.pgc, &job.unclaimed);
+        }
+    }
     if let Some(o) = job.oversized {
         done.stats.games += 1;
         done.stats.rejected += 1;
@@ -337,6 +415,36 @@ fn encode_batch(job: Job, opts: EncodeOptions, keep_rejects: bool) -> Done {
     }
     done.stats.bytes_out = done.pgc.len() as u64;
     done
+}
+
+/// What to say of an input that is not PGN text: a PGC file (its first
+/// records frame) or binary data that is neither (with where reading it as
+/// PGC fails).
+fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
+    const HEAD: u64 = 64 * 1024;
+    let mut head = Vec::new();
+    if let Err(e) = reader.take(HEAD).read_to_end(&mut head) {
+        return format!("{name}: {e}");
+    }
+    let mut records = pgc_core::Reader::new(&head[..]);
+    loop {
+        match records.next_record() {
+            Ok(Some(_)) => {}
+            // Records up to the end of what was read (the last may be cut
+            // off there): a PGC file.
+            Ok(None) | Err(pgc_core::ReadError::Truncated { .. }) => {
+                return format!(
+                    "{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN"
+                );
+            }
+            Err(e) => {
+                return format!(
+                    "{name} is neither PGN text nor PGC: it holds binary data, and read as PGC \
+                     it fails: {e}"
+                );
+            }
+        }
+    }
 }
 
 /// Runs `pgc encode`.
@@ -370,6 +478,17 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         max_rav_depth: a.limits.max_rav_depth.unwrap_or(0),
     };
     let max_game_bytes = a.limits.max_game_bytes();
+    let sel = a.select.selection();
+    if a.select.duplicates.is_some() && sel.dedup.is_none() {
+        return Err(duplicates_without_dedup());
+    }
+    let dup_out = match &a.select.duplicates {
+        Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
+        None => None,
+    };
+    let mut dup_sink = dup_out.as_ref().map(Output::sink).transpose()?;
+    let mut dedup = sel.dedup.map(|_| Dedup::default());
+    let keep_pgn = dup_sink.is_some();
     let jobs = jobs(a.jobs);
     let mut sink = output.sink()?;
     let mut rejects_sink = match &rejects_out {
@@ -397,10 +516,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             None => input.open_keeping_damage()?,
         };
         if opened.format == Format::Pgc {
-            return Err(Error::Usage(format!(
-                "{} is a PGC file, not PGN; use `pgc decode` to turn it into PGN",
-                input.name
-            )));
+            return Err(Error::Usage(not_pgn(&input.name, opened.reader)));
         }
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
@@ -413,12 +529,14 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     a.rejects.is_some(),
                 )
             },
-            |job| encode_batch(job, opts, a.rejects.is_some()),
+            |job| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
             |done: Done| {
                 consume(
                     done,
                     &input.name,
                     &mut sink,
+                    dedup.as_mut(),
+                    dup_sink.as_mut(),
                     rejects_sink.as_mut(),
                     report_sink.as_mut(),
                     &mut total,
@@ -443,6 +561,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     if let Some(r) = report_out {
         r.commit()?;
     }
+    if let (Some(s), Some(o)) = (dup_sink, dup_out) {
+        s.finish()?;
+        o.commit()?;
+    }
     output.commit()?;
     progress.clear();
     let Notes { shown, damaged } = notes;
@@ -452,6 +574,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     if progress.verbose() {
         for line in &shown {
             say(line);
+        }
+        if let Some(d) = &dedup {
+            say(&format!("{} duplicate game(s) dropped", d.dropped));
         }
         if total.rejected > shown.len() as u64 {
             say(&format!(
@@ -496,16 +621,41 @@ struct Notes {
     damaged: Vec<String>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn consume(
     done: Done,
     name: &str,
     sink: &mut Sink,
+    dedup: Option<&mut Dedup>,
+    mut duplicates: Option<&mut Sink>,
     rejects: Option<&mut Sink>,
     report: Option<&mut Sink>,
     total: &mut EncodeStats,
     notes: &mut Notes,
 ) -> Result<()> {
-    sink.put_games(&done.pgc)?;
+    match dedup {
+        None => sink.put_games(&done.pgc)?,
+        Some(d) => {
+            let mut text = Vec::new();
+            d.split(
+                &done.pgc,
+                &done.kept,
+                |t| sink.put_games(t),
+                |_, game, first| {
+                    let Some(s) = duplicates.as_deref_mut() else {
+                        return Ok(());
+                    };
+                    let i = done.pgn_spans.partition_point(|&(g, _, _)| g < game);
+                    if let Some(&(_, from, to)) = done.pgn_spans.get(i) {
+                        text.clear();
+                        pgn_duplicate(&done.pgn[from..to], first, &mut text);
+                        s.put(&text)?;
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+    }
     let mut rejects = rejects;
     if let Some(rs) = rejects.as_deref_mut() {
         for (r, raw) in &done.rejects {

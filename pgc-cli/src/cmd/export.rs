@@ -8,17 +8,21 @@
 //! batches are written in input order. Batch boundaries depend on the
 //! input only, so the table is the same for every `-j N`.
 
-use crate::args::ExportArgs;
-use crate::batch::{Batch, PgcSplitter, jobs, run_ordered};
+use crate::args::{ExportArgs, GameRange};
+use crate::batch::{Batch, PgcSplitter, jobs, open_batches, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::progress::{Progress, say, summary_line};
+use crate::select::bulk_plies_and_key;
 use crate::table::{Spool, output_format, table_error};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
+use pgc_arrow::bulk_options;
 use pgc_arrow::{
     Column, Converted, ExportOptions, GamesBuilder, Joiner, TableWriter, WriteOptions, convert,
 };
+use pgc_core::BulkReader;
+use pgc_core::filter::Filter;
 use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
     EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
@@ -80,12 +84,40 @@ fn pgn_error(name: &str, e: &PgnError) -> Error {
     }
 }
 
-/// The next batch of whole PGN games, or `None` at the end.
-fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Option<PgnJob>> {
+/// The PGN splitter's visitor for a game before `--games`: nothing kept.
+struct SkipGame;
+
+impl Visitor for SkipGame {
+    type Output = ();
+
+    fn begin_game(&mut self, _start: GameStart) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, _raw: &[u8]) {}
+}
+
+/// The next batch of whole PGN games in `range` (all when `None`), or
+/// `None` at the end.
+fn next_pgn_batch<R: Read>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    range: Option<GameRange>,
+) -> Result<Option<PgnJob>> {
     let mut data = Vec::with_capacity(PGN_BATCH_BYTES + (PGN_BATCH_BYTES >> 2));
     let mut first = None;
     let mut games = 0;
-    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES {
+    if let Some(r) = range {
+        while reader.games_read() < r.first {
+            match reader.read_game(&mut SkipGame) {
+                Ok(Some(())) => {}
+                Ok(None) => return Ok(None),
+                Err(e) => return Err(pgn_error(name, &e)),
+            }
+        }
+    }
+    let last = range.and_then(|r| r.last).unwrap_or(u64::MAX);
+    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES && reader.games_read() <= last {
         let mut v = CopyRaw {
             batch: &mut data,
             first: &mut first,
@@ -99,9 +131,39 @@ fn next_pgn_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<Opti
     Ok(first.map(|start| PgnJob { data, start }))
 }
 
+/// [`convert`] keeping only the games `filter` selects: the records of a
+/// game left out are in no row.
+fn convert_selected(
+    data: &[u8],
+    offset: u64,
+    games: u64,
+    builder: &mut GamesBuilder,
+    filter: Option<&Filter>,
+) -> std::result::Result<Converted, pgc_arrow::Error> {
+    let Some(filter) = filter else {
+        return convert(data, offset, games, builder);
+    };
+    let mut reader =
+        BulkReader::new(data, bulk_options(builder.options())).starting_at(offset, games);
+    let mut start = 0usize;
+    while let Some(game) = reader.next_game()? {
+        let end = usize::try_from(game.end_offset() - offset).unwrap_or(data.len());
+        let end = end.min(data.len());
+        let (plies, _) = bulk_plies_and_key(game, None);
+        if filter.matches(game, plies) {
+            builder.push(game, &data[start..end])?;
+        }
+        start = end;
+    }
+    Ok(Converted {
+        batch: builder.finish()?,
+        rest: data[start..].to_vec(),
+    })
+}
+
 /// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
 /// the batch's bytes), then makes their rows.
-fn encode_and_convert(job: &PgnJob, opts: &ExportOptions) -> Done {
+fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
     let mut pgc = Vec::with_capacity(job.data.len() / 3);
     let mut rejects = Vec::new();
@@ -123,17 +185,17 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions) -> Done {
     Done {
         // Positions in this PGC are within the batch's encoding: it was
         // just written, a failure to read it back is no fault of the input.
-        rows: convert(&pgc, 0, job.start.index, &mut builder),
+        rows: convert_selected(&pgc, 0, job.start.index, &mut builder, filter),
         bytes_in: job.data.len() as u64,
         rejects,
     }
 }
 
 /// Makes the rows of a batch of PGC games.
-fn convert_pgc(batch: &Batch, opts: &ExportOptions) -> Done {
+fn convert_pgc(batch: &Batch, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
     let mut builder = GamesBuilder::new(opts);
     Done {
-        rows: convert(&batch.data, batch.offset, batch.games, &mut builder),
+        rows: convert_selected(&batch.data, batch.offset, batch.games, &mut builder, filter),
         bytes_in: batch.data.len() as u64,
         rejects: Vec::new(),
     }
@@ -219,6 +281,14 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
     let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
     refuse_binary_terminal(&output)?;
     let jobs = jobs(a.jobs);
+    let filter = Filter::all(a.select.filters.iter().cloned());
+    if a.select.dedup.is_some() || a.select.duplicates.is_some() {
+        return Err(Error::Usage(
+            "pgc export has no --dedup yet: run `pgc encode --dedup` (or `pgc decode --dedup`) \
+             first and export its output"
+                .into(),
+        ));
+    }
     let spool = Spool::default();
     let writer = TableWriter::new(spool.clone(), format, opts.schema(), write_opts)
         .map_err(|e| table_error(output.name(), &e))?;
@@ -245,27 +315,38 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                     PgnReader::new(opened.reader).with_max_game_bytes(a.limits.max_game_bytes());
                 run_ordered(
                     jobs,
-                    || next_pgn_batch(&mut reader, name),
-                    |job| encode_and_convert(&job, &opts),
+                    || next_pgn_batch(&mut reader, name, a.games),
+                    |job| encode_and_convert(&job, &opts, filter.as_ref()),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
                         Ok(())
                     },
                 )?;
+                input.note_range(a.games, reader.games_read());
             }
             Format::Pgc | Format::Empty => {
-                let mut splitter = PgcSplitter::new(opened.reader, limits);
+                // A file is opened again to seek to the first wanted game.
+                let mut splitter = match (a.games, input.path()) {
+                    (Some(r), Some(_)) => {
+                        open_batches(input, limits, Some(r), jobs, a.report.quiet)?
+                    }
+                    (Some(r), None) => {
+                        PgcSplitter::new(opened.reader, limits).select(r.first, r.last)
+                    }
+                    (None, _) => PgcSplitter::new(opened.reader, limits),
+                };
                 run_ordered(
                     jobs,
                     || splitter.next_batch().map_err(|e| Error::io(name, &e)),
-                    |batch| convert_pgc(&batch, &opts),
+                    |batch| convert_pgc(&batch, &opts, filter.as_ref()),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
                         Ok(())
                     },
                 )?;
+                input.note_range(a.games, splitter.games());
             }
         }
     }

@@ -22,18 +22,21 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::batch::{Batch, Done, PgcBatches, walk_batch};
-use crate::error::{Result, Status};
-use crate::filter::Filter;
+use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
+use crate::error::{Error, Result, Status};
+use crate::select::{
+    KeptGame, Select, Selection, bulk_plies_and_key, duplicates_without_dedup, line_duplicate,
+};
+use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
-use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
+use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Square};
 use std::io::Write;
 use std::ops::ControlFlow;
 /// The options a worker needs.
@@ -41,7 +44,11 @@ use std::ops::ControlFlow;
 struct Job {
     format: MovesFormat,
     opts: BulkOptions,
-    filters: Vec<Filter>,
+    select: Selection,
+    /// `--skip-plies`.
+    skip_plies: u32,
+    /// `--min-clock`, in milliseconds.
+    min_clock: Option<u64>,
 }
 
 /// Spells a move in UCI into `buf`, as shakmaty's `UciMove::from_move`
@@ -122,16 +129,12 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
 /// line: each move (UCI, or SAN with `+`/`#`; a null move `0000` or `--`)
 /// and, with `--all`, each variation in parentheses, as it is played, then
 /// the game's result ([`result_of`]). The tags a line needs (`Result`,
-/// `Variant`, `FEN`, and those the filters name) are noted as they come,
-/// with [`BulkGame`]'s rules (the first tag of a name counts); no game is
-/// collected first.
+/// `Variant`, `FEN`) are noted as they come, with [`BulkGame`]'s rules (the
+/// first tag of a name counts); no game is collected first. `--where` and
+/// `--dedup` are applied around it by a [`Select`].
 struct LineWriter<'a> {
     job: &'a Job,
     out: Vec<u8>,
-    /// Where the current game's line starts in `out`.
-    line: usize,
-    /// The tags the filters name.
-    tags: TagList,
     /// The first `Result` tag's value, if `has_result`.
     result_tag: Vec<u8>,
     has_result: bool,
@@ -141,13 +144,9 @@ struct LineWriter<'a> {
     has_fen: bool,
     termination: Option<Outcome>,
     mode: CastlingMode,
-    /// The filters hold (decided when the movetext begins).
-    keep: bool,
-    started: bool,
     /// Plies of the current game, and of the games completed.
     game_plies: u64,
     plies: u64,
-    games: u64,
     /// Extension payloads are checked: buffers, the current record's offset
     /// and game, and the first payload refused in the game.
     payloads: PayloadChecker,
@@ -161,8 +160,6 @@ impl<'a> LineWriter<'a> {
         LineWriter {
             job,
             out: Vec::with_capacity(capacity),
-            line: 0,
-            tags: TagList::default(),
             result_tag: Vec::new(),
             has_result: false,
             variant_960: false,
@@ -170,11 +167,8 @@ impl<'a> LineWriter<'a> {
             has_fen: false,
             termination: None,
             mode: CastlingMode::Standard,
-            keep: true,
-            started: false,
             game_plies: 0,
             plies: 0,
-            games: 0,
             payloads: PayloadChecker::new(),
             record_offset: 0,
             game: 0,
@@ -182,39 +176,22 @@ impl<'a> LineWriter<'a> {
         }
     }
 
-    /// Decides the filters once the tags are known.
-    fn decide(&mut self) {
-        self.started = true;
-        let tags = &self.tags;
-        self.keep = self
-            .job
-            .filters
-            .iter()
-            .all(|f| f.holds_value(tags.get(&f.name).unwrap_or(b"")));
-    }
-
-    /// Writes one token and its trailing space, if the game is kept.
+    /// Writes one token and its trailing space.
     fn token(&mut self, t: &[u8]) {
-        if self.keep {
-            self.out.extend_from_slice(t);
-            self.out.push(b' ');
-        }
+        self.out.extend_from_slice(t);
+        self.out.push(b' ');
     }
 }
 
 impl GameVisitor for LineWriter<'_> {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index;
-        self.line = self.out.len();
-        self.tags.clear();
         self.result_tag.clear();
         self.has_result = false;
         self.variant_960 = false;
         self.has_variant = false;
         self.has_fen = false;
         self.termination = None;
-        self.keep = true;
-        self.started = false;
         self.game_plies = 0;
         ControlFlow::Continue(())
     }
@@ -233,14 +210,10 @@ impl GameVisitor for LineWriter<'_> {
             b"FEN" => self.has_fen = true,
             _ => {}
         }
-        if self.job.filters.iter().any(|f| f.name == name) {
-            self.tags.push(name, value);
-        }
         ControlFlow::Continue(())
     }
 
     fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
-        self.decide();
         self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
         ControlFlow::Continue(())
     }
@@ -255,9 +228,6 @@ impl GameVisitor for LineWriter<'_> {
 
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.game_plies += 1;
-        if !self.keep {
-            return ControlFlow::Continue(());
-        }
         if self.job.format == MovesFormat::San {
             self.out.extend_from_slice(ply.san.as_bytes());
             self.out.push(b' ');
@@ -313,21 +283,11 @@ impl GameVisitor for LineWriter<'_> {
     }
 
     fn end_game(&mut self) {
-        // Completed games count, as `BulkReader` returns them.
-        self.games += 1;
         self.plies += self.game_plies;
-        if !self.started {
-            // No movetext: the filters are decided on the tags alone.
-            self.decide();
-        }
-        if self.keep {
-            let tag = self.has_result.then_some(&self.result_tag[..]);
-            let result = result_of(self.termination, tag);
-            self.out.extend_from_slice(result);
-            self.out.push(b'\n');
-        } else {
-            self.out.truncate(self.line);
-        }
+        let tag = self.has_result.then_some(&self.result_tag[..]);
+        let result = result_of(self.termination, tag);
+        self.out.extend_from_slice(result);
+        self.out.push(b'\n');
     }
 }
 
@@ -356,8 +316,9 @@ fn write_position(
     out.push(b'\n');
 }
 
-/// Writes every position of a game (main line, and variations when decoded).
-fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
+/// Writes every position of a game (main line, and variations when
+/// decoded) from ply `skip` on.
+fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u32) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
     let mut stack: Vec<(Chess, Option<Chess>, u32)> = Vec::new();
@@ -367,7 +328,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
     for ev in g.events() {
         match ev {
             Event::Move(m) => {
-                write_position(out, &pos, ply, Some(m), g, format, mode);
+                if ply >= skip {
+                    write_position(out, &pos, ply, Some(m), g, format, mode);
+                }
                 let mut after = pos.clone();
                 after.play_unchecked(m);
                 prev = Some(std::mem::replace(&mut pos, after));
@@ -375,7 +338,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
             }
             Event::NullMove => {
                 // UCI's null move.
-                let _ = write_position_null(out, &pos, ply, g, format);
+                if ply >= skip {
+                    let _ = write_position_null(out, &pos, ply, g, format);
+                }
                 let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
                 prev = Some(std::mem::replace(&mut pos, after));
                 ply += 1;
@@ -386,7 +351,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
                 ply = ply.saturating_sub(1);
             }
             Event::EndVariation => {
-                write_position(out, &pos, ply, None, g, format, mode);
+                if ply >= skip {
+                    write_position(out, &pos, ply, None, g, format, mode);
+                }
                 if let Some((p, q, n)) = stack.pop() {
                     pos = p;
                     prev = q;
@@ -401,7 +368,138 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
             | Event::Squares(_) => {}
         }
     }
-    write_position(out, &pos, ply, None, g, format, mode);
+    if ply >= skip {
+        write_position(out, &pos, ply, None, g, format, mode);
+    }
+}
+
+/// The header row of `--format csv`.
+const CSV_HEADER: &[u8] = b"game,ply,fen,move,elo,opponent_elo,clock,eval,result\n";
+
+/// A tag value as a CSV field when it is a whole number (an Elo), else
+/// nothing.
+fn number_field(out: &mut Vec<u8>, v: Option<&[u8]>) {
+    if let Some(v) = v
+        && !v.is_empty()
+        && v.iter().all(u8::is_ascii_digit)
+    {
+        out.extend_from_slice(v);
+    }
+}
+
+/// Milliseconds as seconds, with only the decimals needed (`90`, `7.3`).
+fn seconds_field(out: &mut Vec<u8>, millis: u64) {
+    let _ = write!(out, "{}", millis / 1000);
+    let frac = millis % 1000;
+    if frac != 0 {
+        let digits = format!("{frac:03}");
+        out.push(b'.');
+        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+    }
+}
+
+/// Writes the training rows of a game (`--format csv`): one per position
+/// before each main-line move, from ply `skip` on, whose mover had at
+/// least `min_clock` milliseconds (when given).
+///
+/// The clock of a row is the mover's time left before the move: the
+/// `[%clk]` of the mover's previous move (Lichess writes the time left
+/// after each move, increment included, which is the time the mover has
+/// when its next turn begins). The first move of each side has none (the
+/// game's start time is not recorded in the movetext). The eval is the
+/// `[%eval]` after the move that reached the position: the evaluation of
+/// that position (none for the start position).
+fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+    let mode = g.castling_mode();
+    let mut pos = g.start().clone();
+    let mut ply = 0u32;
+    // The clock after each side's last move (White, Black).
+    let mut clocks: [Option<u64>; 2] = [None, None];
+    let mut last_mover: Option<usize> = None;
+    let mut eval: Option<Eval> = None;
+    let game = g.info().index + 1;
+    let result = match g.result() {
+        b"1-0" => Some([1.0, 0.0]),
+        b"0-1" => Some([0.0, 1.0]),
+        b"1/2-1/2" => Some([0.5, 0.5]),
+        _ => None,
+    };
+    let (white_elo, black_elo) = (g.tag(b"WhiteElo"), g.tag(b"BlackElo"));
+    let mut depth = 0u32;
+    for ev in g.events() {
+        let mv = match ev {
+            Event::BeginVariation => {
+                depth += 1;
+                continue;
+            }
+            Event::EndVariation => {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+            _ if depth > 0 => continue,
+            Event::Move(m) => Some(m),
+            Event::NullMove => None,
+            Event::Time(TimeKind::Clk, c) => {
+                if let Some(side) = last_mover {
+                    clocks[side] = Some(c.millis);
+                }
+                continue;
+            }
+            Event::Eval(e) => {
+                eval = Some(e);
+                continue;
+            }
+            _ => continue,
+        };
+        let side = usize::from(pos.turn() == Color::Black);
+        let clock = clocks[side];
+        if ply >= skip && min_clock.is_none_or(|m| clock.is_some_and(|c| c >= m)) {
+            let _ = write!(
+                out,
+                "{game},{ply},{},",
+                Fen::from_position(&pos, EnPassantMode::Legal)
+            );
+            match mv {
+                Some(m) => uci(out, m, mode, false),
+                None => out.extend_from_slice(b"0000"),
+            }
+            out.push(b',');
+            let (mine, theirs) = if side == 0 {
+                (white_elo, black_elo)
+            } else {
+                (black_elo, white_elo)
+            };
+            number_field(out, mine);
+            out.push(b',');
+            number_field(out, theirs);
+            out.push(b',');
+            if let Some(c) = clock {
+                seconds_field(out, c);
+            }
+            out.push(b',');
+            match eval {
+                Some(Eval::Centipawns(cp)) => {
+                    let _ = write!(out, "{cp}");
+                }
+                Some(Eval::Mate(n)) => {
+                    let _ = write!(out, "#{n}");
+                }
+                None => {}
+            }
+            out.push(b',');
+            if let Some(r) = result {
+                let _ = write!(out, "{}", r[side]);
+            }
+            out.push(b'\n');
+        }
+        match mv {
+            Some(m) => pos.play_unchecked(m),
+            None => pos = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone()),
+        }
+        last_mover = Some(side);
+        eval = None;
+        ply += 1;
+    }
 }
 
 fn write_position_null(
@@ -427,6 +525,15 @@ thread_local! {
     static OPENINGS: std::cell::RefCell<OpeningCache> = std::cell::RefCell::default();
 }
 
+/// Writes a game's positions (fen, epd) or rows (csv).
+fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job) {
+    if job.format == MovesFormat::Csv {
+        write_rows(out, g, job.skip_plies, job.min_clock);
+    } else {
+        write_positions(out, g, job.format, job.skip_plies);
+    }
+}
+
 fn moves_batch(b: Batch, job: &Job) -> Done {
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
         return lines_batch(b, job);
@@ -436,15 +543,31 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
     let mut out = Vec::with_capacity(b.data.len() * 4);
     let (mut games, mut plies) = (0, 0);
     let mut error = None;
+    let mut kept = Vec::new();
+    let sel = &job.select;
     loop {
         match reader.next_game() {
             Ok(Some(g)) => {
                 games += 1;
                 plies += g.plies();
-                if !job.filters.iter().all(|f| f.holds(g)) {
-                    continue;
+                if sel.is_active() {
+                    let (main, key) = bulk_plies_and_key(g, sel.dedup);
+                    if sel.filter.as_ref().is_some_and(|f| !f.matches(g, main)) {
+                        continue;
+                    }
+                    let start = out.len();
+                    write_game(&mut out, g, job);
+                    if sel.dedup.is_some() {
+                        kept.push(KeptGame {
+                            game: g.info().index,
+                            key,
+                            start,
+                            end: out.len(),
+                        });
+                    }
+                } else {
+                    write_game(&mut out, g, job);
                 }
-                write_positions(&mut out, g, job.format);
             }
             Ok(None) => break,
             Err(e) => {
@@ -460,31 +583,55 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         plies,
         bytes_in: b.data.len() as u64,
         error,
+        kept,
     }
 }
 
-/// A batch in a line format (uci, san), written by a [`LineWriter`].
+/// A batch in a line format (uci, san), written by a [`LineWriter`] under
+/// a [`Select`].
 fn lines_batch(b: Batch, job: &Job) -> Done {
     let mut walker = b.walker(job.opts.limits);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
-    let mut w = LineWriter::new(job, b.data.len() * 4);
+    let mut w = Select::new(LineWriter::new(job, b.data.len() * 4), &job.select);
+    let active = job.select.is_active();
     let mut good = 0;
+    let mut games = 0;
+    let mut kept = Vec::new();
     let error = walk_batch(
         &mut walker,
         &mut w,
-        |w| w.error.take(),
-        |w, _| good = w.out.len(),
+        |w| w.inner.error.take(),
+        |w, whole_game| {
+            // Completed games count, as `BulkReader` returns them.
+            games += u64::from(whole_game);
+            if active && whole_game && w.dropped {
+                w.inner.out.truncate(good);
+                return;
+            }
+            let start = good;
+            good = w.inner.out.len();
+            if let (true, Some(key)) = (whole_game, w.last_key) {
+                kept.push(KeptGame {
+                    game: w.game(),
+                    key,
+                    start,
+                    end: good,
+                });
+            }
+        },
     );
+    let mut w = w.inner;
     // Drop what a game cut short by an error wrote, as `BulkReader` never
     // returns such a game.
     w.out.truncate(good);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     Done {
         out: w.out,
-        games: w.games,
+        games,
         plies: w.plies,
         bytes_in: b.data.len() as u64,
         error,
+        kept,
     }
 }
 
@@ -495,19 +642,55 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
 /// written).
 pub fn run(a: &MovesArgs) -> Result<Status> {
     let limits = a.batch.limits.pgc_limits();
+    let csv = a.format == MovesFormat::Csv;
+    if csv && a.all {
+        return Err(Error::Usage(
+            "--format csv writes main lines only; leave out --all".into(),
+        ));
+    }
+    if a.skip_plies > 0 && matches!(a.format, MovesFormat::Uci | MovesFormat::San) {
+        return Err(Error::Usage(
+            "--skip-plies leaves out positions: use it with --format fen, epd or csv".into(),
+        ));
+    }
+    let min_clock = match a.min_clock {
+        None => None,
+        Some(_) if !csv => {
+            return Err(Error::Usage(
+                "--min-clock needs --format csv (the clock is one of its columns)".into(),
+            ));
+        }
+        Some(s) if s.is_finite() && s >= 0.0 => Some((s * 1000.0).ceil() as u64),
+        Some(s) => {
+            return Err(Error::Usage(format!(
+                "--min-clock {s}: expected a number of seconds, 0 or more"
+            )));
+        }
+    };
     let job = Job {
         format: a.format,
         opts: BulkOptions {
             variations: a.all,
-            comments: false,
+            // The clocks and evals of the csv rows.
+            comments: csv,
             san: a.format == MovesFormat::San,
             limits,
         },
-        filters: a.filters.clone(),
+        select: a.select.selection(),
+        skip_plies: a.skip_plies,
+        min_clock,
     };
+    if a.select.duplicates.is_some() && job.select.dedup.is_none() {
+        return Err(duplicates_without_dedup());
+    }
     let batches = PgcBatches {
         command: "moves",
         args: &a.batch,
+        dedup: job.select.dedup.map(|_| Duplicates {
+            path: a.select.duplicates.as_deref(),
+            write: line_duplicate,
+        }),
+        header: if csv { CSV_HEADER } else { b"" },
     };
     batches.run(|b| moves_batch(b, &job))
 }

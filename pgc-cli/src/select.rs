@@ -1,0 +1,459 @@
+//! Choosing games: `--where EXPR` ([`pgc_core::filter`]) and `--dedup`.
+//!
+//! `--where` is decided from the tag section when the expression allows
+//! ([`Filter::eval`] without plies): a visitor then stops the game at its
+//! movetext (`ControlFlow::Break`), and the walker reads on to the next
+//! game without decoding the moves. An expression that reads `Plies`
+//! decodes the games its tags leave open and drops them at their end.
+//!
+//! `--dedup` keeps the first of the games with the same start position and
+//! the same main line: each game's [`GameKey`] (a 64-bit hash of the start
+//! position's Zobrist hash and the main line's move ordinals, and with
+//! `--dedup=tags` a second one of `White`, `Black` and `Date`) is made on
+//! the worker threads, and [`Dedup`] decides in input order on the calling
+//! thread, so the output is the same for every `-j`. Only the keys are kept:
+//! 16 bytes and a game number per distinct game (at most 64 MiB for a
+//! million games, with the hash table's spare room).
+
+use crate::error::{Error, Result};
+use pgc_core::ext::ExtKind;
+use pgc_core::filter::{Filter, Tags};
+use pgc_core::record::RecordRef;
+use pgc_core::{GameInfo, GameVisitor, Ply, Skip, TagList};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Position};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// `--dedup`: what makes two games the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupMode {
+    /// The same start position and main line.
+    Moves,
+    /// The same start position and main line, White, Black and Date.
+    Tags,
+}
+
+/// Parses one `--where` expression.
+///
+/// # Errors
+/// The expression's error, with its column.
+pub fn parse_where(s: &str) -> std::result::Result<Filter, String> {
+    Filter::parse(s).map_err(|e| format!("{e}"))
+}
+
+/// What `--where` and `--dedup` ask of a command.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Every `--where`, all of which must hold.
+    pub filter: Option<Filter>,
+    /// `--dedup`.
+    pub dedup: Option<DedupMode>,
+}
+
+impl Selection {
+    /// The selection of `--where` (several are ANDed) and `--dedup`.
+    pub fn new(filters: &[Filter], dedup: Option<DedupMode>) -> Selection {
+        Selection {
+            filter: Filter::all(filters.iter().cloned()),
+            dedup,
+        }
+    }
+
+    /// Whether games are chosen at all.
+    pub fn is_active(&self) -> bool {
+        self.filter.is_some() || self.dedup.is_some()
+    }
+}
+
+/// What identifies a game for `--dedup`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GameKey(pub [u64; 2]);
+
+/// Mixes 64 bits (SplitMix64's finaliser).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Hashes a start position and a main line, move by move.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeyHasher {
+    h: u64,
+    tags: u64,
+}
+
+/// The value a null move adds to a [`KeyHasher`] (no ordinal is 256).
+const NULL_MOVE: u64 = 256;
+
+impl KeyHasher {
+    /// Starts from the Zobrist hash of `start`.
+    pub fn new(start: &Chess) -> KeyHasher {
+        let z: Zobrist64 = start.zobrist_hash(EnPassantMode::Legal);
+        KeyHasher {
+            h: mix(z.0),
+            tags: 0,
+        }
+    }
+
+    /// Adds a main-line move.
+    #[inline]
+    pub fn push(&mut self, ordinal: u8) {
+        self.h = mix(self.h ^ u64::from(ordinal));
+    }
+
+    /// Adds a main-line null move.
+    pub fn null(&mut self) {
+        self.h = mix(self.h ^ NULL_MOVE);
+    }
+
+    /// Adds the tags `--dedup=tags` compares.
+    pub fn tags<T: Tags + ?Sized>(&mut self, tags: &T) {
+        let mut h = 0xcbf2_9ce4_8422_2325_u64;
+        for name in [&b"White"[..], b"Black", b"Date"] {
+            for &b in tags.tag(name).unwrap_or(b"") {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+            }
+            // A separator no tag byte equals.
+            h = mix(h ^ 0x1_0000);
+        }
+        self.tags = h;
+    }
+
+    /// The key.
+    pub fn finish(&self) -> GameKey {
+        GameKey([self.h, self.tags])
+    }
+}
+
+/// A [`GameVisitor`] that applies a [`Selection`] around `inner`: every
+/// callback is forwarded; a game whose tags exclude it is stopped at its
+/// movetext, one excluded by its plies is marked [`Select::dropped`] at
+/// its end, and each kept game's [`GameKey`] is made for `--dedup`. The
+/// caller drops what `inner` wrote of a game that was stopped or dropped.
+pub struct Select<'a, V> {
+    /// The visitor.
+    pub inner: V,
+    sel: &'a Selection,
+    game: u64,
+    tags: TagList,
+    started: bool,
+    /// Variation nesting (entered variations only).
+    depth: u32,
+    plies: u64,
+    key: KeyHasher,
+    /// The last game is not selected: what `inner` wrote of it is dropped.
+    pub dropped: bool,
+    /// The last game's key, with `--dedup`.
+    pub last_key: Option<GameKey>,
+    /// Stop a kept game at its movetext too when nothing more is needed
+    /// of it (no `--dedup`, the filter decided by the tags): for a caller
+    /// that only asks whether a game is selected.
+    pub tags_only: bool,
+}
+
+impl<'a, V: GameVisitor> Select<'a, V> {
+    /// `inner` under `sel`.
+    pub fn new(inner: V, sel: &'a Selection) -> Select<'a, V> {
+        Select {
+            inner,
+            sel,
+            game: 0,
+            tags: TagList::default(),
+            started: false,
+            depth: 0,
+            plies: 0,
+            key: KeyHasher::default(),
+            dropped: false,
+            last_key: None,
+            tags_only: false,
+        }
+    }
+
+    /// The current (or last) game's 0-based number.
+    pub fn game(&self) -> u64 {
+        self.game
+    }
+
+    /// The verdict at the end of a game (plies known).
+    fn finish_game(&mut self) {
+        if let Some(f) = &self.sel.filter
+            && !f.matches(&self.tags, self.plies)
+        {
+            self.dropped = true;
+            return;
+        }
+        if self.sel.dedup.is_some() {
+            if !self.started {
+                let fen = self.tags.get(b"FEN");
+                let start = pgc_core::start_position(fen).unwrap_or_default();
+                self.key = KeyHasher::new(&start);
+            }
+            if self.sel.dedup == Some(DedupMode::Tags) {
+                self.key.tags(&self.tags);
+            }
+            self.last_key = Some(self.key.finish());
+        }
+    }
+}
+
+impl<V: GameVisitor> GameVisitor for Select<'_, V> {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.game = info.index;
+        self.tags.clear();
+        self.started = false;
+        self.depth = 0;
+        self.plies = 0;
+        // Stopped games are dropped too: the flag is cleared at the end of
+        // a game that is kept.
+        self.dropped = true;
+        self.last_key = None;
+        self.inner.begin_game(info)
+    }
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        self.tags.push(name, value);
+        self.inner.tag(name, value)
+    }
+    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+        self.started = true;
+        if let Some(f) = &self.sel.filter {
+            match f.eval(&self.tags, None) {
+                Some(false) => return ControlFlow::Break(()),
+                Some(true) if self.tags_only && self.sel.dedup.is_none() => {
+                    self.dropped = false;
+                    return ControlFlow::Break(());
+                }
+                _ => {}
+            }
+        }
+        if self.sel.dedup.is_some() {
+            self.key = KeyHasher::new(start);
+        }
+        self.inner.begin_moves(start)
+    }
+    fn wants_san(&self) -> bool {
+        self.inner.wants_san()
+    }
+    fn wants_before(&self) -> bool {
+        self.inner.wants_before()
+    }
+    #[inline]
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.plies += 1;
+            self.key.push(ply.ordinal);
+        }
+        self.inner.play(ply)
+    }
+    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+        if self.depth == 0 {
+            self.plies += 1;
+            self.key.null();
+        }
+        self.inner.null_move(before, spelling)
+    }
+    fn nag(&mut self, nag: u8) -> ControlFlow<()> {
+        self.inner.nag(nag)
+    }
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        let r = self.inner.begin_variation();
+        if r == ControlFlow::Continue(Skip(false)) {
+            self.depth += 1;
+        }
+        r
+    }
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.depth = self.depth.saturating_sub(1);
+        self.inner.end_variation()
+    }
+    fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.inner.escape(text)
+    }
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        self.inner.extension(kind, payload)
+    }
+    fn end_game(&mut self) {
+        self.dropped = false;
+        self.inner.end_game();
+        self.finish_game();
+    }
+    fn outside(&mut self, offset: u64, record: &RecordRef<'_>) {
+        self.inner.outside(offset, record);
+    }
+    fn record(&mut self, offset: u64, record: &RecordRef<'_>) {
+        self.inner.record(offset, record);
+    }
+}
+
+/// Receives nothing: for [`select_game`], which only asks whether a game
+/// is selected (no SAN, no positions before moves, variations skipped).
+struct Nothing;
+
+impl GameVisitor for Nothing {
+    fn wants_san(&self) -> bool {
+        false
+    }
+    fn wants_before(&self) -> bool {
+        false
+    }
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+}
+
+/// Whether the one game of `pgc` (just encoded) is selected: `Some` with
+/// its `--dedup` key (if asked) when it is, `None` when it is not. The
+/// moves are decoded only when the selection needs them.
+///
+/// # Errors
+/// The walker's, for records that do not make a game.
+pub fn select_game(
+    pgc: &[u8],
+    sel: &Selection,
+) -> std::result::Result<Option<Option<GameKey>>, pgc_core::WalkError> {
+    let mut walker = pgc_core::GameWalker::new(pgc);
+    let mut v = Select::new(Nothing, sel);
+    v.tags_only = true;
+    walker.walk_game(&mut v)?;
+    Ok((!v.dropped).then_some(v.last_key))
+}
+
+/// A kept game of a batch's text: its 0-based number, key, and where its
+/// text starts and ends in the batch's output (text between games goes
+/// to the output).
+#[derive(Debug, Clone, Copy)]
+pub struct KeptGame {
+    /// 0-based game number in the input.
+    pub game: u64,
+    /// Its `--dedup` key.
+    pub key: GameKey,
+    /// The start of its text in the batch's output.
+    pub start: usize,
+    /// The end of its text in the batch's output.
+    pub end: usize,
+}
+
+/// `--dedup`'s memory of the games kept so far: key → first game (0-based).
+#[derive(Debug, Default)]
+pub struct Dedup {
+    seen: HashMap<GameKey, u64>,
+    /// Games dropped as duplicates.
+    pub dropped: u64,
+}
+
+impl Dedup {
+    /// The game `key` duplicates (0-based), or `None` when it is the first
+    /// of its kind (then it is remembered as `game`).
+    pub fn check(&mut self, key: GameKey, game: u64) -> Option<u64> {
+        match self.seen.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.dropped += 1;
+                Some(*e.get())
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(game);
+                None
+            }
+        }
+    }
+
+    /// Splits a batch's text (its kept games' spans in `kept`) into what
+    /// goes to the output and, through `dup`, what goes to `--duplicates`:
+    /// `dup(text, game, first)` for each duplicate, with 0-based numbers.
+    ///
+    /// # Errors
+    /// Those of `put` and `dup`.
+    pub fn split(
+        &mut self,
+        out: &[u8],
+        kept: &[KeptGame],
+        mut put: impl FnMut(&[u8]) -> Result<()>,
+        mut dup: impl FnMut(&[u8], u64, u64) -> Result<()>,
+    ) -> Result<()> {
+        // The start of the text not written yet.
+        let mut run = 0;
+        for k in kept {
+            let end = k.end.min(out.len());
+            let start = k.start.clamp(run, end);
+            if let Some(first) = self.check(k.key, k.game) {
+                put(&out[run..start])?;
+                dup(&out[start..end], k.game, first)?;
+                run = end;
+            }
+        }
+        put(&out[run..])
+    }
+}
+
+/// The `--duplicates` text of a PGN game: a `DuplicateOf` tag naming the
+/// 1-based number of the game it duplicates, before its own tags.
+pub fn pgn_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
+    let at = text.iter().position(|&b| b == b'[').unwrap_or(0);
+    to.extend_from_slice(&text[..at]);
+    to.extend_from_slice(format!("[DuplicateOf \"{}\"]\n", first + 1).as_bytes());
+    to.extend_from_slice(&text[at..]);
+}
+
+/// Plies and `--dedup` key of a game read by a `BulkReader` (main line
+/// only: null moves count as plies).
+pub fn bulk_plies_and_key(g: &pgc_core::BulkGame, dedup: Option<DedupMode>) -> (u64, GameKey) {
+    let Some(mode) = dedup else {
+        let plies = if g.has_null_moves() {
+            main_line_plies(g)
+        } else {
+            g.moves().len() as u64
+        };
+        return (plies, GameKey([0, 0]));
+    };
+    let mut key = KeyHasher::new(g.start());
+    let ordinals = g.ordinals();
+    let (mut depth, mut i, mut plies) = (0u32, 0usize, 0u64);
+    for ev in g.events() {
+        match ev {
+            pgc_core::BulkEvent::BeginVariation => depth += 1,
+            pgc_core::BulkEvent::EndVariation => depth = depth.saturating_sub(1),
+            pgc_core::BulkEvent::Move(_) if depth == 0 => {
+                key.push(ordinals.get(i).copied().unwrap_or(0));
+                i += 1;
+                plies += 1;
+            }
+            pgc_core::BulkEvent::NullMove if depth == 0 => {
+                key.null();
+                plies += 1;
+            }
+            _ => {}
+        }
+    }
+    if mode == DedupMode::Tags {
+        key.tags(g);
+    }
+    (plies, key.finish())
+}
+
+fn main_line_plies(g: &pgc_core::BulkGame) -> u64 {
+    let (mut depth, mut plies) = (0u32, 0u64);
+    for ev in g.events() {
+        match ev {
+            pgc_core::BulkEvent::BeginVariation => depth += 1,
+            pgc_core::BulkEvent::EndVariation => depth = depth.saturating_sub(1),
+            pgc_core::BulkEvent::Move(_) | pgc_core::BulkEvent::NullMove if depth == 0 => {
+                plies += 1;
+            }
+            _ => {}
+        }
+    }
+    plies
+}
+
+/// The `--duplicates` text of `pgc moves`: a `# duplicate of game N` line
+/// (N 1-based) before the game's lines.
+pub fn line_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
+    to.extend_from_slice(format!("# duplicate of game {}\n", first + 1).as_bytes());
+    to.extend_from_slice(text);
+}
+
+/// An `Error` for a `--duplicates` path used without `--dedup`.
+pub fn duplicates_without_dedup() -> Error {
+    Error::Usage("--duplicates needs --dedup (it lists the games --dedup drops)".into())
+}
