@@ -4,9 +4,11 @@
 use crate::error::walk_error;
 use crate::thread_count;
 use pgc_core::ext::commands::{Eval, TimeKind};
+use pgc_core::filter::Filter;
 use pgc_core::{
     BulkEvent as Event, BulkGame, BulkOptions, BulkReader, GameIndex, Limits, WalkError,
 };
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::fmt::Write as _;
@@ -118,6 +120,7 @@ fn read_part(
     end: usize,
     games: u64,
     want: Wanted,
+    filter: Option<&Filter>,
 ) -> Result<Vec<GameData>, WalkError> {
     let opts = BulkOptions {
         comments: want.typed,
@@ -130,11 +133,14 @@ fn read_part(
         let e = usize::try_from(g.end_offset())
             .unwrap_or(end)
             .clamp(at, end);
-        out.push(game_data(g, at, e, want));
+        // A game left out takes the records before it along.
+        if filter.is_none_or(|f| f.matches(g, g.plies())) {
+            out.push(game_data(g, at, e, want));
+        }
         at = e;
     }
     // Records after the last game of the part go with the last game.
-    if let Some(last) = out.last_mut() {
+    if let Some(last) = out.last_mut().filter(|_| filter.is_none()) {
         last.span.1 = end;
     }
     Ok(out)
@@ -170,30 +176,39 @@ pub(crate) struct GameReader {
     next: usize,
     threads: usize,
     want: Wanted,
+    filter: Option<Filter>,
 }
 
 #[pymethods]
 impl GameReader {
     /// A reader of the games of `data` (PGC): `moves` (UCI), `typed`
-    /// (clocks and evaluations) on `threads` threads (0: one per core).
+    /// (clocks and evaluations) on `threads` threads (0: one per core);
+    /// with `where_`, only the games that expression of pgc's filter
+    /// language (`pgc_core::filter`) chooses.
     #[new]
-    #[pyo3(signature = (data, moves = true, typed = true, threads = 0))]
+    #[pyo3(signature = (data, moves = true, typed = true, threads = 0, where_ = None))]
     fn new(
         py: Python<'_>,
         data: Bound<'_, PyBytes>,
         moves: bool,
         typed: bool,
         threads: usize,
-    ) -> GameReader {
+        where_: Option<&str>,
+    ) -> PyResult<GameReader> {
+        let filter = where_
+            .map(Filter::parse)
+            .transpose()
+            .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))?;
         let bytes = data.as_bytes();
         let points = py.detach(|| cut_points(bytes));
-        GameReader {
+        Ok(GameReader {
             data: data.unbind(),
             points,
             next: 0,
             threads: thread_count(threads),
             want: Wanted { moves, typed },
-        }
+            filter,
+        })
     }
 
     /// The next games, as tuples `(index, offset, tags, uci, clocks,
@@ -211,17 +226,18 @@ impl GameReader {
         self.next = last;
         let points = &self.points;
         let want = self.want;
+        let filter = self.filter.as_ref();
         let bound = |i: usize| points.get(i + 1).map_or(bytes.len(), |p| p.0);
         let results: Vec<Result<Vec<GameData>, WalkError>> = py.detach(|| {
             if last - first == 1 {
                 let (s, g) = points[first];
-                return vec![read_part(bytes, s, bound(first), g, want)];
+                return vec![read_part(bytes, s, bound(first), g, want, filter)];
             }
             std::thread::scope(|s| {
                 let handles: Vec<_> = (first..last)
                     .map(|i| {
                         let (start, games) = points[i];
-                        s.spawn(move || read_part(bytes, start, bound(i), games, want))
+                        s.spawn(move || read_part(bytes, start, bound(i), games, want, filter))
                     })
                     .collect();
                 handles

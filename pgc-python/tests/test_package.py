@@ -170,6 +170,27 @@ def test_read_columns_and_python_chess_moves(corpus_dir):
         list(pgc.read(path, columns=["nope"]))
 
 
+@pytest.mark.parametrize(
+    "expr", ["WhiteElo>=2400", "Elo>=2500 and Plies>=60", "Result=1-0 and not White~Carlsen"]
+)
+def test_where_chooses_the_games_of_pgc_moves_where(corpus_dir, pgc_bin, tmp_path, expr):
+    src = tmp_path / "games.pgc"
+    src.write_bytes(pgc.to_pgc(corpus_dir / TWIC))
+    theirs = run(pgc_bin, "moves", "-q", "--where", expr, str(src), "-o", "-").decode().splitlines()
+    ours = [" ".join([*g.uci, g.result]) for g in pgc.read(src, where=expr, threads=2)]
+    assert len(ours) > 10
+    assert ours == theirs
+    everything = list(pgc.read(src))
+    assert len(ours) < len(everything)
+
+
+def test_where_refuses_a_malformed_expression(corpus_dir):
+    expr = "WhiteElo>=2400 and ("
+    # The expression ends where a field name or `(` is expected.
+    with pytest.raises(ValueError, match=f"column {len(expr) + 1}: expected"):
+        list(pgc.read(corpus_dir / TWIC, where=expr))
+
+
 def test_game_pgc_spans_are_the_whole_input(corpus_dir):
     data = pgc.encode(plain(corpus_dir / LICHESS) * 12)
     assert len(data) > 1 << 20, "several parts, read on several threads"

@@ -29,7 +29,12 @@ class Problem:
 
 class GameReader:
     def __init__(
-        self, data: bytes, moves: bool = True, typed: bool = True, threads: int = 0
+        self,
+        data: bytes,
+        moves: bool = True,
+        typed: bool = True,
+        threads: int = 0,
+        where_: str | None = None,
     ) -> None: ...
     def next_chunk(self) -> list[tuple[Any, ...]] | None: ...
 

@@ -140,9 +140,16 @@ def read(
     columns: list[str] | None = None,
     moves: str = "uci",
     threads: int = 0,
+    where: str | None = None,
 ) -> Iterator[Game]:
     """The games of a PGC or PGN file (a path, a binary file object or
     bytes; plain or compressed with zstd, gzip or bzip2), in file order.
+
+    ``where``: only the games an expression of the command line's filter
+    language chooses (``pgc moves --where``): ``"WhiteElo>=2400 and
+    Plies>=40"``, ``"Elo>=2000 and (Speed=blitz or Speed=rapid)"``,
+    ``"Event~Titled"`` (see ``pgc_core::filter``). A malformed expression
+    raises ``ValueError`` naming the column.
 
     ``columns``: which of ``tags``, ``moves``, ``clocks``, ``evals`` and
     ``pgc`` to read (default all; ``clocks`` and ``evals`` go together, and
@@ -159,7 +166,9 @@ def read(
     if unknown:
         raise ValueError(f"no field {sorted(unknown)}; the fields are {', '.join(FIELDS)}")
     typed = "clocks" in wanted or "evals" in wanted
-    reader = _pgc.GameReader(to_pgc(source, threads=threads), "moves" in wanted, typed, threads)
+    reader = _pgc.GameReader(
+        to_pgc(source, threads=threads), "moves" in wanted, typed, threads, where
+    )
     while (chunk := reader.next_chunk()) is not None:
         for item in chunk:
             yield Game(item, moves)
@@ -178,7 +187,9 @@ def games(data: bytes, threads: int = 0) -> list[dict[str, Any]]:
     return out
 
 
-def open(source: Source, moves: str = "uci", threads: int = 0) -> Iterator[Game]:  # noqa: A001
-    """Every game of a PGC or PGN file, with everything read: ``read``
+def open(  # noqa: A001
+    source: Source, moves: str = "uci", threads: int = 0, where: str | None = None
+) -> Iterator[Game]:
+    """The games of a PGC or PGN file, with everything read: ``read``
     with the default columns."""
-    return read(source, moves=moves, threads=threads)
+    return read(source, moves=moves, threads=threads, where=where)
