@@ -44,7 +44,8 @@ def count_games(source: Source) -> int:
 
 
 class Game:
-    """One game: ``tags`` (a dict, in input order), ``moves`` (the main
+    """One game: ``tags`` (a dict, in input order; values as text, bytes
+    that are not UTF-8 replaced), ``moves`` (the main
     line in UCI, or python-chess ``chess.Move`` objects when read with
     ``moves="python-chess"``), ``clocks`` (each main-line ply's ``[%clk]``
     in seconds, None where it has none), ``evals`` (each ply's
@@ -157,8 +158,9 @@ def read(
     faster. ``moves``: ``"uci"`` or ``"python-chess"``. Games are read in
     chunks on ``threads`` threads (0: one per core) with the GIL released.
 
-    Raises ``PgcError`` at the first invalid game (after yielding the games
-    before it)."""
+    Raises ``PgcError`` at the first invalid game. Games are read a chunk
+    (about 1 MiB of PGC per thread) at a time: the games of the chunks
+    before the invalid one have been yielded, those of its own chunk not."""
     if moves not in ("uci", "python-chess"):
         raise ValueError(f"moves={moves!r}: expected 'uci' or 'python-chess'")
     wanted = set(FIELDS if columns is None else columns)
