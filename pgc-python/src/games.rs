@@ -10,7 +10,7 @@ use pgc_core::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::fmt::Write as _;
 
 /// The bytes of PGC a piece of work holds, about.
@@ -146,6 +146,86 @@ fn read_part(
     Ok(out)
 }
 
+/// One game as read: its Python values are made when asked for.
+#[pyclass(frozen, module = "pgc._pgc")]
+pub(crate) struct GameRecord {
+    g: GameData,
+    data: Py<PyBytes>,
+}
+
+#[pymethods]
+impl GameRecord {
+    /// 0-based game number.
+    #[getter]
+    fn index(&self) -> u64 {
+        self.g.index
+    }
+
+    /// Byte offset of the game's first record.
+    #[getter]
+    fn offset(&self) -> u64 {
+        self.g.offset
+    }
+
+    /// The tags, in input order, as a dict.
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let tags = PyDict::new(py);
+        for (n, v) in &self.g.tags {
+            tags.set_item(n, v)?;
+        }
+        Ok(tags)
+    }
+
+    /// The main line in UCI, moves separated by spaces.
+    #[getter]
+    fn uci(&self) -> &str {
+        &self.g.uci
+    }
+
+    /// Main-line plies.
+    #[getter]
+    fn plies(&self) -> usize {
+        if self.g.uci.is_empty() {
+            0
+        } else {
+            self.g.uci.bytes().filter(|&b| b == b' ').count() + 1
+        }
+    }
+
+    /// Each main-line ply's `[%clk]` in milliseconds (None: none).
+    #[getter]
+    fn clocks(&self) -> Vec<Option<u64>> {
+        self.g.clocks.clone()
+    }
+
+    /// Each main-line ply's `[%eval]` in centipawns (None: none or a mate).
+    #[getter]
+    fn evals(&self) -> Vec<Option<i32>> {
+        self.g.evals.clone()
+    }
+
+    /// Each main-line ply's mate `[%eval]` (None: none or centipawns).
+    #[getter]
+    fn mates(&self) -> Vec<Option<i32>> {
+        self.g.mates.clone()
+    }
+
+    /// The game's result.
+    #[getter]
+    fn result(&self) -> &str {
+        &self.g.result
+    }
+
+    /// The game's PGC records (with the records before it since the
+    /// previous game).
+    #[getter]
+    fn pgc<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let data = self.data.bind(py).as_bytes();
+        PyBytes::new(py, data.get(self.g.span.0..self.g.span.1).unwrap_or(&[]))
+    }
+}
+
 /// Where the games of `data` are cut into parts: `(offset, games before)`
 /// of each, at game starts about [`PART_BYTES`] apart. Data that does not
 /// frame is one part (the walk reports where it fails).
@@ -211,10 +291,7 @@ impl GameReader {
         })
     }
 
-    /// The next games, as tuples `(index, offset, tags, uci, clocks,
-    /// evals, mates, result, pgc)`, or None at the end. `tags` is a dict,
-    /// `uci` one string (moves separated by spaces), `clocks` in
-    /// milliseconds; `pgc` the game's records.
+    /// The next games, as `GameRecord`s, or None at the end.
     fn next_chunk<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyList>>> {
         if self.next >= self.points.len() {
             return Ok(None);
@@ -253,25 +330,11 @@ impl GameReader {
                 walk_error(py, &e)
             })?;
             for g in games {
-                let tags = PyDict::new(py);
-                for (n, v) in &g.tags {
-                    tags.set_item(n, v)?;
-                }
-                let item = PyTuple::new(
-                    py,
-                    [
-                        g.index.into_pyobject(py)?.into_any(),
-                        g.offset.into_pyobject(py)?.into_any(),
-                        tags.into_any(),
-                        g.uci.into_pyobject(py)?.into_any(),
-                        g.clocks.into_pyobject(py)?.into_any(),
-                        g.evals.into_pyobject(py)?.into_any(),
-                        g.mates.into_pyobject(py)?.into_any(),
-                        g.result.into_pyobject(py)?.into_any(),
-                        PyBytes::new(py, &bytes[g.span.0..g.span.1]).into_any(),
-                    ],
-                )?;
-                list.append(item)?;
+                let record = GameRecord {
+                    g,
+                    data: self.data.clone_ref(py),
+                };
+                list.append(Bound::new(py, record)?)?;
             }
         }
         // Records before the first game of a part belong to it: the part

@@ -176,6 +176,7 @@ fn _pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(input::decompress, m)?)?;
     m.add_function(wrap_pyfunction!(input::sniff, m)?)?;
     m.add_class::<games::GameReader>()?;
+    m.add_class::<games::GameRecord>()?;
     m.add_class::<arrow::ArrowStream>()?;
     m.add_class::<arrow::ArrowBatch>()?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;

@@ -36,7 +36,19 @@ class GameReader:
         threads: int = 0,
         where_: str | None = None,
     ) -> None: ...
-    def next_chunk(self) -> list[tuple[Any, ...]] | None: ...
+    def next_chunk(self) -> list[GameRecord] | None: ...
+
+class GameRecord:
+    index: int
+    offset: int
+    tags: dict[str, str]
+    uci: str
+    plies: int
+    clocks: list[int | None]
+    evals: list[int | None]
+    mates: list[int | None]
+    result: str
+    pgc: bytes
 
 class ArrowStream:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...

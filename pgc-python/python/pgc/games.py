@@ -44,8 +44,9 @@ def count_games(source: Source) -> int:
 
 
 class Game:
-    """One game: ``tags`` (a dict, in input order; values as text, bytes
-    that are not UTF-8 replaced), ``moves`` (the main
+    """One game, its values made when first asked for: ``tags`` (a dict, in
+    input order; values as text, bytes that are not UTF-8 replaced),
+    ``moves`` (the main
     line in UCI, or python-chess ``chess.Move`` objects when read with
     ``moves="python-chess"``), ``clocks`` (each main-line ply's ``[%clk]``
     in seconds, None where it has none), ``evals`` (each ply's
@@ -54,37 +55,39 @@ class Game:
     number), ``offset`` (its first byte in the PGC) and ``pgc`` (its
     records)."""
 
-    __slots__ = (
-        "index",
-        "offset",
-        "tags",
-        "_uci",
-        "_as",
-        "_clocks",
-        "evals",
-        "mates",
-        "result",
-        "pgc",
-    )
+    __slots__ = ("_r", "_as", "_tags")
 
-    def __init__(self, item: tuple, moves: str = "uci") -> None:
-        (
-            self.index,
-            self.offset,
-            self.tags,
-            self._uci,
-            self._clocks,
-            self.evals,
-            self.mates,
-            self.result,
-            self.pgc,
-        ) = item
+    def __init__(self, record: Any, moves: str = "uci") -> None:
+        self._r = record
         self._as = moves
+        self._tags = None
+
+    @property
+    def index(self) -> int:
+        """0-based game number in the file."""
+        return self._r.index
+
+    @property
+    def offset(self) -> int:
+        """Byte offset of the game's first record in the PGC."""
+        return self._r.offset
+
+    @property
+    def tags(self) -> dict[str, str]:
+        """The tag pairs, in input order."""
+        if self._tags is None:
+            self._tags = self._r.tags
+        return self._tags
+
+    @property
+    def result(self) -> str:
+        """The result: the game's termination marker, else its Result tag."""
+        return self._r.result
 
     @property
     def uci(self) -> list[str]:
         """The main line in UCI (``0000`` for a null move)."""
-        return self._uci.split()
+        return self._r.uci.split()
 
     @property
     def moves(self) -> list[Any]:
@@ -92,17 +95,35 @@ class Game:
         if self._as == "python-chess":
             import chess
 
-            return [chess.Move.from_uci(m) for m in self._uci.split()]
-        return self._uci.split()
+            return [chess.Move.from_uci(m) for m in self._r.uci.split()]
+        return self._r.uci.split()
 
     @property
     def clocks(self) -> list[float | None]:
         """Each main-line ply's ``[%clk]`` in seconds (None: none)."""
-        return [None if c is None else c / 1000 for c in self._clocks]
+        return [None if c is None else c / 1000 for c in self._r.clocks]
+
+    @property
+    def evals(self) -> list[int | None]:
+        """Each main-line ply's ``[%eval]`` in centipawns (None: none, or a
+        mate)."""
+        return self._r.evals
+
+    @property
+    def mates(self) -> list[int | None]:
+        """Each main-line ply's mate ``[%eval]``: ``#3`` is 3, ``#-2`` is -2
+        (None: none, or centipawns)."""
+        return self._r.mates
+
+    @property
+    def pgc(self) -> bytes:
+        """The game's PGC records (with any records between the game before
+        it and this one)."""
+        return self._r.pgc
 
     def __len__(self) -> int:
         """Plies of the main line."""
-        return len(self._uci.split())
+        return self._r.plies
 
     def __repr__(self) -> str:
         white = self.tags.get("White", "?")
@@ -184,8 +205,10 @@ def games(data: bytes, threads: int = 0) -> list[dict[str, Any]]:
     reader = _pgc.GameReader(data, True, True, threads)
     out = []
     while (chunk := reader.next_chunk()) is not None:
-        for _, _, tags, uci, clocks, _, _, result, _ in chunk:
-            out.append({"tags": tags, "uci": uci.split(), "result": result, "clocks": clocks})
+        for r in chunk:
+            out.append(
+                {"tags": r.tags, "uci": r.uci.split(), "result": r.result, "clocks": r.clocks}
+            )
     return out
 
 
