@@ -47,6 +47,23 @@ struct Arrays {
 }
 
 impl Arrays {
+    /// Room for `plies` positions and moves.
+    fn with_capacity(plies: usize) -> Arrays {
+        Arrays {
+            board: Vec::with_capacity(plies * 64),
+            turn: Vec::with_capacity(plies),
+            castling: Vec::with_capacity(plies),
+            ep: Vec::with_capacity(plies),
+            legal: Vec::with_capacity(plies),
+            from_sq: Vec::with_capacity(plies),
+            to_sq: Vec::with_capacity(plies),
+            promotion: Vec::with_capacity(plies),
+            clock: Vec::with_capacity(plies),
+            eval: Vec::with_capacity(plies),
+            mate: Vec::with_capacity(plies),
+        }
+    }
+
     fn push_move(&mut self, from: u8, to: u8, promotion: u8) {
         self.from_sq.push(from);
         self.to_sq.push(to);
@@ -55,27 +72,13 @@ impl Arrays {
         self.eval.push(f32::NAN);
         self.mate.push(0);
     }
-
-    fn append(&mut self, o: Arrays) {
-        self.board.extend_from_slice(&o.board);
-        self.turn.extend_from_slice(&o.turn);
-        self.castling.extend_from_slice(&o.castling);
-        self.ep.extend_from_slice(&o.ep);
-        self.legal.extend_from_slice(&o.legal);
-        self.from_sq.extend_from_slice(&o.from_sq);
-        self.to_sq.extend_from_slice(&o.to_sq);
-        self.promotion.extend_from_slice(&o.promotion);
-        self.clock.extend_from_slice(&o.clock);
-        self.eval.extend_from_slice(&o.eval);
-        self.mate.extend_from_slice(&o.mate);
-    }
 }
 
 /// The arrays of one game's main line: its moves played on one position
 /// (no position is cloned per move).
 fn game_arrays(g: &BulkGame) -> Arrays {
     let mode = g.castling_mode();
-    let mut a = Arrays::default();
+    let mut a = Arrays::with_capacity(g.moves().len());
     let mut pos = g.start().clone();
     let (mut depth, mut ply, mut seen_clock, mut seen_eval) = (0u32, 0usize, false, false);
     for event in g.events() {
@@ -177,78 +180,87 @@ pub(crate) fn training_arrays<'py>(
         comments: true,
         ..BulkOptions::default()
     };
-    let (all, offsets) = py
-        .detach(|| {
-            let per_game = par_map(data, threads, opts, game_arrays)?;
-            let mut all = Arrays::default();
-            let mut offsets = Vec::with_capacity(per_game.len() + 1);
-            offsets.push(0i64);
-            for g in per_game {
-                all.append(g);
-                offsets.push(all.from_sq.len() as i64);
-            }
-            Ok::<_, pgc_core::WalkError>((all, offsets))
-        })
+    let per_game = py
+        .detach(|| par_map(data, threads, opts, game_arrays))
         .map_err(|e| walk_error(py, &e))?;
+    let mut offsets = Vec::with_capacity(per_game.len() + 1);
+    offsets.push(0i64);
+    let mut total = 0i64;
+    for g in &per_game {
+        total += g.from_sq.len() as i64;
+        offsets.push(total);
+    }
+    let g = &per_game;
     let d = PyDict::new(py);
-    d.set_item("board", (PyBytes::new(py, &all.board), "u1", 64))?;
-    d.set_item("turn", (PyBytes::new(py, &all.turn), "u1", 1))?;
-    d.set_item("castling", (PyBytes::new(py, &all.castling), "u1", 1))?;
+    d.set_item("board", (bytes_u8(py, g, |a| &a.board)?, "u1", 64))?;
+    d.set_item("turn", (bytes_u8(py, g, |a| &a.turn)?, "u1", 1))?;
+    d.set_item("castling", (bytes_u8(py, g, |a| &a.castling)?, "u1", 1))?;
     d.set_item(
         "ep",
-        (PyBytes::new(py, &flat(&all.ep, i8::to_le_bytes)), "i1", 1),
+        (bytes_le(py, g, |a| &a.ep, i8::to_le_bytes)?, "i1", 1),
     )?;
     d.set_item(
         "legal",
-        (
-            PyBytes::new(py, &flat(&all.legal, u16::to_le_bytes)),
-            "<u2",
-            1,
-        ),
+        (bytes_le(py, g, |a| &a.legal, u16::to_le_bytes)?, "<u2", 1),
     )?;
-    d.set_item("from_sq", (PyBytes::new(py, &all.from_sq), "u1", 1))?;
-    d.set_item("to_sq", (PyBytes::new(py, &all.to_sq), "u1", 1))?;
-    d.set_item("promotion", (PyBytes::new(py, &all.promotion), "u1", 1))?;
+    d.set_item("from_sq", (bytes_u8(py, g, |a| &a.from_sq)?, "u1", 1))?;
+    d.set_item("to_sq", (bytes_u8(py, g, |a| &a.to_sq)?, "u1", 1))?;
+    d.set_item("promotion", (bytes_u8(py, g, |a| &a.promotion)?, "u1", 1))?;
     d.set_item(
         "clock",
-        (
-            PyBytes::new(py, &flat(&all.clock, f32::to_le_bytes)),
-            "<f4",
-            1,
-        ),
+        (bytes_le(py, g, |a| &a.clock, f32::to_le_bytes)?, "<f4", 1),
     )?;
     d.set_item(
         "eval",
-        (
-            PyBytes::new(py, &flat(&all.eval, f32::to_le_bytes)),
-            "<f4",
-            1,
-        ),
+        (bytes_le(py, g, |a| &a.eval, f32::to_le_bytes)?, "<f4", 1),
     )?;
     d.set_item(
         "mate",
-        (
-            PyBytes::new(py, &flat(&all.mate, i16::to_le_bytes)),
-            "<i2",
-            1,
-        ),
+        (bytes_le(py, g, |a| &a.mate, i16::to_le_bytes)?, "<i2", 1),
     )?;
+    let one = [offsets];
     d.set_item(
         "offsets",
-        (
-            PyBytes::new(py, &flat(&offsets, i64::to_le_bytes)),
-            "<i8",
-            1,
-        ),
+        (bytes_le(py, &one, |o| o, i64::to_le_bytes)?, "<i8", 1),
     )?;
     Ok(d)
 }
 
-/// The little-endian bytes of `v`, one value after the other.
-fn flat<T: Copy, const N: usize>(v: &[T], to: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len() * N);
-    for &x in v {
-        out.extend_from_slice(&to(x));
-    }
-    out
+/// One field of every game, concatenated, written straight into a new
+/// `bytes` (one byte a value).
+fn bytes_u8<'py, A>(
+    py: Python<'py>,
+    games: &[A],
+    field: impl Fn(&A) -> &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let len = games.iter().map(|g| field(g).len()).sum();
+    PyBytes::new_with(py, len, |buf| {
+        let mut at = 0;
+        for g in games {
+            let v = field(g);
+            buf[at..at + v.len()].copy_from_slice(v);
+            at += v.len();
+        }
+        Ok(())
+    })
+}
+
+/// One field of every game, concatenated, written straight into a new
+/// `bytes` (values little-endian).
+fn bytes_le<'py, A, T: Copy, const N: usize>(
+    py: Python<'py>,
+    games: &[A],
+    field: impl Fn(&A) -> &[T],
+    to: impl Fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let len = games.iter().map(|g| field(g).len() * N).sum();
+    PyBytes::new_with(py, len, |buf| {
+        let mut chunks = buf.chunks_exact_mut(N);
+        for g in games {
+            for (&x, out) in field(g).iter().zip(&mut chunks) {
+                out.copy_from_slice(&to(x));
+            }
+        }
+        Ok(())
+    })
 }
