@@ -29,7 +29,7 @@ use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, par_map};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Color, EnPassantMode, Position};
+use shakmaty::{CastlingSide, Color, EnPassantMode, Piece, Position, Role};
 
 #[derive(Default)]
 struct Arrays {
@@ -143,12 +143,18 @@ fn game_arrays(g: &BulkGame) -> Arrays {
 }
 
 fn push_position(a: &mut Arrays, pos: &shakmaty::Chess) {
-    let at = a.board.len();
-    a.board.resize(at + 64, 0);
-    for (sq, p) in pos.board() {
-        a.board[at + usize::from(u8::from(sq))] =
-            p.role as u8 + if p.color == Color::Black { 6 } else { 0 };
+    // Piece by piece: a few bitboards, no lookup per square.
+    let board = pos.board();
+    let mut squares = [0u8; 64];
+    for (color, base) in [(Color::White, 0u8), (Color::Black, 6)] {
+        for role in Role::ALL {
+            let code = role as u8 + base;
+            for sq in board.by_piece(Piece { color, role }) {
+                squares[usize::from(u8::from(sq)) & 63] = code;
+            }
+        }
     }
+    a.board.extend_from_slice(&squares);
     a.turn.push(u8::from(pos.turn() == Color::Black));
     let c = pos.castles();
     let bit = |color, side, b: u8| if c.has(color, side) { b } else { 0 };
