@@ -13,6 +13,7 @@ mod batch;
 mod cmd;
 mod error;
 mod io;
+mod pgn_batch;
 mod progress;
 mod select;
 mod syncer;

@@ -359,3 +359,85 @@ fn games_exports_only_the_range_from_pgc_and_pgn() {
         "{err}"
     );
 }
+
+/// PGN text of `n` small distinct games.
+fn games_text(n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for i in 0..n {
+        out.extend(format!("[Event \"g{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 {{c {i}}} *\n\n").as_bytes());
+    }
+    out
+}
+
+#[test]
+fn export_keeps_the_games_before_damage_and_past_an_oversized_game() {
+    let tmp = Tmp::new("damage");
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let text = games_text(30_000);
+    let whole = zstd::encode_all(&text[..], 3).expect("zstd");
+    let input = tmp.path("in.pgn.zst");
+    std::fs::write(&input, &whole[..whole.len() * 2 / 3]).expect("write");
+    let t = tmp.path("t.parquet");
+    let o = pgc()
+        .args([
+            &os("export"),
+            &os("-j"),
+            &os("2"),
+            input.as_os_str(),
+            &os("-o"),
+            t.as_os_str(),
+        ])
+        .output()
+        .expect("run pgc");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("compressed byte") && err.contains("decompressed byte"),
+        "{err}"
+    );
+    let (back, _) = out(&[&os("import"), &os("-q"), t.as_os_str()], b"");
+    let (pgn, _) = out(&[&os("decode"), &os("-q")], &back);
+    // Whole games in order, then what was read of the cut one, as read.
+    assert!(pgn.len() > text.len() / 3, "games before the damage");
+    assert!(
+        text.starts_with(&pgn),
+        "the table holds the text before the damage"
+    );
+
+    // A game over --max-game-bytes between two others: counted, the run
+    // goes on.
+    let mut big = games_text(1);
+    big.extend(b"[Event \"big\"]\n\n1. e4 {");
+    big.extend(std::iter::repeat_n(b'x', 5000));
+    big.extend(b"} e5 *\n\n");
+    big.extend(b"[Event \"after\"]\n\n1. d4 d5 *\n");
+    let t = tmp.path("big.parquet");
+    let o = pgc()
+        .args([
+            &os("export"),
+            &os("--max-game-bytes"),
+            &os("4096"),
+            &os("-"),
+            &os("-o"),
+            t.as_os_str(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(&big)?;
+            c.wait_with_output()
+        })
+        .expect("run pgc");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let (back, _) = out(&[&os("import"), &os("-q"), t.as_os_str()], b"");
+    let (pgn, _) = out(&[&os("decode"), &os("-q")], &back);
+    let pgn = String::from_utf8(pgn).expect("utf-8");
+    assert!(
+        pgn.contains("[Event \"g0\"]") && pgn.contains("[Event \"after\"]"),
+        "{pgn}"
+    );
+    assert!(!pgn.contains("[Event \"big\"]"), "{pgn}");
+}

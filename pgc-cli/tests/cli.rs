@@ -339,7 +339,7 @@ fn formats_are_recognised_by_content() {
     let o = run(&["encode"], &junk);
     assert_eq!(code(&o), 2);
     assert!(
-        stderr(&o).contains("is neither PGN text nor PGC")
+        stderr(&o).contains("is not PGN text, nor PGC")
             && stderr(&o).contains("unknown record marker 0x0e at byte 0"),
         "{}",
         stderr(&o)

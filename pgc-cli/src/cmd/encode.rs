@@ -11,52 +11,22 @@
 use crate::args::EncodeArgs;
 use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
-use crate::io::{Damage, DamageWatch, Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::pgn_batch::{Job, Oversized, next_batch};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{
     Dedup, KeptGame, Selection, duplicates_without_dedup, pgn_duplicate, select_game,
 };
 use pgc_core::ext;
 use pgn_bridge::EncodeStats;
-use pgn_bridge::PgnError;
 use pgn_bridge::PgnReader;
 use pgn_bridge::internals::{self as lexer};
 use pgn_bridge::write_reject;
-use pgn_bridge::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
-use pgn_bridge::{GameStart, Visitor};
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
 use std::io::Read;
-use std::ops::ControlFlow;
 
-/// A batch is cut after the game that brings it to this many bytes…
-const BATCH_BYTES: usize = 256 << 10;
-/// …or this many games.
-const BATCH_GAMES: usize = 2000;
 /// Rejects listed on stderr; the rest are counted.
 const SHOWN_REJECTS: usize = 10;
-
-/// A batch of whole PGN games and where it starts in its input.
-struct Job {
-    data: Vec<u8>,
-    start: GameStart,
-    /// The game the damage of a compressed input cut (or may have cut):
-    /// rejected whole, after the batch's games.
-    cut: Option<(Reject, Vec<u8>)>,
-    /// The message about that damage, for the batch that reached it.
-    damage: Option<String>,
-    /// A game over `--max-game-bytes` after the batch's games: rejected,
-    /// its text (with `--rejects`) in a temporary file.
-    oversized: Option<Oversized>,
-    /// The whitespace of an input with no game, kept verbatim.
-    unclaimed: Vec<u8>,
-}
-
-/// A game over `--max-game-bytes`: never held in memory.
-struct Oversized {
-    reject: Reject,
-    /// Its text, with `--rejects`.
-    text: Option<std::fs::File>,
-    size: u64,
-}
 
 /// What a worker made of a batch.
 struct Done {
@@ -76,224 +46,6 @@ struct Done {
     /// text is in it (0-based game number, start, end).
     pgn: Vec<u8>,
     pgn_spans: Vec<(u64, usize, usize)>,
-}
-
-/// The splitter's visitor: copies each game's bytes into the batch. It stops
-/// every game at its start, so the lexer reports no token of it.
-struct CopyRaw<'a> {
-    batch: &'a mut Vec<u8>,
-    first: &'a mut Option<GameStart>,
-    last: &'a mut GameStart,
-}
-
-impl Visitor for CopyRaw<'_> {
-    type Output = ();
-
-    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
-        if self.first.is_none() {
-            *self.first = Some(start);
-        }
-        *self.last = start;
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, raw: &[u8]) {
-        self.batch.extend_from_slice(raw);
-    }
-}
-
-fn pgn_error(name: &str, e: &PgnError) -> Error {
-    match e {
-        PgnError::GameTooLarge {
-            game,
-            offset,
-            line,
-            limit,
-        } => Error::Data(format!(
-            "{name}: game {} at byte {offset} (line {line}) is larger than {limit} bytes; \
-             look for an unterminated {{ comment or tag near that line, or raise the limit with --max-game-bytes",
-            game + 1
-        )),
-        PgnError::Io { source, .. } => Error::io(name, source),
-        other => Error::Data(format!("{name}: {other}")),
-    }
-}
-
-/// The message for a damaged compressed input, the last game before the
-/// damage ending at `kept_end`, `kept` games kept.
-fn damage_message(name: &str, d: &Damage, kept: u64, kept_end: u64, cut: bool) -> String {
-    let cut = if cut {
-        format!(
-            "; game {} (from byte {kept_end}) is cut there and rejected",
-            kept + 1
-        )
-    } else {
-        String::new()
-    };
-    format!(
-        "{name}: the {} data is damaged before compressed byte {}, after {} good \
-         decompressed bytes ({}); the {kept} games before decompressed byte {kept_end} \
-         are kept{cut}, the rest of the file is not read",
-        d.compression, d.compressed, d.decompressed, d.error
-    )
-}
-
-/// Moves past a game over the size limit (`err`), its text going to a
-/// temporary file when `keep` (for the rejects file).
-fn skip_oversized<R: Read>(
-    reader: &mut PgnReader<R>,
-    err: &PgnError,
-    keep: bool,
-    name: &str,
-) -> Result<Oversized> {
-    let PgnError::GameTooLarge {
-        game,
-        offset,
-        line,
-        limit,
-    } = *err
-    else {
-        return Err(pgn_error(name, err));
-    };
-    let mut file = if keep {
-        Some(tempfile::tempfile().map_err(|e| {
-            Error::Io(format!(
-                "{name}: cannot make a temporary file for a game over --max-game-bytes: {e}"
-            ))
-        })?)
-    } else {
-        None
-    };
-    let mut failed = None;
-    let size = reader
-        .skip_game(&mut |bytes| {
-            if let (Some(f), None) = (file.as_mut(), &failed) {
-                failed = std::io::Write::write_all(f, bytes).err();
-            }
-        })
-        .map_err(|e| pgn_error(name, &e))?;
-    if let Some(e) = failed {
-        return Err(Error::Io(format!(
-            "{name}: cannot keep a game over --max-game-bytes in a temporary file: {e}"
-        )));
-    }
-    if let Some(f) = file.as_mut() {
-        std::io::Seek::rewind(f).map_err(|e| Error::io(name, &e))?;
-    }
-    Ok(Oversized {
-        reject: Reject {
-            game,
-            line,
-            offset,
-            ply: 0,
-            reason: RejectReason::TooLarge { limit, size },
-        },
-        text: file,
-        size,
-    })
-}
-
-fn next_batch<R: Read>(
-    reader: &mut PgnReader<R>,
-    name: &str,
-    damage: Option<&DamageWatch>,
-    keep_oversized: bool,
-) -> Result<Option<Job>> {
-    let mut data = Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2));
-    let mut first = None;
-    let mut last = GameStart::default();
-    let mut games = 0;
-    let mut cut = None;
-    let mut message = None;
-    let mut oversized = None;
-    let mut unclaimed = Vec::new();
-    while data.len() < BATCH_BYTES && games < BATCH_GAMES {
-        let before = data.len();
-        let mut v = CopyRaw {
-            batch: &mut data,
-            first: &mut first,
-            last: &mut last,
-        };
-        let read = match reader.read_game(&mut v) {
-            Ok(read) => read,
-            Err(e @ PgnError::GameTooLarge { .. }) => {
-                let o = skip_oversized(reader, &e, keep_oversized, name)?;
-                if first.is_none() {
-                    first = Some(GameStart {
-                        index: o.reject.game,
-                        offset: o.reject.offset,
-                        line: o.reject.line,
-                    });
-                }
-                oversized = Some(o);
-                break;
-            }
-            Err(e) => return Err(pgn_error(name, &e)),
-        };
-        // The data ends at the damage (the reader reads ahead, so the
-        // damage is known before the game that reaches it is read): that
-        // game may be cut short (its end was never seen), so it is not
-        // converted.
-        let reached = damage
-            .and_then(DamageWatch::end)
-            .is_some_and(|end| read.is_none() || reader.offset() >= end);
-        if let Some(d) = damage.filter(|_| reached).and_then(DamageWatch::take) {
-            let end = reader.offset();
-            let (kept, kept_end) = match read {
-                Some(()) => (last.index, last.offset),
-                None => (reader.games_read(), end),
-            };
-            message = Some(damage_message(name, &d, kept, kept_end, read.is_some()));
-            if read.is_some() {
-                let raw = data.split_off(before);
-                let what = format!(
-                    "{} data damaged before compressed byte {}, after decompressed byte {}: {}",
-                    d.compression, d.compressed, d.decompressed, d.error
-                );
-                let reject = Reject {
-                    game: last.index,
-                    line: last.line,
-                    offset: last.offset,
-                    ply: 0,
-                    reason: RejectReason::DamagedInput { what },
-                };
-                cut = Some((reject, raw));
-                if data.is_empty() {
-                    first = Some(last);
-                }
-            }
-            break;
-        }
-        if read.is_none() {
-            unclaimed = reader.take_unclaimed();
-            if first.is_none() && !unclaimed.is_empty() {
-                first = Some(GameStart {
-                    index: 0,
-                    offset: 0,
-                    line: 1,
-                });
-            }
-            break;
-        }
-        games += 1;
-    }
-    if first.is_none() && message.is_some() {
-        // No game before the damage in this batch: a batch of none carries
-        // the message.
-        first = Some(GameStart {
-            index: reader.games_read(),
-            offset: reader.offset(),
-            line: 0,
-        });
-    }
-    Ok(first.map(|start| Job {
-        data,
-        start,
-        cut,
-        damage: message,
-        oversized,
-        unclaimed,
-    }))
 }
 
 /// Encodes the games of a batch, lexed straight from the batch's bytes
@@ -439,7 +191,7 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
             }
             Err(e) => {
                 return format!(
-                    "{name} is neither PGN text nor PGC: it holds binary data, and read as PGC \
+                    "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC \
                      it fails: {e}"
                 );
             }
@@ -527,6 +279,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     &input.name,
                     opened.damage.as_ref(),
                     a.rejects.is_some(),
+                    None,
                 )
             },
             |job| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),

@@ -2,16 +2,18 @@
 //! stream), one row per game.
 //!
 //! PGC is cut into batches of whole games ([`crate::batch`]); PGN is cut
-//! into batches of whole games and each is encoded as `pgc encode` encodes
-//! it (the lexer's game scanner and the [`Encoder`]). Each batch becomes a
+//! into batches of whole games by `pgc encode`'s splitter
+//! ([`crate::pgn_batch`]: damaged compressed input, games over the size
+//! limit) and each is encoded as `pgc encode` encodes it. Each batch becomes a
 //! record batch on a worker thread ([`pgc_arrow::convert`]); record
 //! batches are written in input order. Batch boundaries depend on the
 //! input only, so the table is the same for every `-j N`.
 
-use crate::args::{ExportArgs, GameRange};
+use crate::args::ExportArgs;
 use crate::batch::{Batch, PgcSplitter, jobs, open_batches, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
+use crate::pgn_batch::{Job, next_batch, skip_to};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::bulk_plies_and_key;
 use crate::table::{Spool, output_format, table_error};
@@ -24,24 +26,10 @@ use pgc_arrow::{
 use pgc_core::BulkReader;
 use pgc_core::filter::Filter;
 use pgn_bridge::internals::lex_games;
-use pgn_bridge::{
-    EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
-};
-use std::io::Read;
-use std::ops::ControlFlow;
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, PgnReader, Reject};
 
-/// A PGN batch is cut after the game that brings it to this many bytes…
-const PGN_BATCH_BYTES: usize = 256 << 10;
-/// …or this many games.
-const PGN_BATCH_GAMES: usize = 2000;
 /// Rejected games listed on stderr; the rest are counted.
 const SHOWN_REJECTS: usize = 10;
-
-/// A batch of whole PGN games and where it starts in its input.
-struct PgnJob {
-    data: Vec<u8>,
-    start: GameStart,
-}
 
 /// What a worker made of a batch.
 struct Done {
@@ -51,84 +39,8 @@ struct Done {
     bytes_in: u64,
     /// PGN games that could not be encoded (not in the table).
     rejects: Vec<Reject>,
-}
-
-/// The PGN splitter's visitor: copies each game's bytes into the batch,
-/// stopping every game at its start (no token of it is reported).
-struct CopyRaw<'a> {
-    batch: &'a mut Vec<u8>,
-    first: &'a mut Option<GameStart>,
-}
-
-impl Visitor for CopyRaw<'_> {
-    type Output = ();
-
-    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
-        self.first.get_or_insert(start);
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, raw: &[u8]) {
-        self.batch.extend_from_slice(raw);
-    }
-}
-
-fn pgn_error(name: &str, e: &PgnError) -> Error {
-    match e {
-        PgnError::Io { source, .. } => Error::io(name, source),
-        PgnError::GameTooLarge { .. } => Error::Data(format!(
-            "{name}: {e}; raise the limit with --max-game-bytes, or run `pgc encode` (which \
-             rejects the game and goes on) and export its output"
-        )),
-        other => Error::Data(format!("{name}: {other}")),
-    }
-}
-
-/// The PGN splitter's visitor for a game before `--games`: nothing kept.
-struct SkipGame;
-
-impl Visitor for SkipGame {
-    type Output = ();
-
-    fn begin_game(&mut self, _start: GameStart) -> ControlFlow<()> {
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, _raw: &[u8]) {}
-}
-
-/// The next batch of whole PGN games in `range` (all when `None`), or
-/// `None` at the end.
-fn next_pgn_batch<R: Read>(
-    reader: &mut PgnReader<R>,
-    name: &str,
-    range: Option<GameRange>,
-) -> Result<Option<PgnJob>> {
-    let mut data = Vec::with_capacity(PGN_BATCH_BYTES + (PGN_BATCH_BYTES >> 2));
-    let mut first = None;
-    let mut games = 0;
-    if let Some(r) = range {
-        while reader.games_read() < r.first {
-            match reader.read_game(&mut SkipGame) {
-                Ok(Some(())) => {}
-                Ok(None) => return Ok(None),
-                Err(e) => return Err(pgn_error(name, &e)),
-            }
-        }
-    }
-    let last = range.and_then(|r| r.last).unwrap_or(u64::MAX);
-    while data.len() < PGN_BATCH_BYTES && games < PGN_BATCH_GAMES && reader.games_read() <= last {
-        let mut v = CopyRaw {
-            batch: &mut data,
-            first: &mut first,
-        };
-        match reader.read_game(&mut v) {
-            Ok(Some(())) => games += 1,
-            Ok(None) => break,
-            Err(e) => return Err(pgn_error(name, &e)),
-        }
-    }
-    Ok(first.map(|start| PgnJob { data, start }))
+    /// A damaged compressed input ended the data here (the message).
+    damage: Option<String>,
 }
 
 /// [`convert`] keeping only the games `filter` selects: the records of a
@@ -163,10 +75,11 @@ fn convert_selected(
 
 /// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
 /// the batch's bytes), then makes their rows.
-fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
+fn encode_and_convert(job: Job, opts: &ExportOptions, filter: Option<&Filter>) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
     let mut pgc = Vec::with_capacity(job.data.len() / 3);
     let mut rejects = Vec::new();
+    let mut bytes_in = job.data.len() as u64;
     lex_games(
         &job.data,
         job.start,
@@ -181,13 +94,30 @@ fn encode_and_convert(job: &PgnJob, opts: &ExportOptions, filter: Option<&Filter
             }
         },
     );
+    // The game a damaged input cut, the whitespace of an input with no
+    // game: kept as read, as `pgc encode` keeps them.
+    if let Some((r, raw)) = job.cut {
+        bytes_in += raw.len() as u64;
+        pgc_core::ext::verbatim::write(&mut pgc, &raw);
+        rejects.push(r);
+    }
+    if !job.unclaimed.is_empty() {
+        bytes_in += job.unclaimed.len() as u64;
+        pgc_core::ext::verbatim::write(&mut pgc, &job.unclaimed);
+    }
+    // A game over the limit is not held: it is counted, not kept.
+    if let Some(o) = job.oversized {
+        bytes_in += o.size;
+        rejects.push(o.reject);
+    }
     let mut builder = GamesBuilder::new(opts);
     Done {
         // Positions in this PGC are within the batch's encoding: it was
         // just written, a failure to read it back is no fault of the input.
         rows: convert_selected(&pgc, 0, job.start.index, &mut builder, filter),
-        bytes_in: job.data.len() as u64,
+        bytes_in,
         rejects,
+        damage: job.damage,
     }
 }
 
@@ -198,6 +128,7 @@ fn convert_pgc(batch: &Batch, opts: &ExportOptions, filter: Option<&Filter>) -> 
         rows: convert_selected(&batch.data, batch.offset, batch.games, &mut builder, filter),
         bytes_in: batch.data.len() as u64,
         rejects: Vec::new(),
+        damage: None,
     }
 }
 
@@ -213,6 +144,8 @@ struct Table {
     bytes_in: u64,
     rejected: u64,
     shown: Vec<String>,
+    /// What a damaged compressed input cost, per input.
+    damaged: Vec<String>,
 }
 
 impl Table {
@@ -225,6 +158,7 @@ impl Table {
             }
         }
         self.rejected += done.rejects.len() as u64;
+        self.damaged.extend(done.damage);
         let rows = done.rows.map_err(|e| match e {
             pgc_arrow::Error::Walk(w) => Error::Data(format!(
                 "{name}: {w}; run `pgc verify {name}` for every problem"
@@ -303,20 +237,28 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         bytes_in: 0,
         rejected: 0,
         shown: Vec::new(),
+        damaged: Vec::new(),
     };
     let mut progress = Progress::new("export", a.report.quiet);
     let limits = opts.limits;
     for input in &inputs {
-        let opened = input.open()?;
+        let opened = input.open_keeping_damage()?;
         let name = &input.name;
         match opened.format {
             Format::Pgn => {
                 let mut reader =
                     PgnReader::new(opened.reader).with_max_game_bytes(a.limits.max_game_bytes());
+                let first = a.games.map_or(0, |r| r.first);
+                let wanted = skip_to(&mut reader, first, name)?;
+                let damage = opened.damage.as_ref();
+                let last = a.games.and_then(|r| r.last);
                 run_ordered(
                     jobs,
-                    || next_pgn_batch(&mut reader, name, a.games),
-                    |job| encode_and_convert(&job, &opts, filter.as_ref()),
+                    || match wanted {
+                        true => next_batch(&mut reader, name, damage, false, last),
+                        false => Ok(None),
+                    },
+                    |job| encode_and_convert(job, &opts, filter.as_ref()),
                     |done| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
@@ -366,6 +308,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         bytes_in,
         rejected,
         shown,
+        damaged,
         ..
     } = table;
     writer.finish().map_err(|e| table_error(&out_name, &e))?;
@@ -374,14 +317,18 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
     sink.finish()?;
     output.commit()?;
     progress.clear();
+    for line in &damaged {
+        say(line);
+    }
     if progress.verbose() {
         for line in &shown {
             say(line);
         }
         if rejected > 0 {
             say(&format!(
-                "{rejected} PGN game(s) could not be encoded and are not in the table; \
-                 `pgc encode --rejects FILE` keeps them"
+                "{rejected} PGN game(s) could not be encoded and are no rows of the table (their \
+                 text is in the pgc column, but for a game over --max-game-bytes); \
+                 `pgc encode --rejects FILE` writes them out"
             ));
         }
     }
@@ -393,7 +340,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         bytes_out,
         progress.elapsed(),
     ));
-    Ok(if rejected > 0 {
+    Ok(if rejected > 0 || !damaged.is_empty() {
         Status::Problems
     } else {
         Status::Ok
