@@ -1,38 +1,68 @@
-//! `pgc` for Python: PGN ↔ PGC byte for byte, the verifier's problems, and
-//! games as tags and UCI moves, through pgc-core and pgn-bridge.
+//! The native part of the Python package `pgc` (`pgc._pgc`): PGN ↔ PGC
+//! byte for byte, the verifier's problems, games as Python values, games
+//! tables as Arrow record batches (through the Arrow C data interface) and
+//! training arrays. The package (`python/pgc/`) wraps it; its docstrings and
+//! stubs (`python/pgc/_pgc.pyi`) are the reference.
 //!
-//! ```python
-//! import pgc
-//! data = pgc.encode(open("games.pgn", "rb").read())
-//! assert pgc.decode(data) == open("games.pgn", "rb").read()
-//! for game in pgc.games(data):
-//!     print(game["tags"].get("White"), game["uci"][:4])
-//! ```
+//! Every conversion runs with the GIL released (`Python::detach`), on the
+//! number of threads asked (`threads=0`: one per core).
 
-use pgc_core::{BulkOptions, BulkReader, Verifier};
+mod arrow;
+mod error;
+mod games;
+mod input;
+mod par_encode;
+mod training;
+
+use error::{PgcError, bridge_error, walk_error};
+use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::PyBytes;
 
-/// A pgc error as a Python `ValueError`, its message positioned (byte,
-/// game, ply) as the command line gives it.
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// Threads for a `threads` argument: 0 is one per core.
+pub(crate) fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
 }
 
-/// PGN → PGC. Games that cannot be converted stay in the PGC as read
-/// (unless `strict`, which writes 1994 records only).
+/// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
+/// for every number). Games that cannot be converted stay in the PGC as
+/// read (unless `strict`, which writes 1994 records only).
 #[pyfunction]
-#[pyo3(signature = (pgn, strict = false))]
-fn encode<'py>(py: Python<'py>, pgn: &[u8], strict: bool) -> PyResult<Bound<'py, PyBytes>> {
-    let mut out = Vec::new();
+#[pyo3(signature = (pgn, strict = false, threads = 0))]
+fn encode<'py>(
+    py: Python<'py>,
+    pgn: &[u8],
+    strict: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let out = py
+        .detach(|| encode_pgn(pgn, strict, threads))
+        .map_err(|e| bridge_error(py, &e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// PGN → PGC on `threads` threads (0: one per core).
+pub(crate) fn encode_pgn(
+    pgn: &[u8],
+    strict: bool,
+    threads: usize,
+) -> Result<Vec<u8>, pgn_bridge::Error> {
     let opts = EncodeOptions {
         strict,
         ..EncodeOptions::default()
     };
-    pgn_to_pgc(pgn, &mut out, None, &opts).map_err(value_error)?;
-    Ok(PyBytes::new(py, &out))
+    let threads = thread_count(threads);
+    if threads > 1 && pgn.len() > 1 << 20 {
+        return Ok(par_encode::encode_par(pgn, &opts, threads)?);
+    }
+    let mut out = Vec::with_capacity(pgn.len() / 3);
+    pgn_to_pgc(pgn, &mut out, None, &opts)?;
+    Ok(out)
 }
 
 /// PGC → PGN: the text the PGC was encoded from, byte for byte (`export`:
@@ -40,84 +70,119 @@ fn encode<'py>(py: Python<'py>, pgn: &[u8], strict: bool) -> PyResult<Bound<'py,
 #[pyfunction]
 #[pyo3(signature = (data, export = false))]
 fn decode<'py>(py: Python<'py>, data: &[u8], export: bool) -> PyResult<Bound<'py, PyBytes>> {
-    let mut out = Vec::new();
     let opts = DecodeOptions {
         export,
         ..DecodeOptions::default()
     };
-    pgc_to_pgn(data, &mut out, &opts).map_err(value_error)?;
+    let out = py
+        .detach(|| {
+            let mut out = Vec::with_capacity(data.len() * 3);
+            pgc_to_pgn(data, &mut out, &opts).map(|_| out)
+        })
+        .map_err(|e| bridge_error(py, &e))?;
     Ok(PyBytes::new(py, &out))
 }
 
-/// Checks PGC bytes written by any tool: a list of problems, each a dict
-/// with `offset`, `game` (0-based or None), `ply` (or None), `marker` (or
-/// None), `expected` and `found`. Empty when the data is valid.
-#[pyfunction]
-fn verify<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyList>> {
-    let report = Verifier::new().verify(data).map_err(value_error)?;
-    let list = PyList::empty(py);
-    for p in &report.problems {
-        let d = PyDict::new(py);
-        d.set_item("offset", p.offset)?;
-        d.set_item("game", p.game)?;
-        d.set_item("ply", p.ply)?;
-        d.set_item("marker", p.marker.map(|m| m.name()))?;
-        d.set_item("expected", &p.expected)?;
-        d.set_item("found", &p.found)?;
-        list.append(d)?;
-    }
-    Ok(list)
+/// One problem of PGC data found by `verify`.
+#[pyclass(frozen, module = "pgc", get_all)]
+struct Problem {
+    /// Byte offset of the record (of the ordinal byte for a bad move).
+    offset: u64,
+    /// 0-based game, or None.
+    game: Option<u64>,
+    /// Ply within the game, or None.
+    ply: Option<u32>,
+    /// The record's marker name, or None.
+    marker: Option<&'static str>,
+    /// What the standard expects.
+    expected: String,
+    /// What the data holds instead.
+    found: String,
+    /// The problem as the command line prints it.
+    message: String,
 }
 
-/// The games of PGC bytes: a list of dicts with `tags` (name → value, as
-/// text), `uci` (the main line in UCI), `result` and `clocks` (the `[%clk]`
-/// of each main-line move in milliseconds, None where a move has none).
-///
-/// A game the walker refuses raises `ValueError` with its position.
-#[pyfunction]
-fn games<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyList>> {
-    let opts = BulkOptions {
-        comments: true,
-        ..BulkOptions::default()
-    };
-    let mut reader = BulkReader::new(data, opts);
-    let list = PyList::empty(py);
-    while let Some(g) = reader.next_game().map_err(value_error)? {
-        let tags = PyDict::new(py);
-        for (name, value) in g.tags() {
-            tags.set_item(
-                String::from_utf8_lossy(name),
-                String::from_utf8_lossy(value),
-            )?;
-        }
-        let mode = g.castling_mode();
-        let uci: Vec<String> = g.moves().map(|m| m.to_uci(mode).to_string()).collect();
-        let mut clocks: Vec<Option<u64>> = vec![None; uci.len()];
-        for (ply, clock) in g.clocks() {
-            if let Some(slot) = (ply as usize)
-                .checked_sub(1)
-                .and_then(|i| clocks.get_mut(i))
-            {
-                *slot = Some(clock.millis);
-            }
-        }
-        let d = PyDict::new(py);
-        d.set_item("tags", tags)?;
-        d.set_item("uci", uci)?;
-        d.set_item("result", String::from_utf8_lossy(g.result()))?;
-        d.set_item("clocks", clocks)?;
-        list.append(d)?;
+#[pymethods]
+impl Problem {
+    fn __str__(&self) -> &str {
+        &self.message
     }
-    Ok(list)
+
+    fn __repr__(&self) -> String {
+        format!("<pgc.Problem {}>", self.message)
+    }
+
+    /// The attribute `key` (`problem["offset"]` is `problem.offset`).
+    fn __getitem__<'py>(slf: &Bound<'py, Self>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        const KEYS: [&str; 7] = [
+            "offset", "game", "ply", "marker", "expected", "found", "message",
+        ];
+        if KEYS.contains(&key) {
+            slf.getattr(key)
+        } else {
+            Err(pyo3::exceptions::PyKeyError::new_err(key.to_string()))
+        }
+    }
 }
 
-/// The module `pgc`.
+/// Checks PGC bytes written by any tool: the problems found (empty when the
+/// data is valid), in input order.
+#[pyfunction]
+fn verify(py: Python<'_>, data: &[u8]) -> PyResult<Vec<Problem>> {
+    let report = py
+        .detach(|| Verifier::new().verify(data))
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    Ok(report
+        .problems
+        .iter()
+        .map(|p| Problem {
+            offset: p.offset,
+            game: p.game,
+            ply: p.ply,
+            marker: p.marker.map(|m| m.name()),
+            expected: p.expected.clone(),
+            found: p.found.clone(),
+            message: p.to_string(),
+        })
+        .collect())
+}
+
+/// The number of games of PGC bytes, every game walked (moves decoded and
+/// checked): raises `PgcError` at the first invalid one.
+#[pyfunction]
+fn count_games(py: Python<'_>, data: &[u8]) -> PyResult<u64> {
+    let r = py.detach(|| {
+        let mut reader = pgc_core::BulkReader::new(data, pgc_core::BulkOptions::default());
+        let mut n = 0u64;
+        while reader.next_game()?.is_some() {
+            n += 1;
+        }
+        Ok::<u64, pgc_core::WalkError>(n)
+    });
+    r.map_err(|e| walk_error(py, &e))
+}
+
+/// The module `pgc._pgc`.
 #[pymodule]
-fn pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("PgcError", py.get_type::<PgcError>())?;
+    m.add_class::<Problem>()?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(verify, m)?)?;
-    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(count_games, m)?)?;
+    m.add_function(wrap_pyfunction!(input::to_pgc, m)?)?;
+    m.add_function(wrap_pyfunction!(input::decompress, m)?)?;
+    m.add_function(wrap_pyfunction!(input::sniff, m)?)?;
+    m.add_class::<games::GameReader>()?;
+    m.add_class::<games::GameRecord>()?;
+    m.add_class::<arrow::ArrowStream>()?;
+    m.add_class::<arrow::ArrowBatch>()?;
+    m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::batch_to_arrow, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow::column_names, m)?)?;
+    m.add_function(wrap_pyfunction!(training::training_arrays, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

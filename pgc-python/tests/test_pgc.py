@@ -1,7 +1,7 @@
 """The `pgc` Python package against python-chess and the shared corpus.
 
 Run by scripts/test after scripts/python-package has built and installed
-the wheel: `python3 -m unittest discover -s pgc-python/tests`.
+the wheel: `python3 -m pytest pgc-python/tests`.
 """
 
 import io

@@ -86,6 +86,7 @@ mod layout;
 mod lexer;
 mod pgn_error;
 mod reader;
+pub mod sniff;
 mod visitor;
 
 pub use convert::{DecodeStats, EncodeStats, PgnToPgc, pgc_to_pgn, pgn_to_pgc, write_reject};

@@ -293,17 +293,15 @@ fn encode_and_convert(
             }
         },
     );
-    // The game a damaged input cut, the whitespace of an input with no
-    // game: kept as read, as `pgc encode` keeps them.
+    // The game a damaged input cut: kept as read, as `pgc encode` keeps
+    // it. (The whitespace of an input with no game has no row to go
+    // with: a table of no game is empty.)
     if let Some((r, raw)) = job.cut {
         bytes_in += raw.len() as u64;
         pgc_core::ext::verbatim::write(&mut pgc, &raw);
         rejects.push(r);
     }
-    if !job.unclaimed.is_empty() {
-        bytes_in += job.unclaimed.len() as u64;
-        pgc_core::ext::verbatim::write(&mut pgc, &job.unclaimed);
-    }
+    bytes_in += job.unclaimed.len() as u64;
     // A game over the limit is not held: it is counted, not kept.
     if let Some(o) = job.oversized {
         bytes_in += o.size;

@@ -1,0 +1,89 @@
+"""Stubs of the native module ``pgc._pgc`` (see the package's docstrings)."""
+
+from typing import Any
+
+__version__: str
+
+class PgcError(ValueError):
+    """Invalid PGN or PGC input, positioned (each attribute None when unknown)."""
+
+    offset: int | None
+    line: int | None
+    game: int | None
+    ply: int | None
+    marker: str | None
+    expected: str | None
+    found: str | None
+
+class Problem:
+    """One problem found by ``verify``."""
+
+    offset: int
+    game: int | None
+    ply: int | None
+    marker: str | None
+    expected: str
+    found: str
+    message: str
+    def __getitem__(self, key: str) -> Any: ...
+
+class GameReader:
+    def __init__(
+        self,
+        data: bytes,
+        moves: bool = True,
+        typed: bool = True,
+        threads: int = 0,
+        where_: str | None = None,
+    ) -> None: ...
+    def next_chunk(self) -> list[GameRecord] | None: ...
+
+class GameRecord:
+    index: int
+    offset: int
+    tags: dict[str, str]
+    uci: str
+    plies: int
+    clocks: list[int | None]
+    evals: list[int | None]
+    mates: list[int | None]
+    result: str
+    pgc: bytes
+
+class ArrowStream:
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
+    def __len__(self) -> int: ...
+
+class ArrowBatch:
+    def __arrow_c_array__(
+        self, requested_schema: object | None = None
+    ) -> tuple[object, object]: ...
+    def __len__(self) -> int: ...
+
+def encode(pgn: bytes, strict: bool = False, threads: int = 0) -> bytes:
+    """PGN -> PGC on ``threads`` threads (0: one per core; the same bytes for
+    every number). ``strict``: 1994 records only, games that cannot be
+    converted left out."""
+
+def decode(data: bytes, export: bool = False) -> bytes:
+    """PGC -> PGN, byte for byte (``export``: the export format)."""
+
+def verify(data: bytes) -> list[Problem]:
+    """The problems of PGC bytes (empty when valid)."""
+
+def count_games(data: bytes) -> int: ...
+def to_pgc(data: bytes, strict: bool = False, threads: int = 0) -> bytes: ...
+def decompress(data: bytes) -> bytes: ...
+def sniff(data: bytes) -> str: ...
+def read_arrow(
+    data: bytes,
+    columns: list[str] | None = None,
+    uci: bool = False,
+    san: bool = False,
+    threads: int = 0,
+) -> ArrowStream: ...
+def batch_to_arrow(
+    data: bytes, columns: list[str] | None = None, uci: bool = False, san: bool = False
+) -> ArrowBatch: ...
+def column_names() -> list[str]: ...
+def training_arrays(data: bytes, threads: int = 0) -> dict[str, tuple[bytes, str, int]]: ...

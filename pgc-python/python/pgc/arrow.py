@@ -1,0 +1,75 @@
+"""Games tables as pyarrow record batches, zero-copy through the Arrow C
+data interface (the Arrow PyCapsule protocol): the schema of ``pgc
+export``, one row per game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgc import _pgc
+from pgc.games import Source, to_pgc
+
+#: Every column of a games table, in schema order (``uci`` and ``san`` only
+#: when asked).
+COLUMNS = tuple(_pgc.column_names())
+
+
+def read_arrow(
+    source: Source,
+    columns: list[str] | None = None,
+    uci: bool = False,
+    san: bool = False,
+    threads: int = 0,
+) -> Any:
+    """The games of a PGC or PGN file (a path, a binary file object or
+    bytes; plain or compressed) as a ``pyarrow.RecordBatchReader``: the
+    table of ``pgc export`` (typed tag columns, ``other_tags``, ``plies``,
+    ``ordinals``, ``clocks``, ``evals``, ``mates``, ``pgc``; ``uci`` and
+    ``san`` when asked), or only ``columns``. Made on ``threads`` threads
+    (0: one per core); the batches are the same for every number of
+    threads. The batches are all made before the reader is returned (the
+    whole table is in memory). ``.read_all()`` gives a ``pyarrow.Table``."""
+    import pyarrow as pa
+
+    stream = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads)
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+def _pgc_bytes(array: Any) -> bytes:
+    """The values of a binary array without nulls, concatenated."""
+    import pyarrow as pa
+
+    if isinstance(array, pa.ChunkedArray):
+        return b"".join(_pgc_bytes(c) for c in array.chunks)
+    if array.null_count:
+        raise ValueError("the array has null rows: expected each game's PGC records")
+    if pa.types.is_large_binary(array.type):
+        width = 8
+    elif pa.types.is_binary(array.type):
+        width = 4
+    else:
+        raise TypeError(f"the array is {array.type}, expected binary (the `pgc` column)")
+    if len(array) == 0:
+        return b""
+    offsets = memoryview(array.buffers()[1]).cast("B")
+    start = (array.offset) * width
+    first = int.from_bytes(offsets[start : start + width], "little")
+    end = (array.offset + len(array)) * width
+    last = int.from_bytes(offsets[end : end + width], "little")
+    return array.buffers()[2][first:last].to_pybytes()
+
+
+def batch_to_arrow(
+    array: Any,
+    columns: list[str] | None = None,
+    uci: bool = False,
+    san: bool = False,
+) -> Any:
+    """A ``pyarrow.RecordBatch`` of the games of a binary array (the ``pgc``
+    column of a games table, or each game's PGC records), one row per
+    value, with the columns of ``read_arrow``. For Dask
+    ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``."""
+    import pyarrow as pa
+
+    batch = _pgc.batch_to_arrow(_pgc_bytes(array), columns, uci, san)
+    return pa.record_batch(batch)

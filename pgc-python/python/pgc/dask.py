@@ -1,0 +1,172 @@
+"""pgc on a Dask cluster: PGN shards converted to one PGC file, one task
+per shard, and PGC files loaded into a Dask DataFrame through the Arrow
+batches.
+
+The workers import ``pgc`` (install the wheel on every worker) and read
+the paths they are given: the shards and PGC files are on a file system
+every worker sees (or the cluster is one machine).
+
+    from distributed import Client
+    import pgc.dask
+
+    client = Client("scheduler:8786")
+    pgc.dask.encode_shards(["part-1.pgn.zst", "part-2.pgn.zst"], "all.pgc")
+    ddf = pgc.dask.read_dataframe(["all.pgc"])
+    ddf[ddf.WhiteElo >= 2400].groupby("Result").size().compute()
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Sequence
+
+import pgc
+from pgc.games import _raw
+
+#: The columns ``read_dataframe`` loads by default: every tag column, the
+#: time control's parts and the number of plies (no lists, no PGC bytes).
+DATAFRAME_COLUMNS = (
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "Date",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+    "base_seconds",
+    "increment_seconds",
+    "Variant",
+    "FEN",
+    "plies",
+)
+
+
+def _shard_start_ok(data: bytes) -> bool:
+    """Whether PGN text starts where a game starts (not with whitespace, a
+    byte order mark or a `%` escape line, which the encoder keeps with the
+    game before them in one input)."""
+    return not data or data[:1] not in b" \t\r\n\x0b\x0c%\xef"
+
+
+def encode_shard(shard: str | os.PathLike, first: bool = True, strict: bool = False) -> bytes:
+    """The PGC of one PGN shard (plain or compressed with zstd, gzip or
+    bzip2), as ``pgc encode`` gives it. A shard after the first must start
+    where a game starts: ``ValueError`` otherwise."""
+    raw = pgc._pgc.decompress(_raw(shard))
+    if not first and pgc._pgc.sniff(raw) == "pgn" and not _shard_start_ok(raw):
+        raise ValueError(
+            f"{shard}: does not start with a game (it starts with whitespace, a byte order "
+            "mark or a % line): its PGC would differ from the concatenated input's; join it "
+            "to the shard before it"
+        )
+    try:
+        return pgc._pgc.to_pgc(raw, strict)
+    except pgc.PgcError as e:
+        # The place (offset, game) is within the shard: say which.
+        e.args = (f"{os.fspath(shard)}: {e}",)
+        raise
+
+
+def encode_shards(
+    shards: Sequence[str | os.PathLike],
+    output: str | os.PathLike,
+    client: Any = None,
+    strict: bool = False,
+) -> int:
+    """Converts PGN shards to one PGC file on a Dask cluster, one task per
+    shard, and writes the parts to ``output`` in shard order, as each
+    arrives. Returns the bytes written.
+
+    The file equals ``pgc encode`` of the shards concatenated, on one
+    machine, when every shard is whole games: each shard after the first
+    starts with a game's first byte (its ``[`` tag section or movetext, not
+    whitespace, a byte order mark or a ``%`` escape line; a shard that does
+    not raises ``ValueError``). A PGN game is encoded on its own (its
+    layout and escapes included), so the PGC of the concatenation is the
+    concatenation of the shards' PGC: nothing in PGC numbers the games.
+    Shards cut out of one file at game starts, or whole monthly files, are
+    such shards.
+
+    ``client``: a ``distributed.Client`` (default: the current one); the
+    parts travel to this process, one at a time in shard order."""
+    from distributed import default_client
+
+    client = client or default_client()
+    futures = [
+        client.submit(encode_shard, os.fspath(s), i == 0, strict, pure=False)
+        for i, s in enumerate(shards)
+    ]
+    written = 0
+    tmp = f"{os.fspath(output)}.part"
+    try:
+        with open(tmp, "wb") as out:
+            for f in futures:
+                part = f.result()
+                f.release()
+                out.write(part)
+                written += len(part)
+        os.replace(tmp, output)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return written
+
+
+class _Part:
+    """Reads one PGC (or PGN) file's games table as a pandas DataFrame with
+    Arrow types (picklable: it travels to the workers)."""
+
+    def __init__(self, columns: Sequence[str] | None, uci: bool, threads: int):
+        self.columns = None if columns is None else list(columns)
+        self.uci = uci
+        self.threads = threads
+
+    def table(self, path: str | None) -> Any:
+        import pyarrow as pa
+
+        if path is None:
+            return pa.Table.from_batches(
+                [pgc.batch_to_arrow(pa.array([], pa.binary()), self.columns, self.uci)]
+            )
+        return pgc.read_arrow(path, self.columns, self.uci, threads=self.threads).read_all()
+
+    def __call__(self, path: str | None) -> Any:
+        import pandas as pd
+
+        return self.table(path).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def read_dataframe(
+    paths: Iterable[str | os.PathLike],
+    columns: Sequence[str] | None = DATAFRAME_COLUMNS,
+    uci: bool = False,
+    threads: int = 1,
+) -> Any:
+    """A Dask DataFrame of the games of PGC (or PGN) files, one partition
+    per file, read by the workers through ``pgc.read_arrow`` (``columns``:
+    any of ``pgc.COLUMNS``; None: every column of ``pgc export``). Columns
+    have pandas' Arrow types (``int16[pyarrow]``, ``string[pyarrow]``, …)."""
+    import dask.dataframe as dd
+
+    part = _Part(columns, uci, threads)
+    return dd.from_map(
+        part,
+        [os.fspath(p) for p in paths],
+        meta=part(None),
+        label="pgc-games",
+        enforce_metadata=False,
+    )

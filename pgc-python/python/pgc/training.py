@@ -1,0 +1,44 @@
+"""Training arrays: every main-line position and move as NumPy arrays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgc import _pgc
+from pgc.games import Source, to_pgc
+
+
+def training_arrays(source: Source, threads: int = 0) -> dict[str, Any]:
+    """Every main-line position of every game of a PGC or PGN file, and
+    the move played from it, as NumPy arrays (no Python object per move),
+    made on ``threads`` threads (0: one per core):
+
+    - ``board`` (positions x 64, uint8): square a1 = 0 ... h8 = 63; 0
+      empty, 1-6 White pawn, knight, bishop, rook, queen, king, 7-12 the
+      same for Black;
+    - ``turn`` (uint8): 0 White to move, 1 Black;
+    - ``castling`` (uint8): bit 0 White king side, 1 White queen side, 2
+      Black king side, 3 Black queen side;
+    - ``ep`` (int8): the en passant square if an en passant capture is
+      legal, else -1;
+    - ``legal`` (uint16): the number of legal moves;
+    - ``from_sq``, ``to_sq`` (uint8): the move (64 for a null move;
+      castling as the game's UCI: ``e1g1``, or king takes rook in
+      Chess960); ``promotion`` (uint8): 0, or 2-5 knight to queen
+      (python-chess's piece types);
+    - ``clock`` (float32): ``[%clk]`` after the move, in seconds (NaN: none);
+      ``eval`` (float32): ``[%eval]`` in centipawns (NaN: none or a mate);
+      ``mate`` (int16): ``#3`` is 3, ``#-2`` is -2, 0 none;
+    - ``offsets`` (int64, games + 1): the positions of game ``i`` are
+      ``offsets[i]:offsets[i+1]``.
+
+    The arrays are views of the bytes made in Rust (``numpy.frombuffer``),
+    read-only."""
+    import numpy as np
+
+    raw = _pgc.training_arrays(to_pgc(source, threads=threads), threads)
+    out = {}
+    for name, (data, dtype, width) in raw.items():
+        a = np.frombuffer(data, dtype=np.dtype(dtype))
+        out[name] = a.reshape(-1, width) if width > 1 else a
+    return out

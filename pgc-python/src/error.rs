@@ -1,0 +1,96 @@
+//! pgc's errors as the Python exception `pgc.PgcError`, positioned.
+
+use pgc_core::{Position, WalkError, WalkErrorKind};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+
+create_exception!(
+    pgc,
+    PgcError,
+    PyValueError,
+    "Invalid PGN or PGC input. The message is the command line's; the \
+     attributes place it: offset (byte), line (PGN), game (0-based), ply, \
+     marker (the PGC record's), expected and found (the game grammar's \
+     rule), each None when unknown."
+);
+
+/// Where and what, as far as known.
+#[derive(Default)]
+struct Place {
+    pos: Position,
+    marker: Option<&'static str>,
+    expected: Option<String>,
+    found: Option<String>,
+}
+
+fn raise(py: Python<'_>, message: String, place: Place) -> PyErr {
+    let err = PgcError::new_err(message);
+    let v = err.value(py);
+    let set = || -> PyResult<()> {
+        v.setattr("offset", place.pos.offset)?;
+        v.setattr("line", place.pos.line)?;
+        v.setattr("game", place.pos.game)?;
+        v.setattr("ply", place.pos.ply)?;
+        v.setattr("marker", place.marker)?;
+        v.setattr("expected", place.expected)?;
+        v.setattr("found", place.found)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+fn walk_place(e: &WalkError) -> Place {
+    let (expected, found) = match &e.kind {
+        WalkErrorKind::Structure(g) => (Some(g.expected()), Some(g.found())),
+        _ => (None, None),
+    };
+    Place {
+        pos: e.position(),
+        marker: e.marker.map(|m| m.name()),
+        expected,
+        found,
+    }
+}
+
+/// A walking error (invalid PGC) as `PgcError`.
+pub(crate) fn walk_error(py: Python<'_>, e: &WalkError) -> PyErr {
+    raise(py, e.to_string(), walk_place(e))
+}
+
+/// An error of pgn-bridge: invalid input as `PgcError`, a failed write as
+/// `OSError`.
+pub(crate) fn bridge_error(py: Python<'_>, e: &pgn_bridge::Error) -> PyErr {
+    match e {
+        pgn_bridge::Error::Walk(w) => walk_error(py, w),
+        pgn_bridge::Error::Io(io) => PyOSError::new_err(io.to_string()),
+        other => raise(
+            py,
+            other.to_string(),
+            Place {
+                pos: other.position().unwrap_or_default(),
+                ..Place::default()
+            },
+        ),
+    }
+}
+
+/// An error of pgc-arrow as `PgcError` (invalid input) or `ValueError`
+/// (a column name, a table without `pgc`).
+pub(crate) fn arrow_error(py: Python<'_>, e: &pgc_arrow::Error) -> PyErr {
+    match e {
+        pgc_arrow::Error::Walk(w) => walk_error(py, w),
+        pgc_arrow::Error::Io(io) | pgc_arrow::Error::Index(io) => {
+            raise(py, io.to_string(), Place::default())
+        }
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// A message without a place as `PgcError`.
+pub(crate) fn plain_error(py: Python<'_>, message: String) -> PyErr {
+    raise(py, message, Place::default())
+}

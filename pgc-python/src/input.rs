@@ -1,0 +1,105 @@
+//! Inputs as the command line reads them: compressed with zstd, gzip or
+//! bzip2 or not (recognised by their magic bytes), then PGC or PGN
+//! (`pgn_bridge::sniff`).
+
+use crate::error::{bridge_error, plain_error};
+use pgn_bridge::sniff::{Format, SNIFF};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::io::Read;
+
+/// The compression of data starting with `head`, if any.
+fn compression(head: &[u8]) -> Result<Option<&'static str>, String> {
+    Ok(match head {
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => Some("zstd"),
+        [0x1f, 0x8b, ..] => Some("gzip"),
+        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2"),
+        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
+            return Err(
+                "the data is compressed with xz or zip, which pgc does not read; \
+                        decompress it first (or recompress with zstd, gzip or bzip2)"
+                    .to_string(),
+            );
+        }
+        _ => None,
+    })
+}
+
+/// `data` decompressed (every frame or member), or None when it is not
+/// compressed.
+fn inflate(data: &[u8]) -> Result<Option<Vec<u8>>, String> {
+    let Some(kind) = compression(data)? else {
+        return Ok(None);
+    };
+    let mut out = Vec::with_capacity(data.len().saturating_mul(4));
+    let r = match kind {
+        "zstd" => zstd::stream::read::Decoder::new(data).and_then(|mut d| d.read_to_end(&mut out)),
+        "gzip" => flate2::read::MultiGzDecoder::new(data).read_to_end(&mut out),
+        _ => bzip2::read::MultiBzDecoder::new(data).read_to_end(&mut out),
+    };
+    r.map_err(|e| {
+        format!(
+            "{kind} data damaged after decompressed byte {}: {e}",
+            out.len()
+        )
+    })?;
+    Ok(Some(out))
+}
+
+fn format_of(data: &[u8]) -> Format {
+    let head = &data[..data.len().min(SNIFF as usize)];
+    pgn_bridge::sniff::sniff(head)
+}
+
+/// The data decompressed when it is compressed with zstd, gzip or bzip2
+/// (recognised by its magic bytes), else the data itself.
+#[pyfunction]
+pub(crate) fn decompress<'py>(
+    py: Python<'py>,
+    data: Bound<'py, PyBytes>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = data.as_bytes();
+    match py.detach(|| inflate(bytes)) {
+        Ok(Some(v)) => Ok(PyBytes::new(py, &v)),
+        Ok(None) => Ok(data),
+        Err(m) => Err(plain_error(py, m)),
+    }
+}
+
+/// What (uncompressed) data holds: "pgc", "pgn" or "empty".
+#[pyfunction]
+pub(crate) fn sniff(data: &[u8]) -> &'static str {
+    match format_of(data) {
+        Format::Empty => "empty",
+        Format::Pgn => "pgn",
+        Format::Pgc => "pgc",
+    }
+}
+
+/// PGC of any input: decompressed if compressed, encoded if PGN (with
+/// `strict` on `threads` threads, as `pgc.encode`); PGC is returned as it
+/// is.
+#[pyfunction]
+#[pyo3(signature = (data, strict = false, threads = 0))]
+pub(crate) fn to_pgc<'py>(
+    py: Python<'py>,
+    data: Bound<'py, PyBytes>,
+    strict: bool,
+    threads: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = data.as_bytes();
+    let inflated = py
+        .detach(|| inflate(bytes))
+        .map_err(|m| plain_error(py, m))?;
+    let plain: &[u8] = inflated.as_deref().unwrap_or(bytes);
+    if format_of(plain) != Format::Pgn {
+        return Ok(match inflated {
+            Some(v) => PyBytes::new(py, &v),
+            None => data.clone(),
+        });
+    }
+    let out = py
+        .detach(|| crate::encode_pgn(plain, strict, threads))
+        .map_err(|e| bridge_error(py, &e))?;
+    Ok(PyBytes::new(py, &out))
+}

@@ -1,0 +1,110 @@
+//! PGN → PGC on several threads: the input is cut into batches of whole
+//! games by the PGN reader (which only finds where games end), and each
+//! batch is lexed and encoded on its own thread, as `pgc encode -j N`
+//! does; the PGC is the same for every number of threads.
+
+use pgc_core::ext::verbatim;
+use pgn_bridge::internals::lex_games;
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Visitor};
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Bytes of PGN per batch, about.
+const BATCH_BYTES: usize = 256 << 10;
+
+/// The splitter's visitor: copies each game's bytes into the batch and
+/// notes where its first game starts. It stops every game at its start, so
+/// the reader only finds where it ends.
+struct CopyRaw {
+    batch: Vec<u8>,
+    first: Option<GameStart>,
+}
+
+impl Visitor for CopyRaw {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        if self.first.is_none() {
+            self.first = Some(start);
+        }
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, raw: &[u8]) {
+        self.batch.extend_from_slice(raw);
+    }
+}
+
+/// The batches of `pgn`: each whole games' bytes and its first game.
+fn batches(pgn: &[u8]) -> Result<Vec<(GameStart, Vec<u8>)>, PgnError> {
+    let mut reader = PgnReader::new(pgn);
+    let mut out = Vec::new();
+    loop {
+        let mut v = CopyRaw {
+            batch: Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2)),
+            first: None,
+        };
+        let mut more = true;
+        while v.batch.len() < BATCH_BYTES {
+            if reader.read_game(&mut v)?.is_none() {
+                more = false;
+                break;
+            }
+        }
+        if let Some(first) = v.first {
+            out.push((first, v.batch));
+        }
+        if !more {
+            return Ok(out);
+        }
+    }
+}
+
+/// The games of one batch, encoded.
+fn encode_batch(batch: &[u8], start: GameStart, opts: EncodeOptions) -> Vec<u8> {
+    let mut enc = Encoder::new(opts);
+    let mut pgc = Vec::with_capacity(batch.len() / 3);
+    lex_games(batch, start, &mut enc, |_, output, enc| match output {
+        GameOutput::Encoded { .. } => enc.append_game_to(&mut pgc),
+        GameOutput::Rejected(_) => {
+            if !opts.strict {
+                verbatim::write(&mut pgc, enc.take_game());
+            }
+        }
+    });
+    pgc
+}
+
+/// PGN → PGC on `threads` threads (at least 2; one thread is
+/// `pgn_to_pgc`).
+pub(crate) fn encode_par(
+    pgn: &[u8],
+    opts: &EncodeOptions,
+    threads: usize,
+) -> Result<Vec<u8>, PgnError> {
+    let work = batches(pgn)?;
+    let slots: Vec<Mutex<Vec<u8>>> = work.iter().map(|_| Mutex::new(Vec::new())).collect();
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(work.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((start, batch)) = work.get(i) else {
+                        break;
+                    };
+                    let pgc = encode_batch(batch, *start, *opts);
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = pgc;
+                    }
+                }
+            });
+        }
+    });
+    let mut out = Vec::with_capacity(pgn.len() / 3);
+    for slot in slots {
+        out.extend_from_slice(&slot.into_inner().unwrap_or_default());
+    }
+    Ok(out)
+}

@@ -1,0 +1,315 @@
+"""The package `pgc` against the command line, python-chess and pyarrow,
+on the samples and the shared corpus."""
+
+import bz2
+import gzip
+import io
+import math
+import subprocess
+
+import chess
+import chess.pgn
+import pgc
+import pyarrow as pa
+import pyarrow.ipc
+import pytest
+from conftest import SAMPLES
+
+LICHESS = "lichess-org__database/2017-05.pgn.zst"
+EVALS = "notnil__chess/fixtures/pgns/0005.pgn"
+CHESS960 = "niklasf__python-chess/data/pgn/cutechess-fischerrandom.pgn"
+TCEC = "TCEC-Chess__tcecgames/master-archive/TCEC_Cup_8_Final.pgn"
+TWIC = "hauva69__pgn4web/twic944.pgn.zst"
+
+
+def run(*args: str, data: bytes | None = None) -> bytes:
+    return subprocess.run(args, input=data, capture_output=True, check=True).stdout
+
+
+def plain(path) -> bytes:
+    """A corpus file's PGN, decompressed by the zstd command when .zst."""
+    if str(path).endswith(".zst"):
+        return run("zstd", "-dc", str(path))
+    return path.read_bytes()
+
+
+def replay(pgn: bytes):
+    """Per game, as python-chess reads it: (headers, [(board before the
+    move, move, clock, eval)] of the main line)."""
+    text = io.StringIO(pgn.decode("utf-8", errors="replace"))
+    out = []
+    while (game := chess.pgn.read_game(text)) is not None:
+        board = game.board()
+        plies = []
+        for node in game.mainline():
+            plies.append((board.copy(stack=False), node.move, node.clock(), node.eval()))
+            board.push(node.move)
+        out.append((game.headers, plies))
+    return out
+
+
+# -- encode, decode, verify, errors ------------------------------------------
+
+
+@pytest.mark.parametrize("name", [LICHESS, EVALS, CHESS960])
+def test_encode_and_decode_equal_the_command_line(corpus_dir, pgc_bin, name):
+    path = corpus_dir / name
+    theirs = run(pgc_bin, "encode", "-q", str(path), "-o", "-")
+    assert pgc.encode(plain(path)) == theirs
+    assert pgc.to_pgc(path) == theirs, "a path, decompressed and encoded"
+    assert pgc.decode(theirs) == run(pgc_bin, "decode", "-q", "-", "-o", "-", data=theirs)
+    assert pgc.decode(theirs, export=True) == run(
+        pgc_bin, "decode", "-q", "--export", "-", "-o", "-", data=theirs
+    )
+
+
+def test_encode_on_threads_equals_the_command_line(corpus_dir, pgc_bin):
+    text = b"".join(plain(corpus_dir / n) for n in (TWIC, LICHESS, CHESS960, TCEC))
+    assert len(text) > 3 << 20, "several batches"
+    for strict in (False, True):
+        args = ["--strict"] if strict else []
+        theirs = run(pgc_bin, "encode", "-q", *args, "-", "-o", "-", data=text)
+        for threads in (1, 2, 3):
+            assert pgc.encode(text, strict=strict, threads=threads) == theirs, (strict, threads)
+
+
+def test_verify_gives_problem_objects_as_the_command_line(pgc_bin):
+    data = bytearray(pgc.encode((SAMPLES / "opera.pgn").read_bytes()))
+    data[1] = 0xFF
+    problems = pgc.verify(bytes(data))
+    assert problems and isinstance(problems[0], pgc.Problem)
+    p = problems[0]
+    assert (p.offset, p.game) == (1, 0)
+    assert p.expected and p.found
+    report = subprocess.run([pgc_bin, "verify", "-"], input=bytes(data), capture_output=True)
+    assert report.returncode != 0
+    assert str(p) in (report.stdout + report.stderr).decode()
+
+
+def test_errors_are_pgc_errors_with_their_place():
+    data = pgc.encode((SAMPLES / "opera.pgn").read_bytes())
+    # A game-end right after the game-begin: the game's tag pair (byte 2)
+    # is then outside a game (the second game, 0-based 1).
+    bad = data[:1] + b"\x06" + data[1:]
+    with pytest.raises(pgc.PgcError) as e:
+        pgc.count_games(bad)
+    err = e.value
+    assert isinstance(err, ValueError)
+    assert (err.offset, err.game, err.ply) == (2, 1, 0)
+    assert err.marker == "tag-pair"
+    assert err.expected and err.found
+    assert f"byte {err.offset}" in str(err)
+    with pytest.raises(pgc.PgcError, match="byte"):
+        list(pgc.read(data[:-3]))
+    with pytest.raises(pgc.PgcError, match="xz or zip"):
+        pgc.to_pgc(b"PK\x03\x04rest")
+
+
+# -- games --------------------------------------------------------------------
+
+
+def check_games(games, pgn: bytes):
+    theirs = replay(pgn)
+    assert len(games) == len(theirs)
+    for g, (headers, plies) in zip(games, theirs, strict=True):
+        assert g.uci == [m.uci() for _, m, _, _ in plies], g.index
+        assert g.moves == g.uci or g.moves == [m for _, m, _, _ in plies]
+        for name, value in headers.items():
+            if name in g.tags:
+                assert g.tags[name] == value, (g.index, name)
+        assert len(g.clocks) == len(plies)
+        for ours, (_, _, clock, _) in zip(g.clocks, plies, strict=True):
+            assert (ours is None) == (clock is None)
+            if clock is not None:
+                assert ours == pytest.approx(clock)
+        for cp, mate, (_, _, _, ev) in zip(g.evals, g.mates, plies, strict=True):
+            if ev is None:
+                assert cp is None and mate is None
+            elif ev.white().is_mate():
+                assert mate == ev.white().mate()
+            else:
+                assert cp == ev.white().score()
+
+
+@pytest.mark.parametrize("name", [LICHESS, EVALS, CHESS960])
+def test_games_agree_with_python_chess(corpus_dir, name):
+    path = corpus_dir / name
+    games = list(pgc.open(path, threads=2))
+    check_games(games, plain(path))
+
+
+def test_games_from_every_kind_of_input(corpus_dir):
+    text = plain(corpus_dir / LICHESS)
+    want = [(g.tags, g.uci, g.clocks) for g in pgc.read(text)]
+    assert len(want) > 100
+    data = pgc.encode(text)
+    for source in (
+        corpus_dir / LICHESS,
+        str(corpus_dir / LICHESS),
+        data,
+        io.BytesIO(gzip.compress(text)),
+        bz2.compress(data),
+        gzip.compress(data),
+    ):
+        got = [(g.tags, g.uci, g.clocks) for g in pgc.read(source, threads=3)]
+        assert got == want
+    with pytest.raises(TypeError, match="binary"):
+        pgc.to_pgc(io.StringIO("1. e4 *"))
+
+
+def test_read_columns_and_python_chess_moves(corpus_dir):
+    path = corpus_dir / CHESS960
+    full = list(pgc.read(path))
+    light = list(pgc.read(path, columns=["tags"]))
+    assert [g.tags for g in light] == [g.tags for g in full]
+    assert all(g.uci == [] for g in light)
+    moves = list(pgc.read(path, moves="python-chess"))
+    assert [[m.uci() for m in g.moves] for g in moves] == [g.uci for g in full]
+    assert all(isinstance(m, chess.Move) for g in moves for m in g.moves)
+    with pytest.raises(ValueError, match="fields"):
+        list(pgc.read(path, columns=["nope"]))
+
+
+@pytest.mark.parametrize(
+    "expr", ["WhiteElo>=2400", "Elo>=2500 and Plies>=60", "Result=1-0 and not White~Carlsen"]
+)
+def test_where_chooses_the_games_of_pgc_moves_where(corpus_dir, pgc_bin, tmp_path, expr):
+    src = tmp_path / "games.pgc"
+    src.write_bytes(pgc.to_pgc(corpus_dir / TWIC))
+    theirs = run(pgc_bin, "moves", "-q", "--where", expr, str(src), "-o", "-").decode().splitlines()
+    ours = [" ".join([*g.uci, g.result]) for g in pgc.read(src, where=expr, threads=2)]
+    assert len(ours) > 10
+    assert ours == theirs
+    everything = list(pgc.read(src))
+    assert len(ours) < len(everything)
+
+
+def test_where_refuses_a_malformed_expression(corpus_dir):
+    expr = "WhiteElo>=2400 and ("
+    # The expression ends where a field name or `(` is expected.
+    with pytest.raises(ValueError, match=f"column {len(expr) + 1}: expected"):
+        list(pgc.read(corpus_dir / TWIC, where=expr))
+
+
+def test_game_pgc_spans_are_the_whole_input(corpus_dir):
+    data = pgc.encode(plain(corpus_dir / LICHESS) * 12)
+    assert len(data) > 1 << 20, "several parts, read on several threads"
+    games = list(pgc.read(data, threads=3))
+    assert b"".join(g.pgc for g in games) == data
+    assert [g.index for g in games] == list(range(len(games)))
+    assert games[-1].uci == list(pgc.read(pgc.to_pgc(corpus_dir / LICHESS)))[-1].uci
+
+
+# -- Arrow --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [LICHESS, EVALS, CHESS960, TCEC])
+def test_read_arrow_equals_pgc_export(corpus_dir, pgc_bin, tmp_path, name):
+    src = tmp_path / "games.pgc"
+    src.write_bytes(run(pgc_bin, "encode", "-q", str(corpus_dir / name), "-o", "-"))
+    out = tmp_path / "games.arrow"
+    run(pgc_bin, "export", "-q", "--uci", str(src), "-o", str(out))
+    with pa.ipc.open_file(out) as f:
+        theirs = f.read_all()
+    for threads in (1, 3):
+        reader = pgc.read_arrow(src, uci=True, threads=threads)
+        assert isinstance(reader, pa.RecordBatchReader)
+        ours = reader.read_all()
+        assert ours.schema == theirs.schema
+        assert ours.equals(theirs)
+    # From the PGN, compressed or not: the same table.
+    assert pgc.read_arrow(corpus_dir / name, uci=True).read_all().equals(theirs)
+
+
+def test_read_arrow_columns(corpus_dir):
+    t = pgc.read_arrow(corpus_dir / EVALS, columns=["WhiteElo", "evals"], san=True).read_all()
+    assert t.schema.names == ["WhiteElo", "san", "evals"]
+    with pytest.raises(ValueError, match="no column"):
+        pgc.read_arrow(corpus_dir / EVALS, columns=["Whiteelo"])
+    assert set(pgc.COLUMNS) >= {"WhiteElo", "uci", "pgc", "other_tags"}
+
+
+def test_batch_to_arrow_makes_the_rows_of_a_pgc_column(corpus_dir):
+    table = pgc.read_arrow(corpus_dir / LICHESS, uci=True).read_all()
+    column = table.column("pgc")
+    whole = pgc.batch_to_arrow(column, uci=True)
+    assert isinstance(whole, pa.RecordBatch)
+    assert pa.Table.from_batches([whole]).equals(table.combine_chunks())
+    # A slice of rows (an offset into the array): the same rows.
+    part = column.combine_chunks().slice(10, 25)
+    rows = pgc.batch_to_arrow(part, uci=True)
+    assert pa.Table.from_batches([rows]).equals(table.slice(10, 25).combine_chunks())
+    empty = pgc.batch_to_arrow(pa.array([], pa.binary()))
+    assert empty.num_rows == 0
+
+
+# -- training arrays ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", [LICHESS, EVALS, CHESS960, TCEC])
+def test_training_arrays_agree_with_python_chess(corpus_dir, name):
+    pgn = plain(corpus_dir / name)
+    a = pgc.training_arrays(pgn, threads=2)
+    games = replay(pgn)
+    offsets = a["offsets"]
+    assert len(offsets) == len(games) + 1
+    assert offsets[-1] == len(a["board"]) == len(a["from_sq"])
+    promo = {None: 0}
+    i = 0
+    for gi, (_, plies) in enumerate(games):
+        assert offsets[gi] == i
+        for board, move, clock, ev in plies:
+            expect = bytes(
+                0 if (p := board.piece_at(sq)) is None else p.piece_type + (0 if p.color else 6)
+                for sq in chess.SQUARES
+            )
+            assert a["board"][i].tobytes() == expect, (gi, i)
+            assert a["turn"][i] == (0 if board.turn else 1)
+            rights = (
+                board.has_kingside_castling_rights(chess.WHITE)
+                | board.has_queenside_castling_rights(chess.WHITE) << 1
+                | board.has_kingside_castling_rights(chess.BLACK) << 2
+                | board.has_queenside_castling_rights(chess.BLACK) << 3
+            )
+            assert a["castling"][i] == rights, (gi, i)
+            ep = board.ep_square if board.has_legal_en_passant() else -1
+            assert a["ep"][i] == ep
+            assert a["legal"][i] == board.legal_moves.count()
+            uci = chess.Move.from_uci(board.uci(move, chess960=board.chess960))
+            assert (a["from_sq"][i], a["to_sq"][i]) == (uci.from_square, uci.to_square)
+            assert a["promotion"][i] == promo.get(move.promotion, move.promotion)
+            if clock is None:
+                assert math.isnan(a["clock"][i])
+            else:
+                assert a["clock"][i] == pytest.approx(clock, abs=1e-3)
+            if ev is None or ev.white().is_mate():
+                assert math.isnan(a["eval"][i])
+            else:
+                assert a["eval"][i] == ev.white().score()
+            assert a["mate"][i] == (ev.white().mate() if ev and ev.white().is_mate() else 0)
+            i += 1
+    assert i == offsets[-1]
+
+
+# -- python-chess interop ------------------------------------------------------
+
+
+def test_to_python_chess_and_back(corpus_dir):
+    pgn = plain(corpus_dir / EVALS) + (SAMPLES / "opera.pgn").read_bytes()
+    for game in pgc.read(pgn):
+        pc = game.to_python_chess()
+        assert isinstance(pc, chess.pgn.Game)
+        assert [m.uci() for m in pc.mainline_moves()] == game.uci
+        for name, value in game.tags.items():
+            assert pc.headers[name] == value
+        comments = [n.comment for n in pc.mainline()]
+        back = pgc.from_python_chess(pc)
+        (again,) = list(pgc.read(back))
+        assert again.uci == game.uci
+        assert again.tags == dict(pc.headers)
+        # python-chess joins a move's comments into one: what it exports
+        # comes back as it read it.
+        nodes = list(again.to_python_chess().mainline())
+        assert [n.comment for n in nodes] == comments
+        assert [n.clock() for n in nodes] == [n.clock() for n in pc.mainline()]
+        assert [n.eval() for n in nodes] == [n.eval() for n in pc.mainline()]
