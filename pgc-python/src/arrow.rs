@@ -4,7 +4,7 @@
 //! the Arrow PyCapsule protocol defines them.
 
 use crate::error::arrow_error;
-use crate::thread_count;
+use crate::threads::thread_count;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, to_ffi};
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};

@@ -2,7 +2,7 @@
 //! chunk read on several threads with the GIL released.
 
 use crate::error::walk_error;
-use crate::thread_count;
+use crate::threads::thread_count;
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::filter::Filter;
 use pgc_core::{

@@ -12,6 +12,7 @@ mod error;
 mod games;
 mod input;
 mod par_encode;
+mod threads;
 mod training;
 
 use error::{PgcError, bridge_error, walk_error};
@@ -19,15 +20,7 @@ use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-
-/// Threads for a `threads` argument: 0 is one per core.
-pub(crate) fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
-}
+use threads::thread_count;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as

@@ -23,7 +23,7 @@
 //! `offsets[i]..offsets[i+1]`).
 
 use crate::error::walk_error;
-use crate::thread_count;
+use crate::threads::thread_count;
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, par_map};
 use pyo3::prelude::*;
