@@ -99,7 +99,7 @@ pub(crate) fn to_pgc<'py>(
         });
     }
     let out = py
-        .detach(|| crate::encode_pgn(plain, strict, threads))
+        .detach(|| crate::par_encode::encode_pgn(plain, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
     Ok(PyBytes::new(py, &out))
 }

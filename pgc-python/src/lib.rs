@@ -17,10 +17,9 @@ mod training;
 
 use error::{PgcError, bridge_error, walk_error};
 use pgc_core::Verifier;
-use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
+use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use threads::thread_count;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as
@@ -34,28 +33,9 @@ fn encode<'py>(
     threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let out = py
-        .detach(|| encode_pgn(pgn, strict, threads))
+        .detach(|| par_encode::encode_pgn(pgn, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
     Ok(PyBytes::new(py, &out))
-}
-
-/// PGN → PGC on `threads` threads (0: one per core).
-pub(crate) fn encode_pgn(
-    pgn: &[u8],
-    strict: bool,
-    threads: usize,
-) -> Result<Vec<u8>, pgn_bridge::Error> {
-    let opts = EncodeOptions {
-        strict,
-        ..EncodeOptions::default()
-    };
-    let threads = thread_count(threads);
-    if threads > 1 && pgn.len() > 1 << 20 {
-        return Ok(par_encode::encode_par(pgn, &opts, threads)?);
-    }
-    let mut out = Vec::with_capacity(pgn.len() / 3);
-    pgn_to_pgc(pgn, &mut out, None, &opts)?;
-    Ok(out)
 }
 
 /// PGC → PGN: the text the PGC was encoded from, byte for byte (`export`:

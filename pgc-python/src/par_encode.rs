@@ -108,3 +108,22 @@ pub(crate) fn encode_par(
     }
     Ok(out)
 }
+
+/// PGN → PGC on `threads` threads (0: one per core).
+pub(crate) fn encode_pgn(
+    pgn: &[u8],
+    strict: bool,
+    threads: usize,
+) -> Result<Vec<u8>, pgn_bridge::Error> {
+    let opts = EncodeOptions {
+        strict,
+        ..EncodeOptions::default()
+    };
+    let threads = crate::threads::thread_count(threads);
+    if threads > 1 && pgn.len() > 1 << 20 {
+        return Ok(encode_par(pgn, &opts, threads)?);
+    }
+    let mut out = Vec::with_capacity(pgn.len() / 3);
+    pgn_bridge::pgn_to_pgc(pgn, &mut out, None, &opts)?;
+    Ok(out)
+}
