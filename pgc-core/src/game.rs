@@ -393,6 +393,9 @@ pub struct GameParser {
     /// The open game's FEN value and where its tag is.
     fen: Vec<u8>,
     fen_at: Option<(u64, Marker)>,
+    /// The open game's first `Variant` value, if it has one.
+    variant: Vec<u8>,
+    has_variant: bool,
 }
 
 impl GameParser {
@@ -407,6 +410,8 @@ impl GameParser {
             skip: 0,
             fen: Vec::new(),
             fen_at: None,
+            variant: Vec::new(),
+            has_variant: false,
         }
     }
 
@@ -449,6 +454,12 @@ impl GameParser {
         self.fen_at.map(|(at, m)| (&self.fen[..], at, m))
     }
 
+    /// The open game's `Variant` tag value (a 0x02 tag pair or an
+    /// [`ext::LONG_TAG`] record in its tag section). The first one counts.
+    pub fn variant(&self) -> Option<&[u8]> {
+        self.has_variant.then_some(&self.variant[..])
+    }
+
     /// Skips the RAV that just began ([`Event::RavBegin`]): its records come
     /// as [`Event::Skipped`] up to its 0x09 (structure errors still come).
     pub fn skip_rav(&mut self) {
@@ -481,6 +492,7 @@ impl GameParser {
         self.lines.clear();
         self.skip = 0;
         self.fen_at = None;
+        self.has_variant = false;
     }
 
     fn error(&self, offset: u64, marker: Option<Marker>, kind: GameErrorKind) -> GameError {
@@ -536,7 +548,9 @@ impl GameParser {
                     first: offset + head,
                 })
             }
-            RecordRef::TagPair { name, value } if self.state == State::Tags && name != b"FEN" => {
+            RecordRef::TagPair { name, value }
+                if self.state == State::Tags && name != b"FEN" && name != b"Variant" =>
+            {
                 Some(Event::Tag { name, value })
             }
             RecordRef::Extension { kind, payload }
@@ -642,6 +656,8 @@ impl GameParser {
                 RecordRef::TagPair { name, value } => {
                     if name == b"FEN" {
                         self.set_fen(value, offset, marker);
+                    } else if name == b"Variant" {
+                        self.set_variant(value);
                     }
                     Self::step(Event::Tag { name, value })
                 }
@@ -649,10 +665,10 @@ impl GameParser {
                     kind: ext::LONG_TAG,
                     payload,
                 } => {
-                    if let Some((name, value)) = long_tag(payload)
-                        && name == b"FEN"
-                    {
-                        self.set_fen(value, offset, marker);
+                    match long_tag(payload) {
+                        Some((b"FEN", value)) => self.set_fen(value, offset, marker),
+                        Some((b"Variant", value)) => self.set_variant(value),
+                        _ => {}
                     }
                     Self::step(Event::Extension {
                         kind: ext::LONG_TAG,
@@ -677,6 +693,14 @@ impl GameParser {
                 }
             },
             State::Movetext => self.movetext(offset, rec),
+        }
+    }
+
+    fn set_variant(&mut self, value: &[u8]) {
+        if !self.has_variant {
+            self.variant.clear();
+            self.variant.extend_from_slice(value);
+            self.has_variant = true;
         }
     }
 

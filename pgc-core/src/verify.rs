@@ -77,9 +77,10 @@ use crate::item::ItemKind;
 use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
 use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
-use crate::setup::start_position;
+use crate::setup::variant_start_position;
 use crate::stream::{Mode, ReadError, Reader};
-use shakmaty::{Chess, Position};
+use crate::variant::{Variant, VariantPosition, variant_of_tag};
+use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
@@ -345,15 +346,15 @@ struct Line {
     /// The position to play the next move from; `None` once the line can no
     /// longer be replayed (bad ordinal, bad FEN, a RAV with nothing to
     /// replace).
-    pos: Option<Chess>,
+    pos: Option<VariantPosition>,
     /// The position before the last move, where a RAV starts.
-    prev: Option<Chess>,
+    prev: Option<VariantPosition>,
     /// Plies from the game's start to the current position.
     ply: u32,
 }
 
 impl Line {
-    fn start(pos: Option<Chess>) -> Line {
+    fn start(pos: Option<VariantPosition>) -> Line {
         Line {
             pos,
             prev: None,
@@ -477,7 +478,7 @@ impl Checker {
                     marker,
                     first,
                 };
-                let mut line = Line::start(Some(Chess::default()));
+                let mut line = Line::start(Some(VariantPosition::Chess(Chess::default())));
                 self.play(&mut line, run, moves);
             }
             Event::Begin(_) => {
@@ -563,9 +564,26 @@ impl Checker {
         let (Some(index), Some(g)) = (self.parser.game(), self.game.as_mut()) else {
             return;
         };
+        let variant = match self.parser.variant().map(variant_of_tag) {
+            None => Variant::Chess,
+            Some(Ok(v)) => v,
+            Some(Err(e)) => {
+                let at = self.parser.fen().map_or(0, |f| f.1);
+                g.line = Line::start(None);
+                self.problem(
+                    at,
+                    Some(index),
+                    None,
+                    None,
+                    "a Variant tag naming a variant pgc plays (spec/ordinal.md section 8)",
+                    e.to_string(),
+                );
+                return;
+            }
+        };
         let pos = match self.parser.fen() {
-            None => Some(Chess::default()),
-            Some((text, at, m)) => match start_position(Some(text)) {
+            None => Some(VariantPosition::new(variant)),
+            Some((text, at, m)) => match variant_start_position(variant, Some(text)) {
                 Ok(p) => Some(p),
                 Err(e) => {
                     let found = e.to_string();
@@ -657,12 +675,12 @@ impl Checker {
             line.prev = None;
             return;
         };
-        match crate::setup::null_move(&pos) {
-            Ok(after) => {
+        match crate::setup::variant_null_move(&pos) {
+            Some(after) => {
                 line.prev = Some(pos);
                 line.pos = Some(after);
             }
-            Err(_) => {
+            None => {
                 line.prev = Some(pos);
                 let game = self.parser.game();
                 self.problem(
@@ -686,10 +704,10 @@ impl Checker {
                 line.prev = None;
                 continue;
             };
-            let found = match ordinal::decode(&pos, ord) {
+            let found = match ordinal::variant::decode_in(&pos, ord) {
                 Ok(m) => {
                     let mut after = pos.clone();
-                    after.play_unchecked(m);
+                    crate::variant::play_unchecked(&mut after, m);
                     line.prev = Some(pos);
                     line.pos = Some(after);
                     continue;

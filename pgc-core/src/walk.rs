@@ -11,21 +11,26 @@ pub use crate::game::{GameInfo, STR_TAGS};
 use crate::opening::{NO_NODE, OpeningCache};
 use crate::ordinal::{MoveText, OrdinalError};
 use crate::record::{Marker, RecordRef};
-use crate::setup::{SetupError, start_position};
+use crate::setup::{SetupError, variant_start_position};
 use crate::stream::{ReadError, Reader};
+use crate::variant::{Variant, VariantPosition, variant_of_tag};
 use shakmaty::{Chess, Move, Position};
 use std::io::Read;
 use std::ops::ControlFlow;
 
 /// One played move, as handed to [`GameVisitor::play`].
+///
+/// Positions are shakmaty's [`VariantPosition`]: [`VariantPosition::Chess`]
+/// for standard chess and Chess960, another arm for a game whose `Variant`
+/// tag names another variant ([`crate::variant`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Ply<'a> {
     /// The position before the move; `None` when the visitor said it does
     /// not need it ([`GameVisitor::wants_before`]), which spares the walker
     /// a copy of the position per move.
-    pub before: Option<&'a Chess>,
+    pub before: Option<&'a VariantPosition>,
     /// The position after the move.
-    pub after: &'a Chess,
+    pub after: &'a VariantPosition,
     /// The move.
     pub mv: Move,
     /// Its ordinal.
@@ -61,7 +66,7 @@ pub trait GameVisitor {
         ControlFlow::Continue(())
     }
     /// The tags are done; movetext follows from `start`.
-    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, _start: &VariantPosition) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
     /// Whether [`Ply::san`] should be filled in.
@@ -77,7 +82,7 @@ pub trait GameVisitor {
         ControlFlow::Continue(())
     }
     /// A null move was played (extension record); `spelling` is its payload.
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
     /// A simple NAG (0x07).
@@ -122,7 +127,7 @@ pub enum WalkErrorKind {
     /// An ordinal could not be decoded.
     #[error(transparent)]
     Ordinal(#[from] OrdinalError),
-    /// The FEN tag gives no position.
+    /// The FEN or Variant tag gives no position.
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// The records are not in a valid order (the game grammar, [`crate::game`]).
@@ -186,8 +191,8 @@ impl From<ExtError> for WalkError {
 }
 
 struct Frame {
-    pos: Chess,
-    prev: Option<Chess>,
+    pos: VariantPosition,
+    prev: Option<VariantPosition>,
     ply: u32,
     /// The position's node in the opening cache, or `NO_NODE`.
     node: u32,
@@ -298,15 +303,26 @@ impl<R: Read> GameWalker<R> {
             }
             if step.movetext_begins {
                 let fen = at.parser.fen();
-                let start = start_position(fen.map(|f| f.0))
+                let variant = match at.parser.variant() {
+                    None => Ok(Variant::Chess),
+                    Some(v) => variant_of_tag(v).map_err(SetupError::from),
+                };
+                let start = variant
+                    .and_then(|v| variant_start_position(v, fen.map(|f| f.0)))
                     .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
+                let standard = matches!(start, VariantPosition::Chess(_));
                 let flow = at.v.begin_moves(&start);
                 *at.cur = Some(Frame {
                     pos: start,
                     prev: None,
                     ply: 0,
-                    // The opening cache holds paths from the initial position.
-                    node: if fen.is_none() { 0 } else { NO_NODE },
+                    // The opening cache holds paths from the initial position
+                    // of standard chess.
+                    node: if fen.is_none() && standard {
+                        0
+                    } else {
+                        NO_NODE
+                    },
                 });
                 if flow.is_break() {
                     return self.skip_rest(game);
@@ -420,7 +436,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     }
                     go = v.tag(name, value);
                 }
-                let start = Chess::default();
+                let start = VariantPosition::Chess(Chess::default());
                 if go.is_continue() {
                     go = v.begin_moves(&start);
                 }
@@ -450,7 +466,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     return Ok(Flow::Go);
                 };
                 let go = v.null_move(&frame.pos, payload);
-                let after = crate::setup::null_move(&frame.pos).map_err(|_| {
+                let after = crate::setup::variant_null_move(&frame.pos).ok_or_else(|| {
                     err(
                         offset,
                         frame.ply,
@@ -542,47 +558,97 @@ fn play_run<V: GameVisitor>(
     for (i, &ord) in ordinals.iter().enumerate() {
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, san_of) = opening
-            .select(node, *ply, pos, ord)
-            .map_err(|e| (*ply + 1, i as u64, e))?;
-        // The position before the move becomes `prev` (a RAV, which can
-        // only follow the run, starts from it), and `pos` plays the move in
-        // place: one copy per move when the visitor wants the position
-        // before, else one for the run's last move.
-        let before: Option<&Chess> = if want_before || i == last {
-            let p: &Chess = match prev {
-                Some(p) => {
-                    p.clone_from(pos);
-                    p
-                }
-                None => prev.insert(pos.clone()),
-            };
-            want_before.then_some(p)
-        } else {
-            None
-        };
-        pos.play_unchecked(m);
-        let mut san = MoveText::new();
-        if want_san {
-            san = san_of.text(m);
-            if pos.is_check() {
-                san.push(if pos.is_checkmate() { b'#' } else { b'+' });
-            }
-        }
-        *ply += 1;
-        let go = v.play(&Ply {
-            before,
-            after: pos,
-            mv: m,
-            ordinal: ord,
-            san,
-            depth: *ply,
-        });
+        let (m, san) =
+            select(pos, node, *ply, ord, want_san, opening).map_err(|e| (*ply + 1, i as u64, e))?;
+        let go = play_one(v, pos, prev, ply, m, ord, san, want_before, i == last);
         if go.is_break() {
             return Ok(go);
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// The move of ordinal `ord` in `pos` and, when `want_san`, its SAN with
+/// `+`/`#` once played: standard chess through the opening cache and the
+/// census, the other variants through their move lists.
+#[inline(always)]
+fn select(
+    pos: &VariantPosition,
+    node: &mut u32,
+    ply: u32,
+    ord: u8,
+    want_san: bool,
+    opening: &mut OpeningCache,
+) -> Result<(Move, Option<MoveText>), OrdinalError> {
+    if let VariantPosition::Chess(c) = pos {
+        let (m, san_of) = opening.select(node, ply, c, ord)?;
+        Ok((m, want_san.then(|| san_of.text(m))))
+    } else {
+        let (m, san) = crate::ordinal::variant::select_in(pos, u16::from(ord))?;
+        Ok((m, Some(san)))
+    }
+}
+
+/// Plays `m` in `pos` and calls the visitor.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn play_one<V: GameVisitor>(
+    v: &mut V,
+    pos: &mut VariantPosition,
+    prev: &mut Option<VariantPosition>,
+    ply: &mut u32,
+    m: Move,
+    ordinal: u8,
+    san: Option<MoveText>,
+    want_before: bool,
+    keep_prev: bool,
+) -> ControlFlow<()> {
+    // The position before the move becomes `prev` (a RAV, which can
+    // only follow the run, starts from it), and `pos` plays the move in
+    // place: one copy per move when the visitor wants the position
+    // before, else one for the run's last move.
+    let before: Option<&VariantPosition> = if want_before || keep_prev {
+        let p: &VariantPosition = match prev {
+            Some(p) => {
+                p.clone_from(pos);
+                p
+            }
+            None => prev.insert(pos.clone()),
+        };
+        want_before.then_some(p)
+    } else {
+        None
+    };
+    let mut text = MoveText::new();
+    match &mut *pos {
+        VariantPosition::Chess(c) => {
+            c.play_unchecked(m);
+            if let Some(san) = san {
+                text = san;
+                if c.is_check() {
+                    text.push(if c.is_checkmate() { b'#' } else { b'+' });
+                }
+            }
+        }
+        other => {
+            other.play_unchecked(m);
+            if let Some(san) = san {
+                text = san;
+                for &b in crate::variant::check_suffix(other) {
+                    text.push(b);
+                }
+            }
+        }
+    }
+    *ply += 1;
+    v.play(&Ply {
+        before,
+        after: pos,
+        mv: m,
+        ordinal,
+        san: text,
+        depth: *ply,
+    })
 }
 
 #[cfg(test)]

@@ -7,8 +7,9 @@ use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
+use pgc_core::variant::{VariantPosition, number_and_turn};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::Color;
 use std::ops::ControlFlow;
 
 /// Options of the decoder.
@@ -272,15 +273,16 @@ impl CommentStats {
     }
 }
 
-fn side(pos: &Chess) -> (u32, bool) {
-    (pos.fullmoves().get(), pos.turn() == Color::White)
+fn side(pos: &VariantPosition) -> (u32, bool) {
+    let (n, turn) = number_and_turn(pos);
+    (n, turn == Color::White)
 }
 
 /// The move number and side of the move that led to `after`.
-fn side_before(after: &Chess) -> (u32, bool) {
-    match after.turn() {
-        Color::Black => (after.fullmoves().get(), true),
-        Color::White => (after.fullmoves().get().saturating_sub(1).max(1), false),
+fn side_before(after: &VariantPosition) -> (u32, bool) {
+    match number_and_turn(after) {
+        (n, Color::Black) => (n, true),
+        (n, Color::White) => (n.saturating_sub(1).max(1), false),
     }
 }
 
@@ -348,7 +350,7 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, _start: &VariantPosition) -> ControlFlow<()> {
         self.flush_tags();
         self.writer.begin_movetext(&mut self.out);
         self.in_movetext = true;
@@ -364,7 +366,7 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);

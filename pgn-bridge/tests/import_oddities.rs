@@ -20,7 +20,7 @@ use pgc_core::{GameInfo, Ply, Skip};
 use pgc_core::{GameVisitor, GameWalker};
 use pgn_bridge::{DecodeOptions, EncodeOptions};
 use pgn_bridge::{EncodeStats, pgc_to_pgn, pgn_to_pgc};
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::CastlingMode;
 use std::ops::ControlFlow;
 
 fn encode(pgn: &[u8]) -> (Vec<u8>, EncodeStats) {
@@ -104,7 +104,11 @@ impl GameVisitor for Walk {
         self.push(ply.mv.to_uci(mode).to_string());
         ControlFlow::Continue(())
     }
-    fn null_move(&mut self, _before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(
+        &mut self,
+        _before: &pgc_core::VariantPosition,
+        spelling: &[u8],
+    ) -> ControlFlow<()> {
         self.push(format!("null:{}", String::from_utf8_lossy(spelling)));
         ControlFlow::Continue(())
     }
@@ -496,8 +500,8 @@ fn null_move_advances_the_move_number() {
 #[test]
 fn unsupported_variant_is_rejected_with_its_reason() {
     let pgn = format!(
-        "{}[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 *\n\n",
-        str_tags("Zh", "*")
+        "{}[Variant \"Shogi\"]\n\n1. e4 e5 2. Nf3 *\n\n",
+        str_tags("Shogi", "*")
     );
     let (pgc, stats) = encode(pgn.as_bytes());
     assert_eq!((stats.games, stats.rejected), (1, 1));
@@ -506,7 +510,7 @@ fn unsupported_variant_is_rejected_with_its_reason() {
     assert_eq!(decode(&pgc), pgn.as_bytes());
     let r = &stats.rejects[0];
     assert!(r.reason.to_string().contains("unsupported variant"), "{r}");
-    assert!(r.reason.to_string().contains("Crazyhouse"), "{r}");
+    assert!(r.reason.to_string().contains("Shogi"), "{r}");
 }
 
 #[test]

@@ -7,13 +7,13 @@ use crate::args::{DecodeArgs, DecodeFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use pgc_core::Limits;
+use pgc_core::VariantPosition;
 use pgc_core::ext::ExtError;
 use pgc_core::ext::ExtKind;
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use pgn_bridge::JsonlWriter;
 use pgn_bridge::{DecodeOptions, Decoder};
-use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -34,7 +34,7 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.inner.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.inner.begin_moves(start)
     }
     fn wants_san(&self) -> bool {
@@ -47,7 +47,7 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
         self.plies += 1;
         self.inner.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         self.plies += 1;
         self.inner.null_move(before, spelling)
     }

@@ -25,6 +25,7 @@ use crate::args::{MovesArgs, MovesFormat};
 use crate::batch::{Batch, Done, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::filter::Filter;
+use pgc_core::VariantPosition;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
 use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
@@ -33,7 +34,7 @@ use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader, TagList};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
 use std::io::Write;
 use std::ops::ControlFlow;
 /// The options a worker needs.
@@ -239,7 +240,7 @@ impl GameVisitor for LineWriter<'_> {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.decide();
         self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
         ControlFlow::Continue(())
@@ -267,7 +268,7 @@ impl GameVisitor for LineWriter<'_> {
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         self.game_plies += 1;
         let t: &[u8] = if self.job.format == MovesFormat::San {
             b"--"
@@ -334,7 +335,7 @@ impl GameVisitor for LineWriter<'_> {
 /// Writes one position line.
 fn write_position(
     out: &mut Vec<u8>,
-    pos: &Chess,
+    pos: &VariantPosition,
     ply: u32,
     next: Option<Move>,
     g: &BulkGame,
@@ -360,9 +361,9 @@ fn write_position(
 fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
-    let mut stack: Vec<(Chess, Option<Chess>, u32)> = Vec::new();
+    let mut stack: Vec<(VariantPosition, Option<VariantPosition>, u32)> = Vec::new();
     let mut pos = g.start().clone();
-    let mut prev: Option<Chess> = None;
+    let mut prev: Option<VariantPosition> = None;
     let mut ply = 0u32;
     for ev in g.events() {
         match ev {
@@ -406,7 +407,7 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat) {
 
 fn write_position_null(
     out: &mut Vec<u8>,
-    pos: &Chess,
+    pos: &VariantPosition,
     ply: u32,
     g: &BulkGame,
     format: MovesFormat,

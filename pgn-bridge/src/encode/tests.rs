@@ -21,7 +21,7 @@ fn position(fen: &str) -> Chess {
 
 fn at(fen: &str) -> Resolver {
     let mut r = Resolver::new();
-    r.reset(position(fen));
+    r.reset(position(fen).into());
     r
 }
 
@@ -490,8 +490,14 @@ fn a_reject_says_where_and_why() {
 fn reject_reasons_read_as_before() {
     let cases = [
         (
-            "[Variant \"Crazyhouse\"]\n\n1. e4 *\n",
-            "unsupported variant \"Crazyhouse\"",
+            "[Variant \"Shogi\"]\n\n1. e4 *\n",
+            "unsupported variant \"Shogi\" (known: Standard, Chess960, From Position, \
+             Crazyhouse, Atomic, Antichess, King of the Hill, Three-check, Horde, Racing Kings)",
+        ),
+        (
+            "[Variant \"Suicide\"]\n\n1. e4 *\n",
+            "unsupported variant \"Suicide\": in suicide a stalemate is decided by the pieces \
+             left, in Lichess antichess the stalemated side wins",
         ),
         (
             "[Event \"x\"]\n\n( 1. e4 ) *\n",
