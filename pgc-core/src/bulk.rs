@@ -137,7 +137,7 @@ pub struct BulkGame {
     /// Main-line moves (null moves excluded), for [`BulkGame::moves`].
     main: Vec<Move>,
     /// Their ordinals, for [`BulkGame::ordinals`].
-    ordinals: Vec<u8>,
+    ordinals: Vec<u16>,
     has_null: bool,
     san: Vec<MoveText>,
     text: Vec<u8>,
@@ -223,7 +223,7 @@ impl BulkGame {
 
     /// The ordinal of each main-line move, as in the PGC (null moves
     /// excluded, like [`Self::moves`]).
-    pub fn ordinals(&self) -> &[u8] {
+    pub fn ordinals(&self) -> &[u16] {
         &self.ordinals
     }
 

@@ -115,6 +115,9 @@ pub enum Event<'a> {
     },
     /// A null move (an [`ext::NULL_MOVE`] extension): its spelling.
     NullMove(&'a [u8]),
+    /// A move with an ordinal of 256 or more (an [`ext::WIDE_MOVE`]
+    /// extension): its payload, not yet checked.
+    WideMove(&'a [u8]),
     /// A simple NAG (0x07).
     Nag(u8),
     /// A RAV begins (0x08): it replaces the last move of the current line.
@@ -317,6 +320,7 @@ pub const fn starts_movetext(kind: u8) -> bool {
         ext::COMMENT
             | ext::TERMINATION
             | ext::NULL_MOVE
+            | ext::WIDE_MOVE
             | ext::LONG_NAG
             | ext::MOVE_SPELLING
             | ext::EVALS
@@ -327,7 +331,10 @@ pub const fn starts_movetext(kind: u8) -> bool {
 /// Whether an extension record of this kind is a tag or movetext, and so
 /// must be inside a game.
 const fn belongs_in_game(kind: u8) -> bool {
-    matches!(kind, ext::LONG_TAG | ext::LONG_NAG | ext::NULL_MOVE)
+    matches!(
+        kind,
+        ext::LONG_TAG | ext::LONG_NAG | ext::NULL_MOVE | ext::WIDE_MOVE
+    )
 }
 
 /// What a record does to the game boundaries, whatever else it is: the part
@@ -784,6 +791,14 @@ impl GameParser {
                 line.has_move = true;
                 Self::step(Event::NullMove(payload))
             }
+            RecordRef::Extension {
+                kind: ext::WIDE_MOVE,
+                payload,
+            } => {
+                line.ply = line.ply.saturating_add(1);
+                line.has_move = true;
+                Self::step(Event::WideMove(payload))
+            }
             RecordRef::Extension { kind, payload } => {
                 Self::step(Event::Extension { kind, payload })
             }
@@ -862,6 +877,7 @@ mod tests {
                 Event::Tag { name, .. } => format!("T{}", String::from_utf8_lossy(name)),
                 Event::Moves { ordinals, first } => format!("M{}@{first}", ordinals.len()),
                 Event::NullMove(_) => "Z".into(),
+                Event::WideMove(_) => "W".into(),
                 Event::Nag(n) => format!("${n}"),
                 Event::RavBegin => "(".into(),
                 Event::RavEnd => ")".into(),

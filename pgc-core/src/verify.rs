@@ -507,6 +507,13 @@ impl Checker {
                 self.play(&mut g.line, run, ordinals);
                 self.game = Some(g);
             }
+            Event::WideMove(payload) => {
+                self.report.plies += 1;
+                if let Some(mut g) = self.game.take() {
+                    self.wide_move(&mut g, offset, payload);
+                    self.game = Some(g);
+                }
+            }
             Event::NullMove(_) => {
                 self.report.plies += 1;
                 if let Some(mut g) = self.game.take() {
@@ -543,7 +550,7 @@ impl Checker {
                 self.report.plies += match rec {
                     RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => m.len() as u64,
                     RecordRef::Extension {
-                        kind: ext::NULL_MOVE,
+                        kind: ext::NULL_MOVE | ext::WIDE_MOVE,
                         ..
                     } => 1,
                     _ => 0,
@@ -690,6 +697,43 @@ impl Checker {
                     Some(Marker::Extension),
                     "a null move only when the side to move is not in check",
                     "a null move while in check",
+                );
+            }
+        }
+    }
+
+    /// Replays the move of a wide-move record (kind 0x13) on the game's
+    /// line, reporting an ordinal the position has no move for (a bad
+    /// payload is reported by [`Self::extension`]).
+    fn wide_move(&mut self, g: &mut Game, offset: u64, payload: &[u8]) {
+        let line = &mut g.line;
+        let ply = line.ply.saturating_add(1);
+        line.ply = ply;
+        let Some(pos) = line.pos.take() else {
+            line.prev = None;
+            return;
+        };
+        let Ok(ordinal) = ext::simple::wide_move(payload) else {
+            line.prev = Some(pos);
+            return;
+        };
+        match ordinal::variant::select_in(&pos, ordinal) {
+            Ok((m, _)) => {
+                let mut after = pos.clone();
+                crate::variant::play_unchecked(&mut after, m);
+                line.prev = Some(pos);
+                line.pos = Some(after);
+            }
+            Err(e) => {
+                line.prev = Some(pos);
+                let game = self.parser.game();
+                self.problem(
+                    offset,
+                    game,
+                    Some(ply),
+                    Some(Marker::Extension),
+                    "a wide-move ordinal below the number of legal moves (spec/extensions.md)",
+                    e.to_string(),
                 );
             }
         }

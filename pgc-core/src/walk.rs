@@ -33,8 +33,10 @@ pub struct Ply<'a> {
     pub after: &'a VariantPosition,
     /// The move.
     pub mv: Move,
-    /// Its ordinal.
-    pub ordinal: u8,
+    /// Its ordinal: a move-run byte, or 256 and more for the move of a
+    /// wide-move record (kind 0x13, a variant position with more than 256
+    /// legal moves).
+    pub ordinal: u16,
     /// Its SAN with `+`/`#` (empty unless [`GameVisitor::wants_san`]).
     pub san: MoveText,
     /// Ply number within the game's main line or variation (1-based from the
@@ -479,6 +481,33 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 frame.node = NO_NODE;
                 flow(go)
             }
+            Event::WideMove(payload) => {
+                let Some(frame) = self.cur.as_mut() else {
+                    return Ok(Flow::Go);
+                };
+                let ordinal = crate::ext::simple::wide_move(payload).map_err(|error| {
+                    let kind = WalkErrorKind::Payload {
+                        kind: ExtKind::WIDE_MOVE,
+                        error,
+                    };
+                    err(offset, frame.ply, Some(marker), kind)
+                })?;
+                let (m, san) = crate::ordinal::variant::select_in(&frame.pos, ordinal)
+                    .map_err(|e| err(offset, frame.ply + 1, Some(marker), e.into()))?;
+                frame.node = NO_NODE;
+                let (want_san, want_before) = (v.wants_san(), v.wants_before());
+                flow(play_one(
+                    v,
+                    &mut frame.pos,
+                    &mut frame.prev,
+                    &mut frame.ply,
+                    m,
+                    ordinal,
+                    want_san.then_some(san),
+                    want_before,
+                    true,
+                ))
+            }
             Event::RavBegin => {
                 let Some(frame) = self.cur.as_mut() else {
                     return Ok(Flow::Go);
@@ -560,7 +589,17 @@ fn play_run<V: GameVisitor>(
         // with the 1-based ply it would have been, as the verifier does.
         let (m, san) =
             select(pos, node, *ply, ord, want_san, opening).map_err(|e| (*ply + 1, i as u64, e))?;
-        let go = play_one(v, pos, prev, ply, m, ord, san, want_before, i == last);
+        let go = play_one(
+            v,
+            pos,
+            prev,
+            ply,
+            m,
+            u16::from(ord),
+            san,
+            want_before,
+            i == last,
+        );
         if go.is_break() {
             return Ok(go);
         }
@@ -598,7 +637,7 @@ fn play_one<V: GameVisitor>(
     prev: &mut Option<VariantPosition>,
     ply: &mut u32,
     m: Move,
-    ordinal: u8,
+    ordinal: u16,
     san: Option<MoveText>,
     want_before: bool,
     keep_prev: bool,
@@ -825,6 +864,29 @@ mod tests {
             .walk_game(&mut Log::default())
             .unwrap_err();
         assert_eq!((e.offset, e.marker), (1, Some(Marker::ReducedGame)));
+    }
+
+    #[test]
+    fn a_wide_move_needs_a_position_with_its_ordinal() {
+        // 1. e4 then a wide move (ordinal 256) where 20 moves are legal,
+        // then one whose payload is a byte too short.
+        let bytes = [0x05, 0x03, 1, 13, 0x80, 0x13, 2, 1, 0, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.ply), (4, 2));
+        assert!(matches!(
+            e.kind,
+            WalkErrorKind::Ordinal(OrdinalError::OutOfRange {
+                ordinal: 256,
+                legal: 20
+            })
+        ));
+        let bytes = [0x05, 0x03, 1, 13, 0x80, 0x13, 1, 1, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert!(matches!(e.kind, WalkErrorKind::Payload { .. }), "{e}");
     }
 
     #[test]

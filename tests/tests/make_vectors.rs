@@ -24,7 +24,7 @@ use pgc_core::record::{RecordRef, frame};
 use pgc_core::variant::{Variant, VariantPosition, variant_of_tag};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move, Position};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -1077,6 +1077,25 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             pgn: str_header("null-move", "*") + "1. -- e5 2. d4 Z0 *\n\n",
         },
         BridgeVector {
+            name: "wide-move",
+            title: "a Crazyhouse move with an ordinal of 256 or more (extension kind 0x13)",
+            about: "A Crazyhouse position can have more than 256 legal moves: here White \
+                    holds a queen, a rook, a bishop, a knight and a pawn in hand (the \
+                    Lichess FEN's ninth rank `QRBNP`), 299 legal moves. A move whose \
+                    ordinal is below 256 is a move-run byte as in any position (the \
+                    variation's `Q@h7`, 235); one of 256 or more (`R@h7`, 297) is an \
+                    extension record of kind 0x13 holding the ordinal as two bytes, \
+                    big-endian, at the move's place: a ply, which cuts the move run. A \
+                    1994 reader stops at the 0x80 marker, which is not one of its \
+                    records, rather than misread the game.",
+            pgn: "[Event \"Spec wide-move\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+                  [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\
+                  [Variant \"Crazyhouse\"]\n[SetUp \"1\"]\n\
+                  [FEN \"k7/8/8/8/8/8/8/K7/QRBNP w - - 0 1\"]\n\n\
+                  1. R@h7 ( 1. Q@h7 Kb8 ) 1... Kb8 2. Q@g8# *\n\n"
+                .to_string(),
+        },
+        BridgeVector {
             name: "long-tag",
             title: "a tag value and a tag name over 255 bytes (extension kind 0x05)",
             about: "A 0x02 tag pair holds at most 255 bytes per string-1. The Annotator \
@@ -1222,9 +1241,11 @@ struct RecordWalk {
     rows: Vec<Row>,
     game: usize,
     fen: Option<String>,
+    /// The game's first Variant tag value.
+    variant: Option<String>,
     /// Current position and the position before the last move, per line.
-    line: Option<(Chess, Option<Chess>)>,
-    stack: Vec<(Chess, Option<Chess>)>,
+    line: Option<(VariantPosition, Option<VariantPosition>)>,
+    stack: Vec<(VariantPosition, Option<VariantPosition>)>,
     /// Bytes of the current record and how many are described.
     rec: Vec<u8>,
     rec_off: usize,
@@ -1266,15 +1287,18 @@ impl RecordWalk {
         self.put(b.len(), format!("LEB128 {what} {v}"));
     }
 
-    fn position(&mut self) -> &mut (Chess, Option<Chess>) {
+    fn position(&mut self) -> &mut (VariantPosition, Option<VariantPosition>) {
         if self.line.is_none() {
+            let variant = self
+                .variant
+                .as_ref()
+                .map_or(Variant::Chess, |v| variant_of_tag(v.as_bytes()).unwrap());
             let pos = match &self.fen {
-                None => Chess::default(),
-                Some(f) => f
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Chess960)
-                    .unwrap(),
+                None => VariantPosition::new(variant),
+                Some(f) => {
+                    let setup = f.parse::<Fen>().unwrap().into_setup();
+                    VariantPosition::from_setup(variant, setup, CastlingMode::Chess960).unwrap()
+                }
             };
             self.line = Some((pos, None));
         }
@@ -1283,10 +1307,17 @@ impl RecordWalk {
 
     fn moves(&mut self, ords: &[u8]) {
         for &o in ords {
+            self.play_ordinal(u16::from(o), 1);
+        }
+    }
+
+    /// Describes the `width` bytes of ordinal `o` and plays its move.
+    fn play_ordinal(&mut self, o: u16, width: usize) {
+        {
             let (pos, prev) = self.position().clone();
-            let table = sorted_sans(&VariantPosition::Chess(pos.clone()), false);
-            let mv = table[o as usize].1;
-            assert_eq!(pgc_core::ordinal::encode(&pos, mv).unwrap(), o);
+            let table = sorted_sans(&pos, false);
+            let mv = table[usize::from(o)].1;
+            assert_eq!(pgc_core::ordinal::variant::encode_in(&pos, mv).unwrap(), o);
             let san = SanPlus::from_move(pos.clone(), mv).to_string();
             let n = pos.fullmoves();
             let (num, side) = if pos.turn() == Color::White {
@@ -1295,7 +1326,7 @@ impl RecordWalk {
                 (format!("{n}..."), "Black")
             };
             self.put(
-                1,
+                width,
                 format!(
                     "ordinal {o} = `{num} {san}` ({side}; {} legal moves, 0..={})",
                     table.len(),
@@ -1338,8 +1369,17 @@ impl RecordWalk {
                 } else {
                     self.text(payload, &format!("a null move by {side}, spelled"));
                 }
-                let after = pos.clone().swap_turn().unwrap();
+                let after = pgc_core::variant_null_move(&pos).unwrap();
                 *self.position() = (after, Some(pos));
+            }
+            ext::WIDE_MOVE => {
+                let o = u16::from_be_bytes([payload[0], payload[1]]);
+                self.rows
+                    .last_mut()
+                    .unwrap()
+                    .meaning
+                    .push_str(": a move whose ordinal is 256 or more, two bytes big-endian");
+                self.play_ordinal(o, 2);
             }
             ext::LONG_TAG => {
                 let mut it = pgc_core::item::Items::new(payload);
@@ -1422,6 +1462,7 @@ impl RecordWalk {
             RecordRef::GameBegin => {
                 self.game += 1;
                 self.fen = None;
+                self.variant = None;
                 self.line = None;
                 self.stack.clear();
                 let g = self.game;
@@ -1434,6 +1475,9 @@ impl RecordWalk {
             RecordRef::TagPair { name, value } => {
                 if name == b"FEN" {
                     self.fen = Some(String::from_utf8(value.to_vec()).unwrap());
+                }
+                if name == b"Variant" && self.variant.is_none() {
+                    self.variant = Some(String::from_utf8(value.to_vec()).unwrap());
                 }
                 self.put(
                     1,

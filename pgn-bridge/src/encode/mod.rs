@@ -25,7 +25,7 @@ use crate::layout::Layout;
 use crate::visitor::{GameStart, Skip, Visitor};
 use layout_probe::LayoutProbe;
 use pgc_core::ext::{self, Outcome};
-use pgc_core::ordinal::MoveText;
+use pgc_core::ordinal::{MoveText, OrdinalError};
 use pgc_core::record::RecordRef;
 use pgc_core::variant::{Variant, VariantPosition, number_and_turn, variant_of_tag};
 use pgc_core::variant_start_position;
@@ -433,6 +433,11 @@ impl Encoder {
             Ok(found) => found,
             Err(reason) => return self.fail(reason),
         };
+        if found.ordinal > 255 && self.opts.strict {
+            // 1994 records hold no ordinal of 256 or more (a wide move).
+            let legal = self.moves.position().legal_moves().len();
+            return self.fail(RejectReason::Ordinal(OrdinalError::TooManyMoves { legal }));
+        }
         let before = self.moves.position();
         let (number, turn) = number_and_turn(before);
         let white = turn == Color::White;
@@ -461,7 +466,11 @@ impl Encoder {
                 })
             },
         );
-        self.game.push_move(found.ordinal);
+        match u8::try_from(found.ordinal) {
+            Ok(ordinal) => self.game.push_move(ordinal),
+            // A Crazyhouse position with more than 256 legal moves.
+            Err(_) => self.ext(ext::WIDE_MOVE, &found.ordinal.to_be_bytes()),
+        }
         self.anchor();
         self.g.plies += 1;
     }

@@ -8,7 +8,6 @@
 
 use super::RejectReason;
 use pgc_core::internals as ordinal;
-use pgc_core::ordinal::OrdinalError;
 use pgc_core::ordinal::variant as vord;
 use pgc_core::variant::VariantPosition;
 use shakmaty::san::San;
@@ -41,8 +40,9 @@ impl Line {
 pub(crate) struct Resolved {
     /// The legal move.
     pub(crate) mv: Move,
-    /// Its ordinal in the position (20.2).
-    pub(crate) ordinal: u8,
+    /// Its ordinal in the position (20.2); 256 or more only in a variant
+    /// position with more than 256 legal moves (a wide move).
+    pub(crate) ordinal: u16,
     /// The token is the move's canonical SAN (without check suffix).
     pub(crate) canonical: bool,
 }
@@ -116,7 +116,7 @@ impl Resolver {
         if let Some((mv, ordinal)) = ordinal::find_canonical_in(pos, body) {
             return Ok(Resolved {
                 mv,
-                ordinal,
+                ordinal: ordinal.into(),
                 canonical: true,
             });
         }
@@ -131,7 +131,7 @@ impl Resolver {
         let ordinal = ordinal::rank_of(pos, &moves, index).map_err(RejectReason::Ordinal)?;
         Ok(Resolved {
             mv: moves[index],
-            ordinal,
+            ordinal: ordinal.into(),
             canonical,
         })
     }
@@ -233,12 +233,6 @@ fn resolve_variant(
             (mv, ordinal, vord::san_body_in(pos, mv).as_bytes() == body)
         }
     };
-    // An ordinal of 256 or more (Crazyhouse with full pockets) has no byte.
-    let ordinal = u8::try_from(ordinal).map_err(|_| {
-        RejectReason::Ordinal(OrdinalError::TooManyMoves {
-            legal: pos.legal_moves().len(),
-        })
-    })?;
     Ok(Resolved {
         mv,
         ordinal,

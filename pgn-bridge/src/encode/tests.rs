@@ -44,7 +44,7 @@ fn assert_resolves(r: &Resolver, token: &str, want: Move, canonical: bool) {
     assert_eq!(found.mv, want, "{token}");
     assert_eq!(
         found.ordinal,
-        ordinal::encode(r.position(), want).unwrap(),
+        u16::from(ordinal::encode(r.position(), want).unwrap()),
         "{token}"
     );
     assert_eq!(found.canonical, canonical, "{token}");
@@ -130,7 +130,7 @@ fn promotions() {
     assert_resolves(&r, "exd8=R", exd8r, true);
     assert_resolves(&r, "exd8R", exd8r, false);
     // Each promotion piece is its own move with its own ordinal.
-    let ords: Vec<u8> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
+    let ords: Vec<u16> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
         .iter()
         .map(|t| r.resolve(t.as_bytes()).unwrap().ordinal)
         .collect();
@@ -198,7 +198,7 @@ fn variations_resolve_on_the_position_they_start_from() {
     assert_resolves(&r, "d4", d4, true);
     assert_eq!(
         r.resolve(b"d4").unwrap().ordinal,
-        ordinal::encode(&start, d4).unwrap()
+        u16::from(ordinal::encode(&start, d4).unwrap())
     );
     r.play(d4);
     let d5 = r.resolve(b"d5").unwrap();
