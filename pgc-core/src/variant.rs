@@ -106,8 +106,15 @@ pub fn variant_of_tag(value: &[u8]) -> Result<Variant, VariantError> {
 pub fn number_and_turn(pos: &VariantPosition) -> (u32, shakmaty::Color) {
     match pos {
         VariantPosition::Chess(c) => (c.fullmoves().get(), c.turn()),
-        other => (other.fullmoves().get(), other.turn()),
+        other => variant_number_and_turn(other),
     }
+}
+
+/// [`number_and_turn`] in a variant other than standard chess, out of the
+/// callers' hot code.
+#[inline(never)]
+fn variant_number_and_turn(pos: &VariantPosition) -> (u32, shakmaty::Color) {
+    (pos.fullmoves().get(), pos.turn())
 }
 
 /// Plays the legal move `m` in `pos`, standard chess without going through
@@ -116,7 +123,24 @@ pub fn number_and_turn(pos: &VariantPosition) -> (u32, shakmaty::Color) {
 pub fn play_unchecked(pos: &mut VariantPosition, m: shakmaty::Move) {
     match pos {
         VariantPosition::Chess(c) => c.play_unchecked(m),
-        other => other.play_unchecked(m),
+        other => variant_play_unchecked(other, m),
+    }
+}
+
+/// [`play_unchecked`] in a variant other than standard chess, out of the
+/// callers' hot code.
+#[inline(never)]
+fn variant_play_unchecked(pos: &mut VariantPosition, m: shakmaty::Move) {
+    pos.play_unchecked(m);
+}
+
+/// Copies `src` into `dst` (standard chess as a plain copy of the
+/// position, not through the enum's generic clone).
+#[inline]
+pub fn copy_position(dst: &mut VariantPosition, src: &VariantPosition) {
+    match (dst, src) {
+        (VariantPosition::Chess(d), VariantPosition::Chess(s)) => d.clone_from(s),
+        (d, s) => d.clone_from(s),
     }
 }
 
@@ -124,6 +148,7 @@ pub fn play_unchecked(pos: &mut VariantPosition, m: shakmaty::Move) {
 /// decided (mate, or a variant's own win such as a king on the hill, a
 /// third check or an exploded king), `+` for check, else nothing. This is
 /// what shakmaty's and python-chess's SAN write.
+#[inline]
 pub fn check_suffix(pos: &VariantPosition) -> &'static [u8] {
     if let VariantPosition::Chess(c) = pos {
         return if !c.is_check() {
@@ -134,6 +159,12 @@ pub fn check_suffix(pos: &VariantPosition) -> &'static [u8] {
             b"+"
         };
     }
+    variant_suffix(pos)
+}
+
+/// [`check_suffix`] in a variant other than standard chess.
+#[inline(never)]
+fn variant_suffix(pos: &VariantPosition) -> &'static [u8] {
     match shakmaty::san::Suffix::from_position(pos) {
         Some(shakmaty::san::Suffix::Checkmate) => b"#",
         Some(shakmaty::san::Suffix::Check) => b"+",

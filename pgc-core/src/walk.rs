@@ -585,10 +585,75 @@ fn play_run<V: GameVisitor>(
     } = frame;
     let last = ordinals.len().saturating_sub(1);
     for (i, &ord) in ordinals.iter().enumerate() {
+        // Standard chess (and Chess960): the census and the opening cache.
+        // The other variants have their own loop, out of this hot one.
+        let VariantPosition::Chess(c) = &*pos else {
+            return play_run_variant(v, pos, prev, ply, &ordinals[i..], i as u64);
+        };
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, san) =
-            select(pos, node, *ply, ord, want_san, opening).map_err(|e| (*ply + 1, i as u64, e))?;
+        let (m, san_of) = opening
+            .select(node, *ply, c, ord)
+            .map_err(|e| (*ply + 1, i as u64, e))?;
+        // The position before the move becomes `prev` (a RAV, which can
+        // only follow the run, starts from it), and `pos` plays the move in
+        // place: one copy per move when the visitor wants the position
+        // before, else one for the run's last move.
+        let before: Option<&VariantPosition> = if want_before || i == last {
+            let p: &VariantPosition = match prev {
+                Some(p) => {
+                    crate::variant::copy_position(p, pos);
+                    p
+                }
+                None => prev.insert(pos.clone()),
+            };
+            want_before.then_some(p)
+        } else {
+            None
+        };
+        let mut san = MoveText::new();
+        if let VariantPosition::Chess(c) = &mut *pos {
+            c.play_unchecked(m);
+            if want_san {
+                san = san_of.text(m);
+                if c.is_check() {
+                    san.push(if c.is_checkmate() { b'#' } else { b'+' });
+                }
+            }
+        }
+        *ply += 1;
+        let go = v.play(&Ply {
+            before,
+            after: pos,
+            mv: m,
+            ordinal: u16::from(ord),
+            san,
+            depth: *ply,
+        });
+        if go.is_break() {
+            return Ok(go);
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// [`play_run`] in a variant other than standard chess: each ordinal
+/// through the variant's move list. `at` is the index of `ordinals[0]` in
+/// its run (errors are positioned in the run).
+#[inline(never)]
+fn play_run_variant<V: GameVisitor>(
+    v: &mut V,
+    pos: &mut VariantPosition,
+    prev: &mut Option<VariantPosition>,
+    ply: &mut u32,
+    ordinals: &[u8],
+    at: u64,
+) -> Result<ControlFlow<()>, (u32, u64, OrdinalError)> {
+    let (want_san, want_before) = (v.wants_san(), v.wants_before());
+    let last = ordinals.len().saturating_sub(1);
+    for (i, &ord) in ordinals.iter().enumerate() {
+        let (m, san) = crate::ordinal::variant::select_in(pos, u16::from(ord))
+            .map_err(|e| (*ply + 1, at + i as u64, e))?;
         let go = play_one(
             v,
             pos,
@@ -596,7 +661,7 @@ fn play_run<V: GameVisitor>(
             ply,
             m,
             u16::from(ord),
-            san,
+            want_san.then_some(san),
             want_before,
             i == last,
         );
@@ -607,30 +672,10 @@ fn play_run<V: GameVisitor>(
     Ok(ControlFlow::Continue(()))
 }
 
-/// The move of ordinal `ord` in `pos` and, when `want_san`, its SAN with
-/// `+`/`#` once played: standard chess through the opening cache and the
-/// census, the other variants through their move lists.
-#[inline(always)]
-fn select(
-    pos: &VariantPosition,
-    node: &mut u32,
-    ply: u32,
-    ord: u8,
-    want_san: bool,
-    opening: &mut OpeningCache,
-) -> Result<(Move, Option<MoveText>), OrdinalError> {
-    if let VariantPosition::Chess(c) = pos {
-        let (m, san_of) = opening.select(node, ply, c, ord)?;
-        Ok((m, want_san.then(|| san_of.text(m))))
-    } else {
-        let (m, san) = crate::ordinal::variant::select_in(pos, u16::from(ord))?;
-        Ok((m, Some(san)))
-    }
-}
-
-/// Plays `m` in `pos` and calls the visitor.
+/// Plays `m` in `pos` (a variant other than standard chess, or a wide
+/// move) and calls the visitor; `san` is the move's SAN body when the
+/// visitor wants it.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
 fn play_one<V: GameVisitor>(
     v: &mut V,
     pos: &mut VariantPosition,
@@ -642,14 +687,10 @@ fn play_one<V: GameVisitor>(
     want_before: bool,
     keep_prev: bool,
 ) -> ControlFlow<()> {
-    // The position before the move becomes `prev` (a RAV, which can
-    // only follow the run, starts from it), and `pos` plays the move in
-    // place: one copy per move when the visitor wants the position
-    // before, else one for the run's last move.
     let before: Option<&VariantPosition> = if want_before || keep_prev {
         let p: &VariantPosition = match prev {
             Some(p) => {
-                p.clone_from(pos);
+                crate::variant::copy_position(p, pos);
                 p
             }
             None => prev.insert(pos.clone()),
@@ -658,25 +699,12 @@ fn play_one<V: GameVisitor>(
     } else {
         None
     };
+    crate::variant::play_unchecked(pos, m);
     let mut text = MoveText::new();
-    match &mut *pos {
-        VariantPosition::Chess(c) => {
-            c.play_unchecked(m);
-            if let Some(san) = san {
-                text = san;
-                if c.is_check() {
-                    text.push(if c.is_checkmate() { b'#' } else { b'+' });
-                }
-            }
-        }
-        other => {
-            other.play_unchecked(m);
-            if let Some(san) = san {
-                text = san;
-                for &b in crate::variant::check_suffix(other) {
-                    text.push(b);
-                }
-            }
+    if let Some(san) = san {
+        text = san;
+        for &b in crate::variant::check_suffix(pos) {
+            text.push(b);
         }
     }
     *ply += 1;

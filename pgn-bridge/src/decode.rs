@@ -357,6 +357,7 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
+    #[inline]
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         // The walker gives the position before (the default `wants_before`).
         let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);

@@ -138,9 +138,15 @@ impl Resolver {
 
     /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
     pub(crate) fn play(&mut self, mv: Move) {
-        let mut after = self.line.pos.clone();
-        pgc_core::variant::play_unchecked(&mut after, mv);
-        self.advance(after);
+        // The position becomes `prev` (copied into its slot) and plays the
+        // move in place.
+        let line = &mut self.line;
+        match &mut line.prev {
+            Some(p) => pgc_core::variant::copy_position(p, &line.pos),
+            None => line.prev = Some(line.pos.clone()),
+        }
+        pgc_core::variant::play_unchecked(&mut line.pos, mv);
+        line.ply += 1;
     }
 
     /// Plays a null move on the current line.
