@@ -52,6 +52,10 @@ pub struct Decoder {
     offset: u64,
     game: u64,
     ply: u32,
+    /// The start position's move number, and 1 when Black moves first
+    /// (0 for White): with a ply's depth they give its move number.
+    start_number: u32,
+    start_black: u32,
     /// The first payload of the game that its codec refused.
     error: Option<ExtError>,
     /// Comments and other records seen, by extension kind (for `info`).
@@ -99,6 +103,8 @@ impl Decoder {
             offset: 0,
             game: 0,
             ply: 0,
+            start_number: 1,
+            start_black: 0,
             error: None,
             extension_counts: [0; 256],
             typed_comments: 0,
@@ -278,14 +284,6 @@ fn side(pos: &VariantPosition) -> (u32, bool) {
     (n, turn == Color::White)
 }
 
-/// The move number and side of the move that led to `after`.
-fn side_before(after: &VariantPosition) -> (u32, bool) {
-    match number_and_turn(after) {
-        (n, Color::Black) => (n, true),
-        (n, Color::White) => (n.saturating_sub(1).max(1), false),
-    }
-}
-
 impl GameVisitor for Decoder {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.span_start = self.out.len().saturating_sub(self.outside_bytes);
@@ -350,17 +348,28 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, _start: &VariantPosition) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
+        let (n, turn) = number_and_turn(start);
+        self.start_number = n;
+        self.start_black = u32::from(turn == Color::Black);
         self.flush_tags();
         self.writer.begin_movetext(&mut self.out);
         self.in_movetext = true;
         ControlFlow::Continue(())
     }
 
+    /// The move number comes from the ply's depth, so the walker need not
+    /// copy the position before each move.
+    fn wants_before(&self) -> bool {
+        false
+    }
+
     #[inline]
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
-        // The walker gives the position before (the default `wants_before`).
-        let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);
+        // Plies from the first move of White's first move number; the move
+        // number advances (saturating, as shakmaty's) after each Black ply.
+        let k = self.start_black + ply.depth.saturating_sub(1);
+        let (n, white) = (self.start_number.saturating_add(k / 2), k.is_multiple_of(2));
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
         self.ply = ply.depth;
         self.after_anchor();

@@ -498,6 +498,36 @@ fn null_move_advances_the_move_number() {
 }
 
 #[test]
+fn move_numbers_follow_the_start_position_up_to_the_largest() {
+    // Move numbers are written from the start position's number and side
+    // and the ply's depth: Black first, a variation, a null move, and a
+    // FEN whose move number cannot grow (shakmaty saturates it). The input
+    // is in export format, so the export (no layout, no patch) must give it.
+    for (fen, moves) in [
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 7",
+            "7... Kd7 8. e4 (8. e3 Ke7) 8... -- 9. e5 Kc6 *",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 4294967295",
+            "4294967295... Kd7 4294967295. e4 (4294967295. e3) 4294967295... Kc6 4294967295.\n\
+             e5 *",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 4294967294",
+            "4294967294. e4 Kd7 4294967295. e5 Kc6 4294967295. e6 *",
+        ),
+    ] {
+        let pgn = format!(
+            "{}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves}\n\n",
+            str_tags("Numbers", "*")
+        );
+        let (_, back) = round_trip(pgn.as_bytes());
+        assert_eq!(back, pgn);
+    }
+}
+
+#[test]
 fn unsupported_variant_is_rejected_with_its_reason() {
     let pgn = format!(
         "{}[Variant \"Shogi\"]\n\n1. e4 e5 2. Nf3 *\n\n",
