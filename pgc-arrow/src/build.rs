@@ -197,7 +197,11 @@ impl GamesBuilder {
         // Without a null move the ordinals are the main line's, in order.
         let nulls = game.has_null_moves();
         if !nulls {
-            self.ordinals.values().append_slice(ordinals);
+            let values = self.ordinals.values();
+            for &o in ordinals {
+                // A wide move's ordinal (256 or more) has no `uint8`.
+                values.append_option(u8::try_from(o).ok());
+            }
         }
         let san = game.san();
         for event in game.events() {
@@ -213,7 +217,7 @@ impl GamesBuilder {
                     if nulls {
                         self.ordinals
                             .values()
-                            .append_option(ordinals.get(moves).copied());
+                            .append_option(ordinals.get(moves).and_then(|&o| u8::try_from(o).ok()));
                     }
                     moves += 1;
                     if uci {

@@ -57,7 +57,9 @@ pub enum Column {
     OtherTags,
     /// Main-line plies, null moves included (int32).
     Plies,
-    /// Main-line move ordinals (`list<uint8>`, null for a null move).
+    /// Main-line move ordinals (`list<uint8>`, null for a null move and for
+    /// the ordinal of a wide move, 256 or more, in a Crazyhouse position
+    /// with more than 256 legal moves).
     Ordinals,
     /// Main-line moves in UCI (`list<utf8>`), only when asked.
     Uci,

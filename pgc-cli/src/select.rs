@@ -19,12 +19,13 @@
 //! for a million games).
 
 use crate::error::{Error, Result};
+use pgc_core::VariantPosition;
 use pgc_core::ext::ExtKind;
 use pgc_core::filter::{Filter, Tags};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, TagList};
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{EnPassantMode, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
@@ -88,22 +89,23 @@ pub struct KeyHasher {
     tags: Option<u64>,
 }
 
-/// The value a null move adds to a [`KeyHasher`] (no ordinal is 256).
-const NULL_MOVE: u64 = 256;
+/// The value a null move adds to a [`KeyHasher`] (no ordinal is 65,536).
+const NULL_MOVE: u64 = 1 << 16;
 
 impl KeyHasher {
-    /// Starts from the Zobrist hash of `start`.
-    pub fn new(start: &Chess) -> KeyHasher {
+    /// Starts from the Zobrist hash of `start` and its variant (the same
+    /// board in two variants is two start positions).
+    pub fn new(start: &VariantPosition) -> KeyHasher {
         let z: Zobrist64 = start.zobrist_hash(EnPassantMode::Legal);
         KeyHasher {
-            h: mix(z.0),
+            h: mix(z.0 ^ mix(start.variant() as u64)),
             tags: None,
         }
     }
 
     /// Adds a main-line move.
     #[inline]
-    pub fn push(&mut self, ordinal: u8) {
+    pub fn push(&mut self, ordinal: u16) {
         self.h = mix(self.h ^ u64::from(ordinal));
     }
 
@@ -201,7 +203,13 @@ impl<'a, V: GameVisitor> Select<'a, V> {
         if self.sel.dedup.is_some() {
             if !self.started {
                 let fen = self.tags.get(b"FEN");
-                let start = pgc_core::start_position(fen).unwrap_or_default();
+                let variant = self
+                    .tags
+                    .get(b"Variant")
+                    .and_then(|v| pgc_core::variant::variant_of_tag(v).ok())
+                    .unwrap_or_default();
+                let start = pgc_core::variant_start_position(variant, fen)
+                    .unwrap_or_else(|_| VariantPosition::Chess(shakmaty::Chess::default()));
                 self.key = KeyHasher::new(&start);
             }
             if self.sel.dedup == Some(DedupMode::Tags) {
@@ -231,7 +239,7 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
         }
         self.inner.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.started = true;
         if let Some(f) = &self.sel.filter {
             match f.eval(&self.tags, None) {
@@ -262,7 +270,7 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
         }
         self.inner.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         if self.depth == 0 {
             self.plies += 1;
             self.key.null();
@@ -368,7 +376,7 @@ impl GameVisitor for TagVerdict<'_> {
         self.tags.push(name, value);
         ControlFlow::Continue(())
     }
-    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, _start: &VariantPosition) -> ControlFlow<()> {
         self.keep = self.filter.eval(&self.tags, None) != Some(false);
         ControlFlow::Break(())
     }
@@ -652,8 +660,8 @@ mod tests {
 
     #[test]
     fn keys_tell_start_positions_moves_and_tags_apart() {
-        let start = Chess::default();
-        let line = |ords: &[u8]| {
+        let start = VariantPosition::Chess(shakmaty::Chess::default());
+        let line = |ords: &[u16]| {
             let mut k = KeyHasher::new(&start);
             ords.iter().for_each(|&o| k.push(o));
             k.finish()

@@ -4,8 +4,9 @@
 
 use pgc_core::BulkEvent as Event;
 use pgc_core::BulkGame;
+use pgc_core::VariantPosition;
 use pgc_core::ext::commands::{Eval, TimeKind};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move, Position};
 
 /// One training row: a position before a main-line move.
 pub struct TrainingRow<'a> {
@@ -14,7 +15,7 @@ pub struct TrainingRow<'a> {
     /// 0 for the start position.
     pub ply: u32,
     /// The position.
-    pub pos: &'a Chess,
+    pub pos: &'a VariantPosition,
     /// The move played from it (`None`: a null move).
     pub mv: Option<Move>,
     /// How castling is written in UCI.

@@ -40,11 +40,12 @@ use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
 use crate::ordinal::MoveText;
 use crate::record::{Marker, RecordRef, record_len};
-use crate::setup::start_position;
+use crate::setup::variant_start_position;
 use crate::split::Bounds;
 use crate::stream::{ReadError, Reader};
+use crate::variant::{Variant, VariantPosition, variant_of_tag};
 use crate::walk::{GameInfo, GameVisitor, GameWalker, Ply, Skip, WalkError};
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -130,13 +131,13 @@ pub struct BulkGame {
     end: u64,
     /// The tag pairs.
     tags: TagList,
-    start: Chess,
+    start: VariantPosition,
     started: bool,
     events: Vec<Raw>,
     /// Main-line moves (null moves excluded), for [`BulkGame::moves`].
     main: Vec<Move>,
     /// Their ordinals, for [`BulkGame::ordinals`].
-    ordinals: Vec<u8>,
+    ordinals: Vec<u16>,
     has_null: bool,
     san: Vec<MoveText>,
     text: Vec<u8>,
@@ -157,7 +158,7 @@ impl Default for BulkGame {
             },
             end: 0,
             tags: TagList::default(),
-            start: Chess::default(),
+            start: VariantPosition::default(),
             started: false,
             events: Vec::new(),
             main: Vec::new(),
@@ -196,8 +197,9 @@ impl BulkGame {
         self.tags.get(name)
     }
 
-    /// The start position (the FEN tag's, or the initial position).
-    pub fn start(&self) -> &Chess {
+    /// The start position (the FEN tag's, or the initial position), by the
+    /// rules of the game's variant ([`crate::variant`]).
+    pub fn start(&self) -> &VariantPosition {
         &self.start
     }
 
@@ -221,7 +223,7 @@ impl BulkGame {
 
     /// The ordinal of each main-line move, as in the PGC (null moves
     /// excluded, like [`Self::moves`]).
-    pub fn ordinals(&self) -> &[u8] {
+    pub fn ordinals(&self) -> &[u16] {
         &self.ordinals
     }
 
@@ -321,7 +323,7 @@ pub struct PositionAt {
     /// Plies from the start position.
     pub ply: u32,
     /// The position.
-    pub pos: Chess,
+    pub pos: VariantPosition,
     /// The move played from it, if any.
     pub next: Option<Move>,
 }
@@ -332,7 +334,7 @@ pub struct Positions<'a> {
     events: &'a [Raw],
     at: usize,
     depth: u32,
-    pos: Option<Chess>,
+    pos: Option<VariantPosition>,
     ply: u32,
 }
 
@@ -371,7 +373,7 @@ impl Iterator for Positions<'_> {
                 p.play_unchecked(m);
                 Some(p)
             }
-            Some(None) => crate::setup::null_move(&item.pos).ok(),
+            Some(None) => crate::setup::variant_null_move(&item.pos),
         };
         self.ply += 1;
         Some(item)
@@ -466,7 +468,7 @@ impl GameVisitor for Collector {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.game.start = start.clone();
         self.game.started = true;
         ControlFlow::Continue(())
@@ -501,7 +503,7 @@ impl GameVisitor for Collector {
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Null);
@@ -596,7 +598,11 @@ impl GameVisitor for Collector {
         let g = &mut self.game;
         if !g.started {
             // No movetext: the start position is still the FEN tag's.
-            g.start = start_position(g.tag(b"FEN")).unwrap_or_default();
+            let variant = g.tag(b"Variant").map_or(Ok(Variant::Chess), variant_of_tag);
+            g.start = variant
+                .ok()
+                .and_then(|v| variant_start_position(v, g.tag(b"FEN")).ok())
+                .unwrap_or_default();
         }
     }
 }
@@ -653,7 +659,7 @@ pub fn names_chess960(variant: &[u8]) -> bool {
 /// [`BulkGame::castling_mode`]): Chess960 when the `Variant` tag names it
 /// (`variant_960`, from [`names_chess960`]), standard without a FEN tag,
 /// else as the start position's castling rights say.
-pub fn castling_mode_of(variant_960: bool, has_fen: bool, start: &Chess) -> CastlingMode {
+pub fn castling_mode_of<P: Position>(variant_960: bool, has_fen: bool, start: &P) -> CastlingMode {
     if variant_960 {
         CastlingMode::Chess960
     } else if !has_fen {
@@ -1126,7 +1132,7 @@ mod tests {
     fn clocked_game() -> (Vec<u8>, u64) {
         use crate::ext::commands::{ClockFormat, GameCommands, Separator};
         let ord = |moves: &[&[u8]], san: &[u8]| {
-            let mut pos = Chess::default();
+            let mut pos = shakmaty::Chess::default();
             for m in moves {
                 let (mv, _) = crate::ordinal::find_canonical_in(&pos, m).unwrap();
                 pos.play_unchecked(mv);

@@ -115,6 +115,9 @@ pub enum Event<'a> {
     },
     /// A null move (an [`ext::NULL_MOVE`] extension): its spelling.
     NullMove(&'a [u8]),
+    /// A move with an ordinal of 256 or more (an [`ext::WIDE_MOVE`]
+    /// extension): its payload, not yet checked.
+    WideMove(&'a [u8]),
     /// A simple NAG (0x07).
     Nag(u8),
     /// A RAV begins (0x08): it replaces the last move of the current line.
@@ -317,6 +320,7 @@ pub const fn starts_movetext(kind: u8) -> bool {
         ext::COMMENT
             | ext::TERMINATION
             | ext::NULL_MOVE
+            | ext::WIDE_MOVE
             | ext::LONG_NAG
             | ext::MOVE_SPELLING
             | ext::EVALS
@@ -327,7 +331,10 @@ pub const fn starts_movetext(kind: u8) -> bool {
 /// Whether an extension record of this kind is a tag or movetext, and so
 /// must be inside a game.
 const fn belongs_in_game(kind: u8) -> bool {
-    matches!(kind, ext::LONG_TAG | ext::LONG_NAG | ext::NULL_MOVE)
+    matches!(
+        kind,
+        ext::LONG_TAG | ext::LONG_NAG | ext::NULL_MOVE | ext::WIDE_MOVE
+    )
 }
 
 /// What a record does to the game boundaries, whatever else it is: the part
@@ -393,6 +400,9 @@ pub struct GameParser {
     /// The open game's FEN value and where its tag is.
     fen: Vec<u8>,
     fen_at: Option<(u64, Marker)>,
+    /// The open game's first `Variant` value, if it has one.
+    variant: Vec<u8>,
+    has_variant: bool,
 }
 
 impl GameParser {
@@ -407,6 +417,8 @@ impl GameParser {
             skip: 0,
             fen: Vec::new(),
             fen_at: None,
+            variant: Vec::new(),
+            has_variant: false,
         }
     }
 
@@ -449,6 +461,12 @@ impl GameParser {
         self.fen_at.map(|(at, m)| (&self.fen[..], at, m))
     }
 
+    /// The open game's `Variant` tag value (a 0x02 tag pair or an
+    /// [`ext::LONG_TAG`] record in its tag section). The first one counts.
+    pub fn variant(&self) -> Option<&[u8]> {
+        self.has_variant.then_some(&self.variant[..])
+    }
+
     /// Skips the RAV that just began ([`Event::RavBegin`]): its records come
     /// as [`Event::Skipped`] up to its 0x09 (structure errors still come).
     pub fn skip_rav(&mut self) {
@@ -481,6 +499,7 @@ impl GameParser {
         self.lines.clear();
         self.skip = 0;
         self.fen_at = None;
+        self.has_variant = false;
     }
 
     fn error(&self, offset: u64, marker: Option<Marker>, kind: GameErrorKind) -> GameError {
@@ -536,7 +555,9 @@ impl GameParser {
                     first: offset + head,
                 })
             }
-            RecordRef::TagPair { name, value } if self.state == State::Tags && name != b"FEN" => {
+            RecordRef::TagPair { name, value }
+                if self.state == State::Tags && name != b"FEN" && name != b"Variant" =>
+            {
                 Some(Event::Tag { name, value })
             }
             RecordRef::Extension { kind, payload }
@@ -642,6 +663,8 @@ impl GameParser {
                 RecordRef::TagPair { name, value } => {
                     if name == b"FEN" {
                         self.set_fen(value, offset, marker);
+                    } else if name == b"Variant" {
+                        self.set_variant(value);
                     }
                     Self::step(Event::Tag { name, value })
                 }
@@ -649,10 +672,10 @@ impl GameParser {
                     kind: ext::LONG_TAG,
                     payload,
                 } => {
-                    if let Some((name, value)) = long_tag(payload)
-                        && name == b"FEN"
-                    {
-                        self.set_fen(value, offset, marker);
+                    match long_tag(payload) {
+                        Some((b"FEN", value)) => self.set_fen(value, offset, marker),
+                        Some((b"Variant", value)) => self.set_variant(value),
+                        _ => {}
                     }
                     Self::step(Event::Extension {
                         kind: ext::LONG_TAG,
@@ -677,6 +700,14 @@ impl GameParser {
                 }
             },
             State::Movetext => self.movetext(offset, rec),
+        }
+    }
+
+    fn set_variant(&mut self, value: &[u8]) {
+        if !self.has_variant {
+            self.variant.clear();
+            self.variant.extend_from_slice(value);
+            self.has_variant = true;
         }
     }
 
@@ -760,6 +791,14 @@ impl GameParser {
                 line.has_move = true;
                 Self::step(Event::NullMove(payload))
             }
+            RecordRef::Extension {
+                kind: ext::WIDE_MOVE,
+                payload,
+            } => {
+                line.ply = line.ply.saturating_add(1);
+                line.has_move = true;
+                Self::step(Event::WideMove(payload))
+            }
             RecordRef::Extension { kind, payload } => {
                 Self::step(Event::Extension { kind, payload })
             }
@@ -838,6 +877,7 @@ mod tests {
                 Event::Tag { name, .. } => format!("T{}", String::from_utf8_lossy(name)),
                 Event::Moves { ordinals, first } => format!("M{}@{first}", ordinals.len()),
                 Event::NullMove(_) => "Z".into(),
+                Event::WideMove(_) => "W".into(),
                 Event::Nag(n) => format!("${n}"),
                 Event::RavBegin => "(".into(),
                 Event::RavEnd => ")".into(),

@@ -169,6 +169,7 @@ pub mod game;
 pub mod item;
 pub mod ordinal;
 pub mod record;
+pub mod variant;
 
 mod buffer;
 mod build;
@@ -193,8 +194,9 @@ pub use game::GameInfo;
 pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
-pub use setup::{SetupError, start_position};
+pub use setup::{SetupError, start_position, variant_null_move, variant_start_position};
 pub use stream::{Mode as ReadMode, RawRecord, ReadError, Reader};
+pub use variant::{Variant, VariantError, VariantPosition, variant_of_tag};
 pub use verify::{DEFAULT_MAX_PROBLEMS, Problem, Report, Verifier, verify};
 pub use walk::{GameVisitor, GameWalker, Ply, Skip, WalkError, WalkErrorKind};
 pub use writer::{WriteError, Writer};

@@ -1,8 +1,9 @@
 //! The start position of a game, from its FEN tag (section 16.1) or the
 //! standard initial position.
 
+use crate::variant::{Variant, VariantError, VariantPosition};
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, PositionError, fen::Fen,
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Position, PositionError, Setup, fen::Fen,
 };
 
 /// Why a FEN tag gives no playable position.
@@ -24,6 +25,9 @@ pub enum SetupError {
         /// What is wrong.
         reason: String,
     },
+    /// The `Variant` tag names no game pgc plays.
+    #[error(transparent)]
+    Variant(#[from] VariantError),
 }
 
 /// The start position: the FEN when given, else the initial position.
@@ -57,6 +61,69 @@ pub fn start_position(fen: Option<&[u8]>) -> Result<Chess, SetupError> {
         })
 }
 
+/// The start position of a game of `variant`: the FEN when given, else the
+/// variant's initial position.
+///
+/// The FEN is read as Lichess writes it: Crazyhouse pockets in brackets
+/// after the board (`…/RNBQKBNR[Qn] w …`) or as a ninth rank, Three-check
+/// counts as the remaining checks before the clocks (`3+3`) or as the checks
+/// given after them (`+0+0`). Castling rights and en passant squares are
+/// read as in [`start_position`].
+///
+/// # Errors
+/// [`SetupError`] when the FEN is malformed or describes a position the
+/// variant does not allow.
+#[allow(clippy::result_large_err)]
+pub fn variant_start_position(
+    variant: Variant,
+    fen: Option<&[u8]>,
+) -> Result<VariantPosition, SetupError> {
+    if variant == Variant::Chess {
+        return start_position(fen).map(VariantPosition::Chess);
+    }
+    let Some(fen) = fen else {
+        return Ok(VariantPosition::new(variant));
+    };
+    let text = || String::from_utf8_lossy(fen).into_owned();
+    let parsed = Fen::from_ascii(fen.trim_ascii()).map_err(|e| SetupError::Syntax {
+        fen: text(),
+        reason: e.to_string(),
+    })?;
+    VariantPosition::from_setup(variant, parsed.into_setup(), CastlingMode::Chess960)
+        .or_else(|e| e.ignore_invalid_castling_rights())
+        .or_else(|e| e.ignore_invalid_ep_square())
+        .map_err(|e| SetupError::Illegal {
+            fen: text(),
+            reason: e.to_string(),
+        })
+}
+
+/// [`null_move`] in a game of any variant: the other side to move, pockets
+/// and check counts kept. `None` when the side to move is in check (or the
+/// variant refuses the position with the other side to move).
+pub fn variant_null_move(pos: &VariantPosition) -> Option<VariantPosition> {
+    if let VariantPosition::Chess(c) = pos {
+        return null_move(c).ok().map(VariantPosition::Chess);
+    }
+    if pos.is_check() {
+        return None;
+    }
+    let mode = pos.castles().mode();
+    let setup = null_setup(pos.to_setup(EnPassantMode::Legal));
+    VariantPosition::from_setup(pos.variant(), setup, mode).ok()
+}
+
+/// The setup after a null move from `setup`.
+fn null_setup(mut setup: Setup) -> Setup {
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::Black {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    setup.turn = !setup.turn;
+    setup
+}
+
 /// The position after a null move (`--`, `Z0`): the other side to move, no
 /// en passant square, the halfmove clock counting on and the move number
 /// advancing when White is next, as after any move (shakmaty's `swap_turn`
@@ -68,14 +135,7 @@ pub fn start_position(fen: Option<&[u8]>) -> Result<Chess, SetupError> {
 #[allow(clippy::result_large_err)]
 pub fn null_move(pos: &Chess) -> Result<Chess, PositionError<Chess>> {
     let mode = pos.castles().mode();
-    let mut setup = pos.to_setup(EnPassantMode::Legal);
-    setup.ep_square = None;
-    setup.halfmoves = setup.halfmoves.saturating_add(1);
-    if setup.turn == Color::Black {
-        setup.fullmoves = setup.fullmoves.saturating_add(1);
-    }
-    setup.turn = !setup.turn;
-    Chess::from_setup(setup, mode)
+    Chess::from_setup(null_setup(pos.to_setup(EnPassantMode::Legal)), mode)
 }
 
 #[cfg(test)]

@@ -77,9 +77,10 @@ use crate::item::ItemKind;
 use crate::limits::Limits;
 use crate::ordinal::{self, OrdinalError};
 use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
-use crate::setup::start_position;
+use crate::setup::variant_start_position;
 use crate::stream::{Mode, ReadError, Reader};
-use shakmaty::{Chess, Position};
+use crate::variant::{Variant, VariantPosition, variant_of_tag};
+use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
@@ -345,15 +346,15 @@ struct Line {
     /// The position to play the next move from; `None` once the line can no
     /// longer be replayed (bad ordinal, bad FEN, a RAV with nothing to
     /// replace).
-    pos: Option<Chess>,
+    pos: Option<VariantPosition>,
     /// The position before the last move, where a RAV starts.
-    prev: Option<Chess>,
+    prev: Option<VariantPosition>,
     /// Plies from the game's start to the current position.
     ply: u32,
 }
 
 impl Line {
-    fn start(pos: Option<Chess>) -> Line {
+    fn start(pos: Option<VariantPosition>) -> Line {
         Line {
             pos,
             prev: None,
@@ -477,7 +478,7 @@ impl Checker {
                     marker,
                     first,
                 };
-                let mut line = Line::start(Some(Chess::default()));
+                let mut line = Line::start(Some(VariantPosition::Chess(Chess::default())));
                 self.play(&mut line, run, moves);
             }
             Event::Begin(_) => {
@@ -505,6 +506,13 @@ impl Checker {
                 };
                 self.play(&mut g.line, run, ordinals);
                 self.game = Some(g);
+            }
+            Event::WideMove(payload) => {
+                self.report.plies += 1;
+                if let Some(mut g) = self.game.take() {
+                    self.wide_move(&mut g, offset, payload);
+                    self.game = Some(g);
+                }
             }
             Event::NullMove(_) => {
                 self.report.plies += 1;
@@ -542,7 +550,7 @@ impl Checker {
                 self.report.plies += match rec {
                     RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => m.len() as u64,
                     RecordRef::Extension {
-                        kind: ext::NULL_MOVE,
+                        kind: ext::NULL_MOVE | ext::WIDE_MOVE,
                         ..
                     } => 1,
                     _ => 0,
@@ -563,9 +571,26 @@ impl Checker {
         let (Some(index), Some(g)) = (self.parser.game(), self.game.as_mut()) else {
             return;
         };
+        let variant = match self.parser.variant().map(variant_of_tag) {
+            None => Variant::Chess,
+            Some(Ok(v)) => v,
+            Some(Err(e)) => {
+                let at = self.parser.fen().map_or(0, |f| f.1);
+                g.line = Line::start(None);
+                self.problem(
+                    at,
+                    Some(index),
+                    None,
+                    None,
+                    "a Variant tag naming a variant pgc plays (spec/ordinal.md section 8)",
+                    e.to_string(),
+                );
+                return;
+            }
+        };
         let pos = match self.parser.fen() {
-            None => Some(Chess::default()),
-            Some((text, at, m)) => match start_position(Some(text)) {
+            None => Some(VariantPosition::new(variant)),
+            Some((text, at, m)) => match variant_start_position(variant, Some(text)) {
                 Ok(p) => Some(p),
                 Err(e) => {
                     let found = e.to_string();
@@ -657,12 +682,12 @@ impl Checker {
             line.prev = None;
             return;
         };
-        match crate::setup::null_move(&pos) {
-            Ok(after) => {
+        match crate::setup::variant_null_move(&pos) {
+            Some(after) => {
                 line.prev = Some(pos);
                 line.pos = Some(after);
             }
-            Err(_) => {
+            None => {
                 line.prev = Some(pos);
                 let game = self.parser.game();
                 self.problem(
@@ -677,6 +702,43 @@ impl Checker {
         }
     }
 
+    /// Replays the move of a wide-move record (kind 0x13) on the game's
+    /// line, reporting an ordinal the position has no move for (a bad
+    /// payload is reported by [`Self::extension`]).
+    fn wide_move(&mut self, g: &mut Game, offset: u64, payload: &[u8]) {
+        let line = &mut g.line;
+        let ply = line.ply.saturating_add(1);
+        line.ply = ply;
+        let Some(pos) = line.pos.take() else {
+            line.prev = None;
+            return;
+        };
+        let Ok(ordinal) = ext::simple::wide_move(payload) else {
+            line.prev = Some(pos);
+            return;
+        };
+        match ordinal::variant::select_in(&pos, ordinal) {
+            Ok((m, _)) => {
+                let mut after = pos.clone();
+                crate::variant::play_unchecked(&mut after, m);
+                line.prev = Some(pos);
+                line.pos = Some(after);
+            }
+            Err(e) => {
+                line.prev = Some(pos);
+                let game = self.parser.game();
+                self.problem(
+                    offset,
+                    game,
+                    Some(ply),
+                    Some(Marker::Extension),
+                    "a wide-move ordinal below the number of legal moves (spec/extensions.md)",
+                    e.to_string(),
+                );
+            }
+        }
+    }
+
     /// Replays `ordinals` on `line`, reporting the first bad one.
     fn play(&mut self, line: &mut Line, run: Run, ordinals: &[u8]) {
         for (i, &ord) in ordinals.iter().enumerate() {
@@ -686,10 +748,10 @@ impl Checker {
                 line.prev = None;
                 continue;
             };
-            let found = match ordinal::decode(&pos, ord) {
+            let found = match ordinal::variant::decode_in(&pos, ord) {
                 Ok(m) => {
                     let mut after = pos.clone();
-                    after.play_unchecked(m);
+                    crate::variant::play_unchecked(&mut after, m);
                     line.prev = Some(pos);
                     line.pos = Some(after);
                     continue;

@@ -11,25 +11,32 @@ pub use crate::game::{GameInfo, STR_TAGS};
 use crate::opening::{NO_NODE, OpeningCache};
 use crate::ordinal::{MoveText, OrdinalError};
 use crate::record::{Marker, RecordRef};
-use crate::setup::{SetupError, start_position};
+use crate::setup::{SetupError, variant_start_position};
 use crate::stream::{ReadError, Reader};
+use crate::variant::{Variant, VariantPosition, variant_of_tag};
 use shakmaty::{Chess, Move, Position};
 use std::io::Read;
 use std::ops::ControlFlow;
 
 /// One played move, as handed to [`GameVisitor::play`].
+///
+/// Positions are shakmaty's [`VariantPosition`]: [`VariantPosition::Chess`]
+/// for standard chess and Chess960, another arm for a game whose `Variant`
+/// tag names another variant ([`crate::variant`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Ply<'a> {
     /// The position before the move; `None` when the visitor said it does
     /// not need it ([`GameVisitor::wants_before`]), which spares the walker
     /// a copy of the position per move.
-    pub before: Option<&'a Chess>,
+    pub before: Option<&'a VariantPosition>,
     /// The position after the move.
-    pub after: &'a Chess,
+    pub after: &'a VariantPosition,
     /// The move.
     pub mv: Move,
-    /// Its ordinal.
-    pub ordinal: u8,
+    /// Its ordinal: a move-run byte, or 256 and more for the move of a
+    /// wide-move record (kind 0x13, a variant position with more than 256
+    /// legal moves).
+    pub ordinal: u16,
     /// Its SAN with `+`/`#` (empty unless [`GameVisitor::wants_san`]).
     pub san: MoveText,
     /// Ply number within the game's main line or variation (1-based from the
@@ -61,7 +68,7 @@ pub trait GameVisitor {
         ControlFlow::Continue(())
     }
     /// The tags are done; movetext follows from `start`.
-    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, _start: &VariantPosition) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
     /// Whether [`Ply::san`] should be filled in.
@@ -77,7 +84,7 @@ pub trait GameVisitor {
         ControlFlow::Continue(())
     }
     /// A null move was played (extension record); `spelling` is its payload.
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
     /// A simple NAG (0x07).
@@ -122,7 +129,7 @@ pub enum WalkErrorKind {
     /// An ordinal could not be decoded.
     #[error(transparent)]
     Ordinal(#[from] OrdinalError),
-    /// The FEN tag gives no position.
+    /// The FEN or Variant tag gives no position.
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// The records are not in a valid order (the game grammar, [`crate::game`]).
@@ -186,8 +193,8 @@ impl From<ExtError> for WalkError {
 }
 
 struct Frame {
-    pos: Chess,
-    prev: Option<Chess>,
+    pos: VariantPosition,
+    prev: Option<VariantPosition>,
     ply: u32,
     /// The position's node in the opening cache, or `NO_NODE`.
     node: u32,
@@ -298,15 +305,26 @@ impl<R: Read> GameWalker<R> {
             }
             if step.movetext_begins {
                 let fen = at.parser.fen();
-                let start = start_position(fen.map(|f| f.0))
+                let variant = match at.parser.variant() {
+                    None => Ok(Variant::Chess),
+                    Some(v) => variant_of_tag(v).map_err(SetupError::from),
+                };
+                let start = variant
+                    .and_then(|v| variant_start_position(v, fen.map(|f| f.0)))
                     .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
+                let standard = matches!(start, VariantPosition::Chess(_));
                 let flow = at.v.begin_moves(&start);
                 *at.cur = Some(Frame {
                     pos: start,
                     prev: None,
                     ply: 0,
-                    // The opening cache holds paths from the initial position.
-                    node: if fen.is_none() { 0 } else { NO_NODE },
+                    // The opening cache holds paths from the initial position
+                    // of standard chess.
+                    node: if fen.is_none() && standard {
+                        0
+                    } else {
+                        NO_NODE
+                    },
                 });
                 if flow.is_break() {
                     return self.skip_rest(game);
@@ -420,7 +438,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     }
                     go = v.tag(name, value);
                 }
-                let start = Chess::default();
+                let start = VariantPosition::Chess(Chess::default());
                 if go.is_continue() {
                     go = v.begin_moves(&start);
                 }
@@ -450,7 +468,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     return Ok(Flow::Go);
                 };
                 let go = v.null_move(&frame.pos, payload);
-                let after = crate::setup::null_move(&frame.pos).map_err(|_| {
+                let after = crate::setup::variant_null_move(&frame.pos).ok_or_else(|| {
                     err(
                         offset,
                         frame.ply,
@@ -462,6 +480,33 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 frame.ply += 1;
                 frame.node = NO_NODE;
                 flow(go)
+            }
+            Event::WideMove(payload) => {
+                let Some(frame) = self.cur.as_mut() else {
+                    return Ok(Flow::Go);
+                };
+                let ordinal = crate::ext::simple::wide_move(payload).map_err(|error| {
+                    let kind = WalkErrorKind::Payload {
+                        kind: ExtKind::WIDE_MOVE,
+                        error,
+                    };
+                    err(offset, frame.ply, Some(marker), kind)
+                })?;
+                let (m, san) = crate::ordinal::variant::select_in(&frame.pos, ordinal)
+                    .map_err(|e| err(offset, frame.ply + 1, Some(marker), e.into()))?;
+                frame.node = NO_NODE;
+                let (want_san, want_before) = (v.wants_san(), v.wants_before());
+                flow(play_one(
+                    v,
+                    &mut frame.pos,
+                    &mut frame.prev,
+                    &mut frame.ply,
+                    m,
+                    ordinal,
+                    want_san.then_some(san),
+                    want_before,
+                    true,
+                ))
             }
             Event::RavBegin => {
                 let Some(frame) = self.cur.as_mut() else {
@@ -540,19 +585,24 @@ fn play_run<V: GameVisitor>(
     } = frame;
     let last = ordinals.len().saturating_sub(1);
     for (i, &ord) in ordinals.iter().enumerate() {
+        // Standard chess (and Chess960): the census and the opening cache.
+        // The other variants have their own loop, out of this hot one.
+        let VariantPosition::Chess(c) = &*pos else {
+            return play_run_variant(v, pos, prev, ply, &ordinals[i..], i as u64);
+        };
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
         let (m, san_of) = opening
-            .select(node, *ply, pos, ord)
+            .select(node, *ply, c, ord)
             .map_err(|e| (*ply + 1, i as u64, e))?;
         // The position before the move becomes `prev` (a RAV, which can
         // only follow the run, starts from it), and `pos` plays the move in
         // place: one copy per move when the visitor wants the position
         // before, else one for the run's last move.
-        let before: Option<&Chess> = if want_before || i == last {
-            let p: &Chess = match prev {
+        let before: Option<&VariantPosition> = if want_before || i == last {
+            let p: &VariantPosition = match prev {
                 Some(p) => {
-                    p.clone_from(pos);
+                    crate::variant::copy_position(p, pos);
                     p
                 }
                 None => prev.insert(pos.clone()),
@@ -561,12 +611,14 @@ fn play_run<V: GameVisitor>(
         } else {
             None
         };
-        pos.play_unchecked(m);
         let mut san = MoveText::new();
-        if want_san {
-            san = san_of.text(m);
-            if pos.is_check() {
-                san.push(if pos.is_checkmate() { b'#' } else { b'+' });
+        if let VariantPosition::Chess(c) = &mut *pos {
+            c.play_unchecked(m);
+            if want_san {
+                san = san_of.text(m);
+                if c.is_check() {
+                    san.push(if c.is_checkmate() { b'#' } else { b'+' });
+                }
             }
         }
         *ply += 1;
@@ -574,7 +626,7 @@ fn play_run<V: GameVisitor>(
             before,
             after: pos,
             mv: m,
-            ordinal: ord,
+            ordinal: u16::from(ord),
             san,
             depth: *ply,
         });
@@ -583,6 +635,87 @@ fn play_run<V: GameVisitor>(
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// [`play_run`] in a variant other than standard chess: each ordinal
+/// through the variant's move list. `at` is the index of `ordinals[0]` in
+/// its run (errors are positioned in the run).
+#[inline(never)]
+fn play_run_variant<V: GameVisitor>(
+    v: &mut V,
+    pos: &mut VariantPosition,
+    prev: &mut Option<VariantPosition>,
+    ply: &mut u32,
+    ordinals: &[u8],
+    at: u64,
+) -> Result<ControlFlow<()>, (u32, u64, OrdinalError)> {
+    let (want_san, want_before) = (v.wants_san(), v.wants_before());
+    let last = ordinals.len().saturating_sub(1);
+    for (i, &ord) in ordinals.iter().enumerate() {
+        let (m, san) = crate::ordinal::variant::select_in(pos, u16::from(ord))
+            .map_err(|e| (*ply + 1, at + i as u64, e))?;
+        let go = play_one(
+            v,
+            pos,
+            prev,
+            ply,
+            m,
+            u16::from(ord),
+            want_san.then_some(san),
+            want_before,
+            i == last,
+        );
+        if go.is_break() {
+            return Ok(go);
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// Plays `m` in `pos` (a variant other than standard chess, or a wide
+/// move) and calls the visitor; `san` is the move's SAN body when the
+/// visitor wants it.
+#[allow(clippy::too_many_arguments)]
+fn play_one<V: GameVisitor>(
+    v: &mut V,
+    pos: &mut VariantPosition,
+    prev: &mut Option<VariantPosition>,
+    ply: &mut u32,
+    m: Move,
+    ordinal: u16,
+    san: Option<MoveText>,
+    want_before: bool,
+    keep_prev: bool,
+) -> ControlFlow<()> {
+    let before: Option<&VariantPosition> = if want_before || keep_prev {
+        let p: &VariantPosition = match prev {
+            Some(p) => {
+                crate::variant::copy_position(p, pos);
+                p
+            }
+            None => prev.insert(pos.clone()),
+        };
+        want_before.then_some(p)
+    } else {
+        None
+    };
+    crate::variant::play_unchecked(pos, m);
+    let mut text = MoveText::new();
+    if let Some(san) = san {
+        text = san;
+        for &b in crate::variant::check_suffix(pos) {
+            text.push(b);
+        }
+    }
+    *ply += 1;
+    v.play(&Ply {
+        before,
+        after: pos,
+        mv: m,
+        ordinal,
+        san: text,
+        depth: *ply,
+    })
 }
 
 #[cfg(test)]
@@ -759,6 +892,29 @@ mod tests {
             .walk_game(&mut Log::default())
             .unwrap_err();
         assert_eq!((e.offset, e.marker), (1, Some(Marker::ReducedGame)));
+    }
+
+    #[test]
+    fn a_wide_move_needs_a_position_with_its_ordinal() {
+        // 1. e4 then a wide move (ordinal 256) where 20 moves are legal,
+        // then one whose payload is a byte too short.
+        let bytes = [0x05, 0x03, 1, 13, 0x80, 0x13, 2, 1, 0, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.ply), (4, 2));
+        assert!(matches!(
+            e.kind,
+            WalkErrorKind::Ordinal(OrdinalError::OutOfRange {
+                ordinal: 256,
+                legal: 20
+            })
+        ));
+        let bytes = [0x05, 0x03, 1, 13, 0x80, 0x13, 1, 1, 0x06];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert!(matches!(e.kind, WalkErrorKind::Payload { .. }), "{e}");
     }
 
     #[test]

@@ -107,9 +107,9 @@ fn game_arrays(g: &BulkGame) -> Arrays {
                 push_position(&mut a, &pos);
                 a.push_move(64, 64, 0);
                 // The walker accepted the null move: the position has one.
-                match pgc_core::internals::null_move(&pos) {
-                    Ok(p) => pos = p,
-                    Err(_) => break,
+                match pgc_core::variant_null_move(&pos) {
+                    Some(p) => pos = p,
+                    None => break,
                 }
                 ply += 1;
                 (seen_clock, seen_eval) = (false, false);
@@ -142,7 +142,7 @@ fn game_arrays(g: &BulkGame) -> Arrays {
     a
 }
 
-fn push_position(a: &mut Arrays, pos: &shakmaty::Chess) {
+fn push_position(a: &mut Arrays, pos: &pgc_core::VariantPosition) {
     // Piece by piece: a few bitboards, no lookup per square.
     let board = pos.board();
     let mut squares = [0u8; 64];

@@ -7,8 +7,9 @@ use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
+use pgc_core::variant::{VariantPosition, number_and_turn};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
-use shakmaty::{Chess, Color, Position};
+use shakmaty::Color;
 use std::ops::ControlFlow;
 
 /// Options of the decoder.
@@ -51,6 +52,10 @@ pub struct Decoder {
     offset: u64,
     game: u64,
     ply: u32,
+    /// The start position's move number, and 1 when Black moves first
+    /// (0 for White): with a ply's depth they give its move number.
+    start_number: u32,
+    start_black: u32,
     /// The first payload of the game that its codec refused.
     error: Option<ExtError>,
     /// Comments and other records seen, by extension kind (for `info`).
@@ -98,6 +103,8 @@ impl Decoder {
             offset: 0,
             game: 0,
             ply: 0,
+            start_number: 1,
+            start_black: 0,
             error: None,
             extension_counts: [0; 256],
             typed_comments: 0,
@@ -272,16 +279,9 @@ impl CommentStats {
     }
 }
 
-fn side(pos: &Chess) -> (u32, bool) {
-    (pos.fullmoves().get(), pos.turn() == Color::White)
-}
-
-/// The move number and side of the move that led to `after`.
-fn side_before(after: &Chess) -> (u32, bool) {
-    match after.turn() {
-        Color::Black => (after.fullmoves().get(), true),
-        Color::White => (after.fullmoves().get().saturating_sub(1).max(1), false),
-    }
+fn side(pos: &VariantPosition) -> (u32, bool) {
+    let (n, turn) = number_and_turn(pos);
+    (n, turn == Color::White)
 }
 
 impl GameVisitor for Decoder {
@@ -348,23 +348,35 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, _start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
+        let (n, turn) = number_and_turn(start);
+        self.start_number = n;
+        self.start_black = u32::from(turn == Color::Black);
         self.flush_tags();
         self.writer.begin_movetext(&mut self.out);
         self.in_movetext = true;
         ControlFlow::Continue(())
     }
 
+    /// The move number comes from the ply's depth, so the walker need not
+    /// copy the position before each move.
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    #[inline]
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
-        // The walker gives the position before (the default `wants_before`).
-        let (n, white) = ply.before.map_or_else(|| side_before(ply.after), side);
+        // Plies from the first move of White's first move number; the move
+        // number advances (saturating, as shakmaty's) after each Black ply.
+        let k = self.start_black + ply.depth.saturating_sub(1);
+        let (n, white) = (self.start_number.saturating_add(k / 2), k.is_multiple_of(2));
         self.writer.san(&mut self.out, n, white, ply.san.as_bytes());
         self.ply = ply.depth;
         self.after_anchor();
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);

@@ -22,8 +22,8 @@ use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
+use shakmaty::CastlingMode;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess};
 use std::ops::ControlFlow;
 
 #[derive(Default, Clone, Copy)]
@@ -283,7 +283,11 @@ impl GameVisitor for JsonlWriter {
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(
+        &mut self,
+        _before: &pgc_core::VariantPosition,
+        _spelling: &[u8],
+    ) -> ControlFlow<()> {
         self.ply = self.ply.saturating_add(1);
         if !self.open_new_move() {
             return ControlFlow::Continue(());

@@ -20,7 +20,7 @@ use pgc_core::{GameInfo, Ply, Skip};
 use pgc_core::{GameVisitor, GameWalker};
 use pgn_bridge::{DecodeOptions, EncodeOptions};
 use pgn_bridge::{EncodeStats, pgc_to_pgn, pgn_to_pgc};
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::CastlingMode;
 use std::ops::ControlFlow;
 
 fn encode(pgn: &[u8]) -> (Vec<u8>, EncodeStats) {
@@ -104,7 +104,11 @@ impl GameVisitor for Walk {
         self.push(ply.mv.to_uci(mode).to_string());
         ControlFlow::Continue(())
     }
-    fn null_move(&mut self, _before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(
+        &mut self,
+        _before: &pgc_core::VariantPosition,
+        spelling: &[u8],
+    ) -> ControlFlow<()> {
         self.push(format!("null:{}", String::from_utf8_lossy(spelling)));
         ControlFlow::Continue(())
     }
@@ -494,10 +498,40 @@ fn null_move_advances_the_move_number() {
 }
 
 #[test]
+fn move_numbers_follow_the_start_position_up_to_the_largest() {
+    // Move numbers are written from the start position's number and side
+    // and the ply's depth: Black first, a variation, a null move, and a
+    // FEN whose move number cannot grow (shakmaty saturates it). The input
+    // is in export format, so the export (no layout, no patch) must give it.
+    for (fen, moves) in [
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 7",
+            "7... Kd7 8. e4 (8. e3 Ke7) 8... -- 9. e5 Kc6 *",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 b - - 0 4294967295",
+            "4294967295... Kd7 4294967295. e4 (4294967295. e3) 4294967295... Kc6 4294967295.\n\
+             e5 *",
+        ),
+        (
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 4294967294",
+            "4294967294. e4 Kd7 4294967295. e5 Kc6 4294967295. e6 *",
+        ),
+    ] {
+        let pgn = format!(
+            "{}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves}\n\n",
+            str_tags("Numbers", "*")
+        );
+        let (_, back) = round_trip(pgn.as_bytes());
+        assert_eq!(back, pgn);
+    }
+}
+
+#[test]
 fn unsupported_variant_is_rejected_with_its_reason() {
     let pgn = format!(
-        "{}[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 *\n\n",
-        str_tags("Zh", "*")
+        "{}[Variant \"Shogi\"]\n\n1. e4 e5 2. Nf3 *\n\n",
+        str_tags("Shogi", "*")
     );
     let (pgc, stats) = encode(pgn.as_bytes());
     assert_eq!((stats.games, stats.rejected), (1, 1));
@@ -506,7 +540,7 @@ fn unsupported_variant_is_rejected_with_its_reason() {
     assert_eq!(decode(&pgc), pgn.as_bytes());
     let r = &stats.rejects[0];
     assert!(r.reason.to_string().contains("unsupported variant"), "{r}");
-    assert!(r.reason.to_string().contains("Crazyhouse"), "{r}");
+    assert!(r.reason.to_string().contains("Shogi"), "{r}");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //!    verbatim at their place), and every game counts as identical;
 //! 3. PGC is a fixed point: encode(decode(encode(x))) == encode(x);
 //! 4. in strict mode (1994 records only, no layout, no rejected text),
-//!    the export is a fixed point.
+//!    the export is a fixed point;
+//! 5. the games of other variants ([`VARIANT_FILES`]) are encoded as
+//!    games, none kept verbatim.
 
 use pgc_tests::{corpus_dir, corpus_files, read_corpus_file, short};
 use pgn_bridge::DecodeOptions;
@@ -46,6 +48,25 @@ const EXPORT_STYLE: &[&str] = &[
     "niklasf__python-chess/data/pgn/molinari-bordais-1979.pgn",
 ];
 
+/// Files of Crazyhouse, Antichess and Atomic games, with their number of
+/// games: every one is encoded (`pgc_core::variant`).
+const VARIANT_FILES: &[(&str, u64)] = &[
+    (
+        "niklasf__python-chess/data/pgn/saturs-jannlee-zh-lichess.pgn",
+        1,
+    ),
+    (
+        "niklasf__python-chess/data/pgn/knightvuillaume-jannlee-zh-lichess.pgn",
+        1,
+    ),
+    ("niklasf__python-chess/data/pgn/antichess-programfox.pgn", 2),
+    ("pychess__pychess/testing/gamefiles/atomic.pgn", 10),
+    (
+        "niklasf__chessops/data/headers-and-moves-on-the-same-line.pgn",
+        3,
+    ),
+];
+
 /// Whether `pgc` holds an extension record of kind `kind`.
 fn has_extension(pgc: &[u8], kind: pgc_core::ext::ExtKind) -> bool {
     use pgc_core::{Reader, RecordRef};
@@ -64,10 +85,22 @@ fn has_extension(pgc: &[u8], kind: pgc_core::ext::ExtKind) -> bool {
 fn corpus_round_trips() {
     let Some(dir) = corpus_dir() else { return };
     let mut failures = Vec::new();
+    let mut variant_files = 0;
     for path in corpus_files(&dir) {
         let name = short(&dir, &path);
         let pgn = read_corpus_file(&path);
         let (pgc1, stats, _rejects) = encode(&pgn);
+        if let Some(&(_, games)) = VARIANT_FILES.iter().find(|(f, _)| *f == name) {
+            variant_files += 1;
+            if (stats.games, stats.encoded, stats.rejected) != (games, games, 0)
+                || has_extension(&pgc1, pgc_core::ext::ExtKind::VERBATIM)
+            {
+                failures.push(format!(
+                    "{name}: {} games, {} encoded, {} rejected; expected all {games} encoded",
+                    stats.games, stats.encoded, stats.rejected
+                ));
+            }
+        }
         let text1 = decode(&pgc1);
         let (pgc2, stats2, _) = encode(&text1);
         println!(
@@ -131,5 +164,10 @@ fn corpus_round_trips() {
             ));
         }
     }
+    assert_eq!(
+        variant_files,
+        VARIANT_FILES.len(),
+        "variant files in the corpus"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -21,9 +21,10 @@
 use pgc_core::ext;
 use pgc_core::internals::write_moves;
 use pgc_core::record::{RecordRef, frame};
+use pgc_core::variant::{Variant, VariantPosition, variant_of_tag};
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move, Position};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -125,7 +126,7 @@ struct Ordinal {
     san: String,
 }
 
-fn sorted_sans(pos: &Chess, with_suffix: bool) -> Vec<(String, Move)> {
+fn sorted_sans(pos: &VariantPosition, with_suffix: bool) -> Vec<(String, Move)> {
     let mut v: Vec<(String, Move)> = pos
         .legal_moves()
         .iter()
@@ -142,7 +143,7 @@ fn sorted_sans(pos: &Chess, with_suffix: bool) -> Vec<(String, Move)> {
     v
 }
 
-fn ordinal(pos: &Chess, text: &str) -> Ordinal {
+fn ordinal(pos: &VariantPosition, text: &str) -> Ordinal {
     let plain = sorted_sans(pos, false);
     let plus = sorted_sans(pos, true);
     // The check suffix does not change the order (spec/ordinal.md).
@@ -161,10 +162,13 @@ fn ordinal(pos: &Chess, text: &str) -> Ordinal {
     assert!(plain.len() <= 256);
     let ordinal = i as u8;
     assert_eq!(
-        pgc_core::ordinal::encode(pos, mv).unwrap(),
-        ordinal,
+        pgc_core::ordinal::variant::encode_in(pos, mv).unwrap(),
+        u16::from(ordinal),
         "pgc-core disagrees on {text}"
     );
+    if let VariantPosition::Chess(c) = pos {
+        assert_eq!(pgc_core::ordinal::encode(c, mv).unwrap(), ordinal);
+    }
     Ordinal {
         mv,
         ordinal,
@@ -173,7 +177,7 @@ fn ordinal(pos: &Chess, text: &str) -> Ordinal {
     }
 }
 
-fn fen_of(pos: &Chess) -> String {
+fn fen_of(pos: &VariantPosition) -> String {
     Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
@@ -287,8 +291,8 @@ impl Out {
     }
 
     /// Plays a line (main line or variation) from `pos`.
-    fn line(&mut self, mut pos: Chess, els: &[El], general: bool) {
-        let mut prev: Option<Chess> = None;
+    fn line(&mut self, mut pos: VariantPosition, els: &[El], general: bool) {
+        let mut prev: Option<VariantPosition> = None;
         let mut need_number = true;
         for el in els {
             match el {
@@ -400,19 +404,22 @@ fn wrap(tokens: &[String]) -> String {
     out
 }
 
-fn start_of(g: &Game) -> Chess {
-    match g.tag("FEN") {
-        None => Chess::default(),
+fn start_of(g: &Game) -> VariantPosition {
+    let variant = g
+        .tag("Variant")
+        .map_or(Variant::Chess, |v| variant_of_tag(v.as_bytes()).unwrap());
+    let p = match g.tag("FEN") {
+        None => VariantPosition::new(variant),
         Some(f) => {
-            let p: Chess = f
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Chess960)
-                .unwrap();
-            assert_eq!(pgc_core::start_position(Some(f.as_bytes())).unwrap(), p);
-            p
+            let fen = f.parse::<Fen>().unwrap();
+            VariantPosition::from_setup(variant, fen.into_setup(), CastlingMode::Chess960).unwrap()
         }
-    }
+    };
+    assert_eq!(
+        pgc_core::variant_start_position(variant, g.tag("FEN").map(str::as_bytes)).unwrap(),
+        p
+    );
+    p
 }
 
 fn count_plies(els: &[El]) -> (usize, bool) {
@@ -609,7 +616,7 @@ fn vectors() -> Vec<Vector> {
         t
     };
     let knight_dance = "Nf3 Nf6 Ng1 Ng8 ".repeat(64);
-    vec![
+    let mut all = vec![
         Vector {
             name: "start-ordinals",
             title: "the twenty ordinals of the initial position",
@@ -830,6 +837,165 @@ fn vectors() -> Vec<Vector> {
             )],
             table: false,
         },
+    ];
+    all.extend(variant_vectors());
+    all
+}
+
+/// One vector per Lichess variant other than standard chess and Chess960
+/// (`spec/ordinal.md` section 8): the Variant tag chooses the rules, the
+/// ordinals index the variant's legal moves sorted by SAN.
+fn variant_vectors() -> Vec<Vector> {
+    let tags = |event: &'static str, variant: &'static str, result: &'static str| {
+        let mut t = str_tags([event, "?", "????.??.??", "-", "?", "?", result]);
+        t.push(("Variant", variant));
+        t
+    };
+    let fen_tags = |event: &'static str, variant: &'static str, fen: &'static str| {
+        let mut t = tags(event, variant, "*");
+        t.push(("SetUp", "1"));
+        t.push(("FEN", fen));
+        t
+    };
+    vec![
+        Vector {
+            name: "variant-crazyhouse",
+            title: "Crazyhouse: drops, a pawn drop, pockets in a Lichess FEN",
+            about: "Two games. The first is the opening of a Lichess game up to its first \
+                    drops: `B@b6` drops a captured bishop, `@e6` a pawn (shakmaty and \
+                    python-chess write a pawn drop without its letter; Lichess writes \
+                    `P@e6`, which the encoder reads as another spelling). A drop sorts by \
+                    its SAN like any move: `@e6` before every piece letter. The second \
+                    starts from a FEN in Lichess's spelling, the pockets as a ninth rank \
+                    (`/BBNNPPnp`, White's pieces in capitals), and drops a bishop, a \
+                    pawn, a knight with check and a rook with check; its start position \
+                    has 150 legal moves.",
+            escape: None,
+            games: vec![
+                Game::new(
+                    &tags("Spec crazyhouse", "Crazyhouse", "*"),
+                    "e4 e5 Nc3 Nc6 Nf3 Bc5 Bc4 Nf6 d3 O-O O-O d6 Nd5 h6 Be3 Bg4 c3 Bxe3 \
+                     fxe3 Nxd5 Bxd5 B@b6 d4 exd4 cxd4 @e6",
+                    "*",
+                ),
+                Game::new(
+                    &fen_tags(
+                        "Spec crazyhouse pockets",
+                        "Crazyhouse",
+                        "r2q1rk1/ppp2pp1/3pp1pp/8/3bP3/1B5n/PP2Q2P/R4R1K/BBNNPPnp w - - 0 21",
+                    ),
+                    "B@g3 @h4 B@g2 hxg3 Bxh3 N@f2+ Rxf2 gxf2 @e3 R@g1+ Rxg1 fxg1=Q+",
+                    "*",
+                ),
+            ],
+            table: false,
+        },
+        Vector {
+            name: "variant-atomic",
+            title: "Atomic: captures explode, a mate by explosion",
+            about: "The end of a game of atomic chess from a FEN: a capture removes the \
+                    capturing piece and every piece but pawns around the target square, \
+                    so the legal moves (and the ordinals) are those of atomic rules. \
+                    `Rg2#` is mate by atomic rules; the SAN suffix is `#` whenever the \
+                    variant's rules decide the game, as python-chess and shakmaty write \
+                    it.",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags(
+                    "Spec atomic",
+                    "Atomic",
+                    "1r6/3k4/1Pn2p2/3p3p/p5P1/B3P2P/2P1b3/R3K3 w Q - 1 23",
+                ),
+                "g5 fxg5 b7 Ne5 c4 Nf3+ Kf2 Rg8 Rd1 Rg2#",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "variant-antichess",
+            title: "Antichess: promotion to a king, two kings disambiguated",
+            about: "From a FEN of a Lichess antichess game: captures are compulsory, so \
+                    a position with a capture has only captures as legal moves. `fxe8=K` \
+                    promotes to a king (`=K` sorts after `=B` and before `=N`), and the \
+                    new king moves and captures like any piece. Were two kings of one \
+                    side to reach one square, the SAN would name the file or rank of the \
+                    one that moves, as for any piece (python-chess and shakmaty do).",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags(
+                    "Spec antichess",
+                    "Antichess",
+                    "4r3/5P1k/8/4p3/2p5/8/5K2/8 w - - 1 25",
+                ),
+                "fxe8=K c3 Kd7 e4 Kc6 e3 Kxe3 c2 Kc5 c1=K Kd2 Kxd2 Kd5 Kg7 Kd6 Kd3",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "variant-king-of-the-hill",
+            title: "King of the Hill: a king reaching the centre wins",
+            about: "From a FEN: `Ke5#` brings Black's king to a centre square and wins; \
+                    the SAN suffix `#` marks the decided game, as python-chess and \
+                    shakmaty write it.",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags(
+                    "Spec king of the hill",
+                    "King of the Hill",
+                    "1R1qk3/4n3/2p5/7p/4Q3/1P2P2P/2P2K1R/2B2BN1 w - - 2 21",
+                ),
+                "Qxe7+ Kxe7 Ba3+ Ke8 Rxd8+ Kf7 Rd4 Kg6 Rd2 h4 Rd7 Kg5 Nf3+ Kf6 Nxh4 Ke5#",
+                "*",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "variant-three-check",
+            title: "Three-check: check counts in a Lichess FEN, the third check wins",
+            about: "The FEN gives the checks given so far as Lichess writes them, after \
+                    the move number (`+0+1`: White none, Black one); `3+2`, the checks \
+                    still to give before the clocks, is the other spelling shakmaty and \
+                    python-chess read. White's third check, `Re8#`, wins.",
+            escape: None,
+            games: vec![Game::new(
+                &fen_tags(
+                    "Spec three-check",
+                    "Three-check",
+                    "r1b4N/pp1pkp1p/2p5/4P3/1P3P2/7P/P1PK4/R1BQ1B1R w - - 1 16 +0+1",
+                ),
+                "Bd3 b5 Rg1 a5 Bxb5 axb4 Ba3 h6 Bxb4+ d6 Rg8 Bg4 Rb1 Bxd1 exd6+ Ke6 Re8#",
+                "*",
+            )],
+            table: false,
+        },
+        Vector {
+            name: "variant-horde",
+            title: "Horde: thirty-six white pawns, pawns on the first rank",
+            about: "From the Horde start position (no FEN tag: the Variant tag gives it): \
+                    White has pawns and no king; a pawn on the first rank may advance two \
+                    squares. Its start position has 8 legal moves.",
+            escape: None,
+            games: vec![Game::new(
+                &tags("Spec horde", "Horde", "*"),
+                "b6 cxb6 cxb6 Qc7 c5 Qxc5 bxc5 axb6 cxb6 Rxa4 c4 Kd8",
+                "*",
+            )],
+            table: true,
+        },
+        Vector {
+            name: "variant-racing-kings",
+            title: "Racing Kings: no checks, the first king on the eighth rank wins",
+            about: "From the Racing Kings start position: no move may give check, so \
+                    moves that would are not legal and have no ordinal.",
+            escape: None,
+            games: vec![Game::new(
+                &tags("Spec racing kings", "Racing Kings", "*"),
+                "Nxc2 Rb4 Nxa1 Rxa1 Bb6 Bb2 Bc7 Rd4 Nxd4 Bxd4 Bb6 Bxb6",
+                "*",
+            )],
+            table: true,
+        },
     ]
 }
 
@@ -909,6 +1075,25 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                     to move (here Black's `e5` after White's `--`, at the initial \
                     position's ordinal table for Black).",
             pgn: str_header("null-move", "*") + "1. -- e5 2. d4 Z0 *\n\n",
+        },
+        BridgeVector {
+            name: "wide-move",
+            title: "a Crazyhouse move with an ordinal of 256 or more (extension kind 0x13)",
+            about: "A Crazyhouse position can have more than 256 legal moves: here White \
+                    holds a queen, a rook, a bishop, a knight and a pawn in hand (the \
+                    Lichess FEN's ninth rank `QRBNP`), 299 legal moves. A move whose \
+                    ordinal is below 256 is a move-run byte as in any position (the \
+                    variation's `Q@h7`, 235); one of 256 or more (`R@h7`, 297) is an \
+                    extension record of kind 0x13 holding the ordinal as two bytes, \
+                    big-endian, at the move's place: a ply, which cuts the move run. A \
+                    1994 reader stops at the 0x80 marker, which is not one of its \
+                    records, rather than misread the game.",
+            pgn: "[Event \"Spec wide-move\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+                  [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\
+                  [Variant \"Crazyhouse\"]\n[SetUp \"1\"]\n\
+                  [FEN \"k7/8/8/8/8/8/8/K7/QRBNP w - - 0 1\"]\n\n\
+                  1. R@h7 ( 1. Q@h7 Kb8 ) 1... Kb8 2. Q@g8# *\n\n"
+                .to_string(),
         },
         BridgeVector {
             name: "long-tag",
@@ -1056,9 +1241,11 @@ struct RecordWalk {
     rows: Vec<Row>,
     game: usize,
     fen: Option<String>,
+    /// The game's first Variant tag value.
+    variant: Option<String>,
     /// Current position and the position before the last move, per line.
-    line: Option<(Chess, Option<Chess>)>,
-    stack: Vec<(Chess, Option<Chess>)>,
+    line: Option<(VariantPosition, Option<VariantPosition>)>,
+    stack: Vec<(VariantPosition, Option<VariantPosition>)>,
     /// Bytes of the current record and how many are described.
     rec: Vec<u8>,
     rec_off: usize,
@@ -1100,15 +1287,18 @@ impl RecordWalk {
         self.put(b.len(), format!("LEB128 {what} {v}"));
     }
 
-    fn position(&mut self) -> &mut (Chess, Option<Chess>) {
+    fn position(&mut self) -> &mut (VariantPosition, Option<VariantPosition>) {
         if self.line.is_none() {
+            let variant = self
+                .variant
+                .as_ref()
+                .map_or(Variant::Chess, |v| variant_of_tag(v.as_bytes()).unwrap());
             let pos = match &self.fen {
-                None => Chess::default(),
-                Some(f) => f
-                    .parse::<Fen>()
-                    .unwrap()
-                    .into_position(CastlingMode::Chess960)
-                    .unwrap(),
+                None => VariantPosition::new(variant),
+                Some(f) => {
+                    let setup = f.parse::<Fen>().unwrap().into_setup();
+                    VariantPosition::from_setup(variant, setup, CastlingMode::Chess960).unwrap()
+                }
             };
             self.line = Some((pos, None));
         }
@@ -1117,10 +1307,17 @@ impl RecordWalk {
 
     fn moves(&mut self, ords: &[u8]) {
         for &o in ords {
+            self.play_ordinal(u16::from(o), 1);
+        }
+    }
+
+    /// Describes the `width` bytes of ordinal `o` and plays its move.
+    fn play_ordinal(&mut self, o: u16, width: usize) {
+        {
             let (pos, prev) = self.position().clone();
             let table = sorted_sans(&pos, false);
-            let mv = table[o as usize].1;
-            assert_eq!(pgc_core::ordinal::encode(&pos, mv).unwrap(), o);
+            let mv = table[usize::from(o)].1;
+            assert_eq!(pgc_core::ordinal::variant::encode_in(&pos, mv).unwrap(), o);
             let san = SanPlus::from_move(pos.clone(), mv).to_string();
             let n = pos.fullmoves();
             let (num, side) = if pos.turn() == Color::White {
@@ -1129,7 +1326,7 @@ impl RecordWalk {
                 (format!("{n}..."), "Black")
             };
             self.put(
-                1,
+                width,
                 format!(
                     "ordinal {o} = `{num} {san}` ({side}; {} legal moves, 0..={})",
                     table.len(),
@@ -1172,8 +1369,17 @@ impl RecordWalk {
                 } else {
                     self.text(payload, &format!("a null move by {side}, spelled"));
                 }
-                let after = pos.clone().swap_turn().unwrap();
+                let after = pgc_core::variant_null_move(&pos).unwrap();
                 *self.position() = (after, Some(pos));
+            }
+            ext::WIDE_MOVE => {
+                let o = u16::from_be_bytes([payload[0], payload[1]]);
+                self.rows
+                    .last_mut()
+                    .unwrap()
+                    .meaning
+                    .push_str(": a move whose ordinal is 256 or more, two bytes big-endian");
+                self.play_ordinal(o, 2);
             }
             ext::LONG_TAG => {
                 let mut it = pgc_core::item::Items::new(payload);
@@ -1256,6 +1462,7 @@ impl RecordWalk {
             RecordRef::GameBegin => {
                 self.game += 1;
                 self.fen = None;
+                self.variant = None;
                 self.line = None;
                 self.stack.clear();
                 let g = self.game;
@@ -1268,6 +1475,9 @@ impl RecordWalk {
             RecordRef::TagPair { name, value } => {
                 if name == b"FEN" {
                     self.fen = Some(String::from_utf8(value.to_vec()).unwrap());
+                }
+                if name == b"Variant" && self.variant.is_none() {
+                    self.variant = Some(String::from_utf8(value.to_vec()).unwrap());
                 }
                 self.put(
                     1,

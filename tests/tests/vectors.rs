@@ -69,11 +69,15 @@ impl GameVisitor for Tokens {
         self.push(")".to_string());
         ControlFlow::Continue(())
     }
-    fn begin_moves(&mut self, _start: &shakmaty::Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, _start: &pgc_core::VariantPosition) -> ControlFlow<()> {
         self.in_moves = true;
         ControlFlow::Continue(())
     }
-    fn null_move(&mut self, _before: &shakmaty::Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(
+        &mut self,
+        _before: &pgc_core::VariantPosition,
+        spelling: &[u8],
+    ) -> ControlFlow<()> {
         let s = if spelling.is_empty() { b"--" } else { spelling };
         self.push(String::from_utf8_lossy(s).into_owned());
         ControlFlow::Continue(())

@@ -8,13 +8,13 @@ use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::select::{KeptGame, Select, Selection, pgn_duplicate};
 use pgc_core::Limits;
+use pgc_core::VariantPosition;
 use pgc_core::ext::ExtError;
 use pgc_core::ext::ExtKind;
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
 use pgn_bridge::JsonlWriter;
 use pgn_bridge::{DecodeOptions, Decoder};
-use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
@@ -35,7 +35,7 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.inner.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.inner.begin_moves(start)
     }
     fn wants_san(&self) -> bool {
@@ -48,7 +48,7 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
         self.plies += 1;
         self.inner.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         self.plies += 1;
         self.inner.null_move(before, spelling)
     }

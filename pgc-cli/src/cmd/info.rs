@@ -7,12 +7,12 @@ use crate::error::{Error, Result, Status};
 use crate::io::Input;
 use crate::progress::say;
 use pgc_core::Reader;
+use pgc_core::VariantPosition;
 use pgc_core::ext;
 use pgc_core::ext::ExtKind;
 use pgc_core::record::{Marker, RecordRef};
 use pgc_core::{GameInfo, GameVisitor, GameWalker, Ply, Skip};
 use pgn_bridge::{CommentStats, DecodeOptions, Decoder};
-use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::ControlFlow;
@@ -72,14 +72,14 @@ impl GameVisitor for Count {
     fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
         self.dec.tag(name, value)
     }
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.dec.begin_moves(start)
     }
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.c.plies += 1;
         self.dec.play(ply)
     }
-    fn null_move(&mut self, before: &Chess, spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         self.c.plies += 1;
         self.dec.null_move(before, spelling)
     }

@@ -28,6 +28,7 @@ use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, line_duplicate, selected_runs,
 };
 use crate::training::{TrainingRow, training_rows};
+use pgc_core::VariantPosition;
 use pgc_core::ext::commands::Eval;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
@@ -37,7 +38,7 @@ use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, Chess, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
 use std::io::Write;
 use std::ops::ControlFlow;
 /// The options a worker needs.
@@ -214,7 +215,7 @@ impl GameVisitor for LineWriter<'_> {
         ControlFlow::Continue(())
     }
 
-    fn begin_moves(&mut self, start: &Chess) -> ControlFlow<()> {
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
         ControlFlow::Continue(())
     }
@@ -238,7 +239,7 @@ impl GameVisitor for LineWriter<'_> {
         ControlFlow::Continue(())
     }
 
-    fn null_move(&mut self, _before: &Chess, _spelling: &[u8]) -> ControlFlow<()> {
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         self.game_plies += 1;
         let t: &[u8] = if self.job.format == MovesFormat::San {
             b"--"
@@ -295,7 +296,7 @@ impl GameVisitor for LineWriter<'_> {
 /// Writes one position line.
 fn write_position(
     out: &mut Vec<u8>,
-    pos: &Chess,
+    pos: &VariantPosition,
     ply: u32,
     next: Option<Move>,
     g: &BulkGame,
@@ -322,9 +323,9 @@ fn write_position(
 fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u32) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
-    let mut stack: Vec<(Chess, Option<Chess>, u32)> = Vec::new();
+    let mut stack: Vec<(VariantPosition, Option<VariantPosition>, u32)> = Vec::new();
     let mut pos = g.start().clone();
-    let mut prev: Option<Chess> = None;
+    let mut prev: Option<VariantPosition> = None;
     let mut ply = 0u32;
     for ev in g.events() {
         match ev {
@@ -436,7 +437,7 @@ fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>
 
 fn write_position_null(
     out: &mut Vec<u8>,
-    pos: &Chess,
+    pos: &VariantPosition,
     ply: u32,
     g: &BulkGame,
     format: MovesFormat,

@@ -42,6 +42,7 @@ impl PayloadChecker {
             ExtKind::LONG_TAG => simple::long_tag(payload).map(|_| ()),
             ExtKind::LONG_NAG => simple::long_nag(payload).map(|_| ()),
             ExtKind::MOVE_SPELLING => simple::move_spelling(payload),
+            ExtKind::WIDE_MOVE => simple::wide_move(payload).map(|_| ()),
             ExtKind::LAYOUT => layout::Layout::from_payload(payload).map(|_| ()),
             ExtKind::TEXT_PATCH => patch::check(payload),
             ExtKind::COMMANDS => self.commands.check(payload),

@@ -1154,7 +1154,8 @@ fn check_evals(r: &mut Bytes<'_>) -> Result<usize, PayloadError> {
 /// (variations included), counting every item of these kinds:
 ///
 /// - a move (each ordinal of a 0x03/0x04 record),
-/// - a null move (extension `NULL_MOVE`),
+/// - a null move (extension `NULL_MOVE`) or a wide move (extension
+///   `WIDE_MOVE`),
 /// - a NAG (0x07 record or extension `LONG_NAG`),
 /// - a text comment (extension `COMMENT`).
 ///

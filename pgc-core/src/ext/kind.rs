@@ -42,6 +42,11 @@ pub const CLOCKS: u8 = 0x10;
 pub const EVALS: u8 = 0x11;
 /// Reserved (not written by format version 1).
 pub const COMMAND_COMMENT: u8 = 0x12;
+/// A move whose ordinal is 256 or more, in a position of a variant with
+/// more than 256 legal moves (Crazyhouse with full pockets): payload = the
+/// ordinal as two bytes, big-endian (codec [`super::simple::wide_move`]). It
+/// is a ply, at the move's place (`spec/extensions.md`).
+pub const WIDE_MOVE: u8 = 0x13;
 
 /// A game termination marker (section 8.2.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -138,6 +143,8 @@ impl ExtKind {
     pub const EVALS: ExtKind = ExtKind(EVALS);
     /// [`COMMAND_COMMENT`].
     pub const COMMAND_COMMENT: ExtKind = ExtKind(COMMAND_COMMENT);
+    /// [`WIDE_MOVE`].
+    pub const WIDE_MOVE: ExtKind = ExtKind(WIDE_MOVE);
 
     /// The kind of a kind byte.
     pub const fn from_byte(b: u8) -> ExtKind {
@@ -151,7 +158,7 @@ impl ExtKind {
 
     /// Whether this version knows the kind.
     pub const fn is_known(self) -> bool {
-        matches!(self.0, COMMENT..=TEXT_PATCH | CLOCKS..=COMMAND_COMMENT)
+        matches!(self.0, COMMENT..=TEXT_PATCH | CLOCKS..=WIDE_MOVE)
     }
 
     /// Its name in `spec/extensions.md` (`"unknown"` for an unknown kind).
@@ -171,14 +178,16 @@ impl ExtKind {
             CLOCKS => "commands",
             EVALS => "evals",
             COMMAND_COMMENT => "command-comment",
+            WIDE_MOVE => "wide-move",
             _ => "unknown",
         }
     }
 
     /// Whether an item of this kind is an anchor of typed comments (see
-    /// [`Anchors`](super::commands::Anchors)): a null move, a long NAG, a text comment.
+    /// [`Anchors`](super::commands::Anchors)): a null move, a wide move, a
+    /// long NAG, a text comment.
     pub const fn is_anchor(self) -> bool {
-        matches!(self.0, COMMENT | NULL_MOVE | LONG_NAG)
+        matches!(self.0, COMMENT | NULL_MOVE | LONG_NAG | WIDE_MOVE)
     }
 }
 

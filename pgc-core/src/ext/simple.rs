@@ -1,5 +1,5 @@
-//! The small payloads: termination (0x03), long tag (0x05), long NAG (0x06)
-//! and move spelling (0x08).
+//! The small payloads: termination (0x03), long tag (0x05), long NAG (0x06),
+//! move spelling (0x08) and wide move (0x13).
 
 use super::error::{Found, PayloadError};
 use super::kind::Outcome;
@@ -65,6 +65,34 @@ pub fn termination(payload: &[u8]) -> Result<Outcome, PayloadError> {
     })?;
     end(payload, 1, "the end of the payload after the outcome code")?;
     Ok(o)
+}
+
+/// A wide-move payload: an ordinal of 256 or more, two bytes big-endian.
+///
+/// # Errors
+/// Fewer or more than two bytes, or an ordinal below 256 (which a move-run
+/// byte holds).
+pub fn wide_move(payload: &[u8]) -> Result<u16, PayloadError> {
+    let [hi, lo] = *payload else {
+        return Err(PayloadError {
+            at: payload.len().min(2),
+            expected: "a two-byte ordinal",
+            found: if payload.len() < 2 {
+                Found::End
+            } else {
+                Found::Trailing(payload.len() - 2)
+            },
+        });
+    };
+    let ordinal = u16::from_be_bytes([hi, lo]);
+    if ordinal < 256 {
+        return Err(PayloadError {
+            at: 0,
+            expected: "an ordinal of 256 or more (a smaller one is a move-run byte)",
+            found: Found::Value(ordinal.into()),
+        });
+    }
+    Ok(ordinal)
 }
 
 /// The payload of a termination record.
@@ -192,6 +220,21 @@ mod tests {
         let e = long_nag(&[0xac]).unwrap_err();
         assert_eq!((e.at, e.found), (1, Found::End));
         assert_eq!(check(ExtKind::LONG_NAG, &[7]).unwrap_err().at, 0);
+    }
+
+    #[test]
+    fn wide_moves_hold_two_bytes_of_256_or_more() {
+        assert_eq!(wide_move(&[0x01, 0x29]), Ok(297));
+        assert_eq!(wide_move(&[0xff, 0xff]), Ok(65535));
+        let e = wide_move(&[0x00, 0xff]).unwrap_err();
+        assert_eq!((e.at, e.found), (0, Found::Value(255)));
+        assert_eq!(wide_move(&[0x01]).unwrap_err().found, Found::End);
+        assert_eq!(wide_move(&[]).unwrap_err().found, Found::End);
+        let e = wide_move(&[1, 2, 3]).unwrap_err();
+        assert_eq!((e.at, e.found), (2, Found::Trailing(1)));
+        assert!(check(ExtKind::WIDE_MOVE, &[0, 1]).is_err());
+        assert_eq!(ExtKind::WIDE_MOVE.to_string(), "0x13 wide-move");
+        assert!(ExtKind::WIDE_MOVE.is_known() && ExtKind::WIDE_MOVE.is_anchor());
     }
 
     #[test]

@@ -14,8 +14,8 @@ pub enum OrdinalError {
     /// The ordinal is not below the number of legal moves.
     #[error("ordinal {ordinal} is out of range: the position has {legal} legal moves (expected 0..={max})", max = legal.saturating_sub(1))]
     OutOfRange {
-        /// The ordinal found.
-        ordinal: u8,
+        /// The ordinal found (above 255 only in a wide-move record).
+        ordinal: u16,
         /// The number of legal moves in the position.
         legal: usize,
     },

@@ -129,13 +129,24 @@ pub(crate) fn role_char(role: Role) -> u8 {
 /// `moves` must be the legal moves of `pos`; they decide disambiguation.
 #[inline]
 pub(super) fn san_key<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
-    san_key_with(m, |role, from, to| rivals(pos, moves, role, from, to))
+    san_key_with::<false>(m, |role, from, to| rivals(pos, moves, role, from, to))
+}
+
+/// [`san_key`] in any variant: king moves are disambiguated too (an
+/// Antichess side can have several kings).
+#[inline]
+pub(super) fn san_key_variant<P: Position>(pos: &P, moves: &[Move], m: Move) -> u64 {
+    san_key_with::<true>(m, |role, from, to| rivals(pos, moves, role, from, to))
 }
 
 /// The key of `m`; `others(role, from, to)` gives the origins of the other
-/// legal moves of that piece type to `to`, which decide disambiguation.
+/// legal moves of that piece type to `to`, which decide disambiguation
+/// (for a king only when `KINGS`: standard chess has one king a side).
 #[inline(always)]
-fn san_key_with(m: Move, others: impl FnOnce(Role, Square, Square) -> Bitboard) -> u64 {
+fn san_key_with<const KINGS: bool>(
+    m: Move,
+    others: impl FnOnce(Role, Square, Square) -> Bitboard,
+) -> u64 {
     let mut k = KeyBuilder::new();
     match m {
         Move::Castle { king, rook } => {
@@ -177,7 +188,7 @@ fn san_key_with(m: Move, others: impl FnOnce(Role, Square, Square) -> Bitboard) 
             ..
         } => {
             k.push(role_char(role));
-            if role != Role::King {
+            if KINGS || role != Role::King {
                 let others = others(role, from, to);
                 if others.any() {
                     let file = Bitboard::from_file(from.file());
@@ -212,7 +223,7 @@ fn san_key_with(m: Move, others: impl FnOnce(Role, Square, Square) -> Bitboard) 
 /// same piece type reaches its square).
 #[inline]
 pub(super) fn san_key_plain(m: Move) -> u64 {
-    san_key_with(m, |_, _, _| Bitboard::EMPTY)
+    san_key_with::<false>(m, |_, _, _| Bitboard::EMPTY)
 }
 
 /// Origins of other *legal* moves of the same role to the same square.

@@ -235,7 +235,10 @@ pub fn select<P: Position>(
         return Err(OrdinalError::TooManyMoves { legal: n });
     }
     if usize::from(ordinal) >= n {
-        return Err(OrdinalError::OutOfRange { ordinal, legal: n });
+        return Err(OrdinalError::OutOfRange {
+            ordinal: ordinal.into(),
+            legal: n,
+        });
     }
     // One pass: each move's class, and the count per class.
     // `class` returns 0..CLASSES (6 + a file index at most 13), and

@@ -40,6 +40,7 @@ mod key;
 pub(crate) mod list;
 pub(crate) mod opening;
 mod slider;
+pub mod variant;
 
 pub use error::OrdinalError;
 pub use key::{MAX_ORDINALS, MoveText};
@@ -127,9 +128,13 @@ pub(crate) fn select_move<P: Position>(
         }
         return Ok((m, SanOf(k.key)));
     };
-    let (class, rest) = census
-        .locate(usize::from(ordinal))
-        .map_err(|legal| OrdinalError::OutOfRange { ordinal, legal })?;
+    let (class, rest) =
+        census
+            .locate(usize::from(ordinal))
+            .map_err(|legal| OrdinalError::OutOfRange {
+                ordinal: ordinal.into(),
+                legal,
+            })?;
     if let Some((m, key)) = census.nth_move(class, rest) {
         return Ok((m, key.map_or(SanOf::PLAIN, SanOf)));
     }

@@ -25,9 +25,10 @@ use crate::layout::Layout;
 use crate::visitor::{GameStart, Skip, Visitor};
 use layout_probe::LayoutProbe;
 use pgc_core::ext::{self, Outcome};
-use pgc_core::ordinal::MoveText;
+use pgc_core::ordinal::{MoveText, OrdinalError};
 use pgc_core::record::RecordRef;
-use pgc_core::start_position;
+use pgc_core::variant::{Variant, VariantPosition, number_and_turn, variant_of_tag};
+use pgc_core::variant_start_position;
 use pgc_core::{BuildError, GameBuilder};
 use resolve::{Resolver, check_suffix, split_suffix};
 use result::Termination;
@@ -297,25 +298,6 @@ impl Default for Encoder {
     }
 }
 
-fn unsupported_variant(v: &[u8]) -> bool {
-    let v = v.trim_ascii().to_ascii_lowercase();
-    !matches!(
-        v.as_slice(),
-        b"" | b"standard"
-            | b"chess"
-            | b"normal"
-            | b"chess960"
-            | b"chess 960"
-            | b"960"
-            | b"fischerandom"
-            | b"fischerrandom"
-            | b"fischer random"
-            | b"from position"
-            | b"frc"
-            | b"freestyle"
-    )
-}
-
 impl Encoder {
     /// A new encoder.
     pub fn new(opts: EncodeOptions) -> Encoder {
@@ -423,18 +405,16 @@ impl Encoder {
             return;
         }
         self.g.movetext = true;
-        let unsupported = self
-            .tags
-            .iter()
-            .find(|&(n, v)| n == b"Variant" && unsupported_variant(v))
-            .map(|(_, v)| String::from_utf8_lossy(v).into_owned());
-        if let Some(variant) = unsupported {
-            return self.fail(RejectReason::UnsupportedVariant { variant });
-        }
+        // The first Variant tag counts, as for the walker (`pgc_core::variant`).
+        let tag = self.tags.iter().find(|&(n, _)| n == b"Variant");
+        let variant = match tag.map_or(Ok(Variant::Chess), |(_, v)| variant_of_tag(v)) {
+            Ok(v) => v,
+            Err(e) => return self.fail(RejectReason::UnsupportedVariant(e)),
+        };
         // The last FEN tag counts. A FEN start is never a 0x01 game: the FEN
         // tag is not one of the seven STR tags the reduced record holds.
         let fen = self.tags.iter().filter(|&(n, _)| n == b"FEN").last();
-        match start_position(fen.map(|(_, v)| v)) {
+        match variant_start_position(variant, fen.map(|(_, v)| v)) {
             Ok(p) => self.moves.reset(p),
             Err(e) => self.fail(RejectReason::Setup(e)),
         }
@@ -453,13 +433,22 @@ impl Encoder {
             Ok(found) => found,
             Err(reason) => return self.fail(reason),
         };
+        if found.ordinal > 255 && self.opts.strict {
+            // 1994 records hold no ordinal of 256 or more (a wide move).
+            let legal = self.moves.position().legal_moves().len();
+            return self.fail(RejectReason::Ordinal(OrdinalError::TooManyMoves { legal }));
+        }
         let before = self.moves.position();
-        let number = before.fullmoves().get();
-        let white = before.turn() == Color::White;
+        let (number, turn) = number_and_turn(before);
+        let white = turn == Color::White;
         // A token in another spelling (`Nge2`, `e8Q`, `0-0`): the decoder
         // writes the move's SAN.
-        let san = (!found.canonical)
-            .then(|| pgc_core::internals::san_body(before, &before.legal_moves(), found.mv));
+        let san = (!found.canonical).then(|| match before {
+            VariantPosition::Chess(c) => {
+                pgc_core::internals::san_body(c, &c.legal_moves(), found.mv)
+            }
+            other => pgc_core::ordinal::variant::san_body_in(other, found.mv),
+        });
         self.moves.play(found.mv);
         let after = self.moves.position();
         self.layout.san(
@@ -477,7 +466,11 @@ impl Encoder {
                 })
             },
         );
-        self.game.push_move(found.ordinal);
+        match u8::try_from(found.ordinal) {
+            Ok(ordinal) => self.game.push_move(ordinal),
+            // A Crazyhouse position with more than 256 legal moves.
+            Err(_) => self.ext(ext::WIDE_MOVE, &found.ordinal.to_be_bytes()),
+        }
         self.anchor();
         self.g.plies += 1;
     }
@@ -492,7 +485,8 @@ impl Encoder {
             return;
         }
         let before = self.moves.position();
-        let (number, white) = (before.fullmoves().get(), before.turn() == Color::White);
+        let (number, turn) = number_and_turn(before);
+        let white = turn == Color::White;
         if let Err(reason) = self.moves.null_move(token) {
             return self.fail(reason);
         }
@@ -678,7 +672,7 @@ impl Visitor for Encoder {
         self.g = GameState::default();
         self.game.clear();
         self.tags.clear();
-        self.moves.reset(shakmaty::Chess::default());
+        self.moves.reset(VariantPosition::default());
         self.layout.clear();
         self.commands.clear();
         self.pending_number.clear();

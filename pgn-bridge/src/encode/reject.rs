@@ -24,12 +24,9 @@ pub(crate) fn quoted(token: &[u8]) -> String {
 /// Why a game was not converted (the game is kept verbatim in the rejects).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RejectReason {
-    /// The Variant tag names a game other than chess or Chess960.
-    #[error("unsupported variant {variant:?}")]
-    UnsupportedVariant {
-        /// The tag's value (lossily decoded).
-        variant: String,
-    },
+    /// The Variant tag names no game pgc plays (`pgc_core::variant`).
+    #[error(transparent)]
+    UnsupportedVariant(pgc_core::VariantError),
     /// The FEN tag gives no playable position.
     #[error(transparent)]
     Setup(#[from] SetupError),

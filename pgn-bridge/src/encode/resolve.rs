@@ -8,6 +8,8 @@
 
 use super::RejectReason;
 use pgc_core::internals as ordinal;
+use pgc_core::ordinal::variant as vord;
+use pgc_core::variant::VariantPosition;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, MoveList, Position};
 
@@ -15,16 +17,16 @@ use shakmaty::{Chess, Move, MoveList, Position};
 #[derive(Debug, Clone)]
 struct Line {
     /// The position to play the next move in.
-    pos: Chess,
+    pos: VariantPosition,
     /// The position before the last move: where a variation on that move
     /// starts.
-    prev: Option<Chess>,
+    prev: Option<VariantPosition>,
     /// Plies played to reach `pos` (a variation starts one ply back).
     ply: u32,
 }
 
 impl Line {
-    const fn at(pos: Chess, ply: u32) -> Line {
+    const fn at(pos: VariantPosition, ply: u32) -> Line {
         Line {
             pos,
             prev: None,
@@ -38,8 +40,9 @@ impl Line {
 pub(crate) struct Resolved {
     /// The legal move.
     pub(crate) mv: Move,
-    /// Its ordinal in the position (20.2).
-    pub(crate) ordinal: u8,
+    /// Its ordinal in the position (20.2); 256 or more only in a variant
+    /// position with more than 256 legal moves (a wide move).
+    pub(crate) ordinal: u16,
     /// The token is the move's canonical SAN (without check suffix).
     pub(crate) canonical: bool,
 }
@@ -63,19 +66,19 @@ impl Resolver {
     /// At the initial position, no variation open.
     pub(crate) fn new() -> Resolver {
         Resolver {
-            line: Line::at(Chess::default(), 0),
+            line: Line::at(VariantPosition::Chess(Chess::default()), 0),
             stack: Vec::new(),
         }
     }
 
     /// Starts a game at `start`.
-    pub(crate) fn reset(&mut self, start: Chess) {
+    pub(crate) fn reset(&mut self, start: VariantPosition) {
         self.line = Line::at(start, 0);
         self.stack.clear();
     }
 
     /// The position the next move is played in.
-    pub(crate) fn position(&self) -> &Chess {
+    pub(crate) fn position(&self) -> &VariantPosition {
         &self.line.pos
     }
 
@@ -106,11 +109,14 @@ impl Resolver {
     /// [`Resolver::resolve`] for a token already split from its check
     /// suffix: `body` without it, `token` with it (for the reject reason).
     pub(crate) fn resolve_body(&self, body: &[u8], token: &[u8]) -> Result<Resolved, RejectReason> {
-        let pos = &self.line.pos;
+        let pos = match &self.line.pos {
+            VariantPosition::Chess(c) => c,
+            other => return resolve_variant(other, body, token),
+        };
         if let Some((mv, ordinal)) = ordinal::find_canonical_in(pos, body) {
             return Ok(Resolved {
                 mv,
-                ordinal,
+                ordinal: ordinal.into(),
                 canonical: true,
             });
         }
@@ -125,16 +131,22 @@ impl Resolver {
         let ordinal = ordinal::rank_of(pos, &moves, index).map_err(RejectReason::Ordinal)?;
         Ok(Resolved {
             mv: moves[index],
-            ordinal,
+            ordinal: ordinal.into(),
             canonical,
         })
     }
 
     /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
     pub(crate) fn play(&mut self, mv: Move) {
-        let mut after = self.line.pos.clone();
-        after.play_unchecked(mv);
-        self.advance(after);
+        // The position becomes `prev` (copied into its slot) and plays the
+        // move in place.
+        let line = &mut self.line;
+        match &mut line.prev {
+            Some(p) => pgc_core::variant::copy_position(p, &line.pos),
+            None => line.prev = Some(line.pos.clone()),
+        }
+        pgc_core::variant::play_unchecked(&mut line.pos, mv);
+        line.ply += 1;
     }
 
     /// Plays a null move on the current line.
@@ -143,7 +155,7 @@ impl Resolver {
     /// [`RejectReason::NullMoveInCheck`]: a null move cannot leave the king
     /// in check.
     pub(crate) fn null_move(&mut self, token: &[u8]) -> Result<(), RejectReason> {
-        let after = pgc_core::internals::null_move(&self.line.pos).map_err(|_| {
+        let after = pgc_core::variant_null_move(&self.line.pos).ok_or_else(|| {
             RejectReason::NullMoveInCheck {
                 token: super::reject::quoted(token),
             }
@@ -152,7 +164,7 @@ impl Resolver {
         Ok(())
     }
 
-    fn advance(&mut self, after: Chess) {
+    fn advance(&mut self, after: VariantPosition) {
         self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
         self.line.ply += 1;
     }
@@ -201,18 +213,52 @@ pub(crate) fn split_suffix(token: &[u8]) -> (&[u8], &[u8]) {
 
 /// The check suffix a position calls for after a move: `#` for mate, `+`
 /// for check, else nothing (section 8.2.3.4).
-pub(crate) fn check_suffix(after: &Chess) -> &'static [u8] {
-    if after.is_check() {
-        if after.is_checkmate() { b"#" } else { b"+" }
-    } else {
-        b""
-    }
+pub(crate) fn check_suffix(after: &VariantPosition) -> &'static [u8] {
+    pgc_core::variant::check_suffix(after)
+}
+
+/// [`Resolver::resolve_body`] in a variant other than standard chess: the
+/// variant's legal moves and SAN (`spec/ordinal.md` section 8).
+fn resolve_variant(
+    pos: &VariantPosition,
+    body: &[u8],
+    token: &[u8],
+) -> Result<Resolved, RejectReason> {
+    let (mv, ordinal, canonical) = match vord::find_in(pos, body) {
+        Some((mv, ordinal)) => (mv, ordinal, true),
+        None => {
+            let moves = pos.legal_moves();
+            let Some(mv) = find_move_in(body, &moves, pos) else {
+                let token = super::reject::quoted(token);
+                return Err(match San::from_ascii(body) {
+                    Ok(_) => RejectReason::IllegalMove { token },
+                    Err(_) => RejectReason::NotAMove { token },
+                });
+            };
+            let ordinal = vord::encode_in(pos, mv).map_err(RejectReason::Ordinal)?;
+            (mv, ordinal, vord::san_body_in(pos, mv).as_bytes() == body)
+        }
+    };
+    Ok(Resolved {
+        mv,
+        ordinal,
+        canonical,
+    })
 }
 
 /// Finds the legal move a SAN token names: its index in `moves` and whether
 /// the token is the canonical SAN body. Import forms are accepted: `0-0`,
 /// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`).
 fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)> {
+    let m = find_move_in(body, moves, pos)?;
+    let index = moves.iter().position(|&x| x == m)?;
+    let canonical = ordinal::san_body(pos, moves, m).as_bytes() == body;
+    Some((index, canonical))
+}
+
+/// The legal move among `moves` (the legal moves of `pos`) that a SAN token
+/// in an import spelling names.
+fn find_move_in<P: Position>(body: &[u8], moves: &MoveList, pos: &P) -> Option<Move> {
     let mut buf = [0u8; 16];
     let n = body.len().min(buf.len());
     buf[..n].copy_from_slice(&body[..n]);
@@ -250,7 +296,5 @@ fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)
             uci.to_move(pos).ok()?
         }
     };
-    let index = moves.iter().position(|&x| x == m)?;
-    let canonical = ordinal::san_body(pos, moves, m).as_bytes() == body;
-    Some((index, canonical))
+    Some(m)
 }

@@ -21,7 +21,7 @@ fn position(fen: &str) -> Chess {
 
 fn at(fen: &str) -> Resolver {
     let mut r = Resolver::new();
-    r.reset(position(fen));
+    r.reset(position(fen).into());
     r
 }
 
@@ -44,7 +44,7 @@ fn assert_resolves(r: &Resolver, token: &str, want: Move, canonical: bool) {
     assert_eq!(found.mv, want, "{token}");
     assert_eq!(
         found.ordinal,
-        ordinal::encode(r.position(), want).unwrap(),
+        u16::from(ordinal::encode(r.position(), want).unwrap()),
         "{token}"
     );
     assert_eq!(found.canonical, canonical, "{token}");
@@ -130,7 +130,7 @@ fn promotions() {
     assert_resolves(&r, "exd8=R", exd8r, true);
     assert_resolves(&r, "exd8R", exd8r, false);
     // Each promotion piece is its own move with its own ordinal.
-    let ords: Vec<u8> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
+    let ords: Vec<u16> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
         .iter()
         .map(|t| r.resolve(t.as_bytes()).unwrap().ordinal)
         .collect();
@@ -198,7 +198,7 @@ fn variations_resolve_on_the_position_they_start_from() {
     assert_resolves(&r, "d4", d4, true);
     assert_eq!(
         r.resolve(b"d4").unwrap().ordinal,
-        ordinal::encode(&start, d4).unwrap()
+        u16::from(ordinal::encode(&start, d4).unwrap())
     );
     r.play(d4);
     let d5 = r.resolve(b"d5").unwrap();
@@ -490,8 +490,14 @@ fn a_reject_says_where_and_why() {
 fn reject_reasons_read_as_before() {
     let cases = [
         (
-            "[Variant \"Crazyhouse\"]\n\n1. e4 *\n",
-            "unsupported variant \"Crazyhouse\"",
+            "[Variant \"Shogi\"]\n\n1. e4 *\n",
+            "unsupported variant \"Shogi\" (known: Standard, Chess960, From Position, \
+             Crazyhouse, Atomic, Antichess, King of the Hill, Three-check, Horde, Racing Kings)",
+        ),
+        (
+            "[Variant \"Suicide\"]\n\n1. e4 *\n",
+            "unsupported variant \"Suicide\": in suicide a stalemate is decided by the pieces \
+             left, in Lichess antichess the stalemated side wins",
         ),
         (
             "[Event \"x\"]\n\n( 1. e4 ) *\n",
