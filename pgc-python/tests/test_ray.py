@@ -1,11 +1,16 @@
 """The README's Ray recipe as a test: games tables made by `map_batches`
 over the `pgc` column of a Ray dataset, equal to `pgc.read_arrow`'s."""
 
+import sys
+
 import pgc
 import pyarrow as pa
 import pytest
 
 ray = pytest.importorskip("ray")
+# Ray's workers do not have the tests on their path: `to_games` travels
+# by value, not as a reference to this module.
+ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
 
 TWIC = "hauva69__pgn4web/twic944.pgn.zst"
 
