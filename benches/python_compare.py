@@ -13,7 +13,7 @@ python-chess and `pgc encode`, on one PGN file, in one run:
     python3 benches/python_compare.py INPUT.pgn [--threads 2] [--pgc target/release/pgc]
 
 Installs rust_pgn_reader_python_binding with pip when it is missing. Prints
-a Markdown table (the best of --repeat runs of each).
+a Markdown table (the median of --repeat runs of each).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import argparse
 import io
 import os
 import pathlib
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,13 +33,14 @@ import pgc.dask
 import pyarrow as pa
 
 
-def best(f, repeat: int) -> float:
+def median_time(f, repeat: int) -> float:
+    """The median wall time of `repeat` calls of `f`."""
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
         f()
         times.append(time.perf_counter() - t)
-    return min(times)
+    return statistics.median(times)
 
 
 def peer():
@@ -93,14 +95,14 @@ def main() -> None:
         rows.append((what, f"{seconds:.3f}", ratio))
 
     r = peer()
-    t_peer = best(lambda: r.parse_games(strings, num_threads=threads), repeat)
+    t_peer = median_time(lambda: r.parse_games(strings, num_threads=threads), repeat)
     row(f"rust_pgn_reader_python_binding.parse_games, {threads} threads", t_peer)
     cols = ["clocks", "evals"]
-    t = best(
+    t = median_time(
         lambda: pgc.read_arrow(data, columns=cols, uci=True, threads=threads).read_all(), repeat
     )
     row("pgc.read_arrow (uci, clocks, evals) / parse_games", t, t_peer)
-    t = best(lambda: pgc.training_arrays(data, threads=threads), repeat)
+    t = median_time(lambda: pgc.training_arrays(data, threads=threads), repeat)
     row("pgc.training_arrays / parse_games", t, t_peer)
 
     import chess.pgn
@@ -113,9 +115,9 @@ def main() -> None:
         while chess.pgn.read_game(f) is not None:
             pass
 
-    t_chess = best(python_chess, 1) / n * len(games)
+    t_chess = median_time(python_chess, 1) / n * len(games)
     row(f"python-chess read_game (from {n} games, scaled)", t_chess)
-    t = best(lambda: sum(1 for _ in pgc.read(data, threads=threads)), repeat)
+    t = median_time(lambda: sum(1 for _ in pgc.read(data, threads=threads)), repeat)
     row("pgc.read (Game objects) / python-chess", t, t_chess)
 
     if not a.no_dask:
@@ -130,7 +132,7 @@ def main() -> None:
             whole = pathlib.Path(tmp) / "whole.pgn"
             whole.write_bytes(text)
             out = pathlib.Path(tmp) / "out.pgc"
-            t_cli = best(
+            t_cli = median_time(
                 lambda: subprocess.run(
                     [cli, "encode", "-q", "-f", "-j", "2", str(whole), "-o", str(out)], check=True
                 ),
@@ -139,7 +141,7 @@ def main() -> None:
             row("pgc encode -j 2 (one process)", t_cli)
             with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as c:
                 with Client(c) as client:
-                    t = best(
+                    t = median_time(
                         lambda: pgc.dask.encode_shards(paths, str(out) + ".dask", client=client),
                         repeat,
                     )
