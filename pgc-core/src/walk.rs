@@ -599,15 +599,8 @@ fn play_run<V: GameVisitor>(
         // only follow the run, starts from it), and `pos` plays the move in
         // place: one copy per move when the visitor wants the position
         // before, else one for the run's last move.
-        let before: Option<&VariantPosition> = if want_before || i == last {
-            let p: &VariantPosition = match prev {
-                Some(p) => {
-                    crate::variant::copy_position(p, pos);
-                    p
-                }
-                None => prev.insert(pos.clone()),
-            };
-            want_before.then_some(p)
+        let before = if want_before || i == last {
+            want_before.then_some(keep_before(prev, pos))
         } else {
             None
         };
@@ -672,6 +665,22 @@ fn play_run_variant<V: GameVisitor>(
     Ok(ControlFlow::Continue(()))
 }
 
+/// Keeps the position before a move in `prev` (copied in place once
+/// `prev` holds one: no allocation per move) and returns it.
+#[inline]
+fn keep_before<'a>(
+    prev: &'a mut Option<VariantPosition>,
+    pos: &VariantPosition,
+) -> &'a VariantPosition {
+    match prev {
+        Some(p) => {
+            crate::variant::copy_position(p, pos);
+            p
+        }
+        None => prev.insert(pos.clone()),
+    }
+}
+
 /// Plays `m` in `pos` (a variant other than standard chess, or a wide
 /// move) and calls the visitor; `san` is the move's SAN body when the
 /// visitor wants it.
@@ -687,15 +696,8 @@ fn play_one<V: GameVisitor>(
     want_before: bool,
     keep_prev: bool,
 ) -> ControlFlow<()> {
-    let before: Option<&VariantPosition> = if want_before || keep_prev {
-        let p: &VariantPosition = match prev {
-            Some(p) => {
-                crate::variant::copy_position(p, pos);
-                p
-            }
-            None => prev.insert(pos.clone()),
-        };
-        want_before.then_some(p)
+    let before = if want_before || keep_prev {
+        want_before.then_some(keep_before(prev, pos))
     } else {
         None
     };
