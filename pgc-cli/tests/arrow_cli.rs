@@ -441,3 +441,36 @@ fn export_keeps_the_games_before_damage_and_past_an_oversized_game() {
     );
     assert!(!pgn.contains("[Event \"big\"]"), "{pgn}");
 }
+
+#[test]
+fn a_seekable_pgc_zst_exports_the_table_of_its_pgc() {
+    let Some(dir) = corpus_dir() else { return };
+    let tmp = Tmp::new("seekable");
+    let src = dir.join("hauva69__pgn4web/twic944.pgn.zst");
+    let (plain, zst) = (tmp.path("g.pgc"), tmp.path("g.pgc.zst"));
+    for out in [&plain, &zst] {
+        ok(&[
+            "encode".as_ref(),
+            "-q".as_ref(),
+            src.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+    }
+    let mut tables = Vec::new();
+    for (input, jobs) in [(&plain, "1"), (&zst, "1"), (&zst, "2")] {
+        let t = tmp.path(&format!("t{}.parquet", tables.len()));
+        ok(&[
+            "export".as_ref(),
+            "-q".as_ref(),
+            "-j".as_ref(),
+            jobs.as_ref(),
+            input.as_os_str(),
+            "-o".as_ref(),
+            t.as_os_str(),
+        ]);
+        tables.push(std::fs::read(&t).expect("table"));
+    }
+    assert!(tables[0] == tables[1], "the .pgc.zst's table differs");
+    assert!(tables[0] == tables[2], "-j 2 on the .pgc.zst differs");
+}

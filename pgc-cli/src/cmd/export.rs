@@ -583,15 +583,15 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 input.note_range(a.games, reader.games_read());
             }
             Format::Pgc | Format::Empty => {
-                // A file is opened again to seek to the first wanted game.
+                // A file is opened again: to seek to the first wanted game,
+                // and to decompress the frames of a seekable .pgc.zst on
+                // `-j` threads, as decode does.
                 let mut splitter = match (a.games, input.path()) {
-                    (Some(r), Some(_)) => {
-                        open_batches(input, limits, Some(r), jobs, a.report.quiet)?
-                    }
+                    (range, Some(_)) => open_batches(input, limits, range, jobs, a.report.quiet)?,
                     (Some(r), None) => {
                         PgcSplitter::new(opened.reader, limits).select(r.first, r.last)
                     }
-                    (None, _) => PgcSplitter::new(opened.reader, limits),
+                    (None, None) => PgcSplitter::new(opened.reader, limits),
                 };
                 run_ordered(
                     jobs,
