@@ -159,10 +159,6 @@ pub struct Select<'a, V> {
     /// Whether the selection chooses at all (else every callback only
     /// goes through).
     active: bool,
-    /// Stop a kept game at its movetext too when nothing more is needed
-    /// of it (no `--dedup`, the filter decided by the tags): for a caller
-    /// that only asks whether a game is selected.
-    pub tags_only: bool,
 }
 
 impl<'a, V: GameVisitor> Select<'a, V> {
@@ -180,7 +176,6 @@ impl<'a, V: GameVisitor> Select<'a, V> {
             dropped: false,
             last_key: None,
             active: sel.is_active(),
-            tags_only: false,
         }
     }
 
@@ -202,15 +197,7 @@ impl<'a, V: GameVisitor> Select<'a, V> {
         }
         if self.sel.dedup.is_some() {
             if !self.started {
-                let fen = self.tags.get(b"FEN");
-                let variant = self
-                    .tags
-                    .get(b"Variant")
-                    .and_then(|v| pgc_core::variant::variant_of_tag(v).ok())
-                    .unwrap_or_default();
-                let start = pgc_core::variant_start_position(variant, fen)
-                    .unwrap_or_else(|_| VariantPosition::Chess(shakmaty::Chess::default()));
-                self.key = KeyHasher::new(&start);
+                self.key = start_key(&self.tags);
             }
             if self.sel.dedup == Some(DedupMode::Tags) {
                 self.key.tags(&self.tags);
@@ -241,15 +228,10 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
     }
     fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.started = true;
-        if let Some(f) = &self.sel.filter {
-            match f.eval(&self.tags, None) {
-                Some(false) => return ControlFlow::Break(()),
-                Some(true) if self.tags_only && self.sel.dedup.is_none() => {
-                    self.dropped = false;
-                    return ControlFlow::Break(());
-                }
-                _ => {}
-            }
+        if let Some(f) = &self.sel.filter
+            && f.eval(&self.tags, None) == Some(false)
+        {
+            return ControlFlow::Break(());
         }
         if self.sel.dedup.is_some() {
             self.key = KeyHasher::new(start);
@@ -310,37 +292,93 @@ impl<V: GameVisitor> GameVisitor for Select<'_, V> {
     }
 }
 
-/// Receives nothing: for [`select_game`], which only asks whether a game
-/// is selected (no SAN, no positions before moves, variations skipped).
-struct Nothing;
-
-impl GameVisitor for Nothing {
-    fn wants_san(&self) -> bool {
-        false
-    }
-    fn wants_before(&self) -> bool {
-        false
-    }
-    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
+/// The key of a game's start position, from its tags (`FEN`, `Variant`),
+/// for a game whose movetext gives none.
+fn start_key(tags: &TagList) -> KeyHasher {
+    let variant = tags
+        .get(b"Variant")
+        .and_then(|v| pgc_core::variant::variant_of_tag(v).ok())
+        .unwrap_or_default();
+    let start = pgc_core::variant_start_position(variant, tags.get(b"FEN"))
+        .unwrap_or_else(|_| VariantPosition::Chess(shakmaty::Chess::default()));
+    KeyHasher::new(&start)
 }
 
 /// Whether the one game of `pgc` (just encoded) is selected: `Some` with
-/// its `--dedup` key (if asked) when it is, `None` when it is not. The
-/// moves are decoded only when the selection needs them.
-///
-/// # Errors
-/// The walker's, for records that do not make a game.
-pub fn select_game(
-    pgc: &[u8],
-    sel: &Selection,
-) -> std::result::Result<Option<Option<GameKey>>, pgc_core::WalkError> {
-    let mut walker = pgc_core::GameWalker::new(pgc);
-    let mut v = Select::new(Nothing, sel);
-    v.tags_only = true;
-    walker.walk_game(&mut v)?;
-    Ok((!v.dropped).then_some(v.last_key))
+/// its `--dedup` key (if asked) when it is, `None` when it is not. Only
+/// the records are read (the game grammar, no move is replayed): the key
+/// is made of the start position and the main line's ordinals as written.
+/// Records that do not make one game (which the encoder does not write)
+/// keep the game, with no key.
+pub fn select_game(pgc: &[u8], sel: &Selection) -> Option<Option<GameKey>> {
+    use pgc_core::game::{Event, GameParser};
+    let mut parser = GameParser::new(pgc_core::Limits::default());
+    let mut records = pgc_core::Reader::new(pgc);
+    let mut tags = TagList::default();
+    let (mut depth, mut plies) = (0u32, 0u64);
+    let mut key = None;
+    let kept = Some(None);
+    while let Ok(Some((offset, rec))) = records.next_record() {
+        let step = parser.feed(offset, rec);
+        if step.error.is_some() {
+            return kept;
+        }
+        if step.movetext_begins {
+            if let Some(f) = &sel.filter {
+                match f.eval(&tags, None) {
+                    Some(false) => return None,
+                    Some(true) if sel.dedup.is_none() => return kept,
+                    _ => {}
+                }
+            }
+            key = Some(start_key(&tags));
+        }
+        let main = depth == 0;
+        match step.event {
+            Event::Tag { name, value } => tags.push(name, value),
+            Event::Moves { ordinals, .. } if main => {
+                plies += ordinals.len() as u64;
+                if let Some(k) = key.as_mut() {
+                    ordinals.iter().for_each(|&o| k.push(u16::from(o)));
+                }
+            }
+            Event::NullMove(_) if main => {
+                plies += 1;
+                if let Some(k) = key.as_mut() {
+                    k.null();
+                }
+            }
+            Event::WideMove(payload) if main => {
+                plies += 1;
+                let Ok(o) = pgc_core::ext::simple::wide_move(payload) else {
+                    return kept;
+                };
+                if let Some(k) = key.as_mut() {
+                    k.push(o);
+                }
+            }
+            Event::RavBegin => depth += 1,
+            Event::RavEnd => depth = depth.saturating_sub(1),
+            Event::Reduced { .. } => return kept,
+            Event::End => {
+                if let Some(f) = &sel.filter
+                    && !f.matches(&tags, plies)
+                {
+                    return None;
+                }
+                let Some(mode) = sel.dedup else {
+                    return kept;
+                };
+                let mut k = key.unwrap_or_else(|| start_key(&tags));
+                if mode == DedupMode::Tags {
+                    k.tags(&tags);
+                }
+                return Some(Some(k.finish()));
+            }
+            _ => {}
+        }
+    }
+    kept
 }
 
 /// Consecutive games of a batch that `--where` may select, by their tags:

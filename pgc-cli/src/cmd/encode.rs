@@ -97,8 +97,8 @@ fn encode_batch(
                     // The records just written make one game: an error
                     // reading them back keeps the game, unchosen.
                     match select_game(&done.pgc[from..], sel) {
-                        Ok(None) => done.pgc.truncate(from),
-                        Ok(Some(Some(key))) => {
+                        None => done.pgc.truncate(from),
+                        Some(Some(key)) => {
                             done.kept.push(KeptGame {
                                 game: this.index,
                                 key,
@@ -109,7 +109,7 @@ fn encode_batch(
                                 starts.push((this.index, at));
                             }
                         }
-                        Ok(Some(None)) | Err(_) => {}
+                        Some(None) => {}
                     }
                 }
             }
