@@ -11,7 +11,6 @@ use arrow_schema::SchemaRef;
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::{BulkEvent, BulkGame};
 use std::borrow::Cow;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// How the value of a tag column is stored.
@@ -221,10 +220,9 @@ impl GamesBuilder {
                     }
                     moves += 1;
                     if uci {
-                        let b = self.uci.values();
-                        // Writing to a builder cannot fail.
-                        let _ = write!(b, "{}", m.to_uci(mode));
-                        b.append_value("");
+                        let mut buf = [0u8; 5];
+                        let text = uci_text(&m.to_uci(mode), &mut buf);
+                        self.uci.values().append_value(text);
                     }
                     if let Some(s) = san.get(sans) {
                         self.san.values().append_value(s.as_str());
@@ -480,9 +478,86 @@ struct Gaps {
     eval_seen: bool,
 }
 
+/// A move in UCI, written into `buf` without the formatting machinery
+/// (this runs once per move): `e2e4`, `e7e8q`, `N@f3`, `0000`.
+#[inline]
+fn uci_text<'b>(m: &shakmaty::uci::UciMove, buf: &'b mut [u8; 5]) -> &'b str {
+    use shakmaty::uci::UciMove;
+    let square = |s: shakmaty::Square| [b'a' + s.file() as u8, b'1' + s.rank() as u8];
+    let n = match *m {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            buf[..2].copy_from_slice(&square(from));
+            buf[2..4].copy_from_slice(&square(to));
+            match promotion {
+                Some(r) => {
+                    buf[4] = r.char() as u8;
+                    5
+                }
+                None => 4,
+            }
+        }
+        UciMove::Put { role, to } => {
+            buf[0] = role.upper_char() as u8;
+            buf[1] = b'@';
+            buf[2..4].copy_from_slice(&square(to));
+            4
+        }
+        UciMove::Null => {
+            buf[..4].copy_from_slice(b"0000");
+            4
+        }
+    };
+    // ASCII only.
+    std::str::from_utf8(&buf[..n]).unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn uci_text_is_shakmatys_uci() {
+        use shakmaty::fen::Fen;
+        use shakmaty::uci::UciMove;
+        use shakmaty::variant::{Crazyhouse, VariantPosition};
+        use shakmaty::{CastlingMode, Chess, Position};
+        let mut texts = Vec::new();
+        // Promotions (with captures) and castling; drops with pieces in hand.
+        let chess: Chess = "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let zh: Crazyhouse = "r3k2r/8/8/8/8/8/8/R3K2R[QNp] w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let positions = [
+            VariantPosition::Chess(chess),
+            VariantPosition::Crazyhouse(zh),
+        ];
+        for pos in &positions {
+            for m in pos.legal_moves() {
+                let u = m.to_uci(CastlingMode::Standard);
+                let mut buf = [0u8; 5];
+                assert_eq!(uci_text(&u, &mut buf), u.to_string());
+                texts.push(u.to_string());
+            }
+        }
+        let mut buf = [0u8; 5];
+        assert_eq!(uci_text(&UciMove::Null, &mut buf), "0000");
+        for t in ["b7b8q", "b7b8n", "e1g1", "N@e4", "Q@d5"] {
+            assert!(
+                texts.iter().any(|x| x == t),
+                "{t} not among the moves tried"
+            );
+        }
+    }
 
     #[test]
     fn dates_times_and_time_controls() {
