@@ -443,13 +443,25 @@ pub struct Runs {
 /// not exclude by their tags. No move is decoded: the walker still checks
 /// that every record frames and follows the game grammar, as `pgc decode
 /// --where` does for the games it skips.
+///
+/// Without a filter the batch is one run.
 pub fn selected_runs(
     data: &[u8],
     offset: u64,
     games: u64,
     limits: pgc_core::Limits,
-    filter: &Filter,
+    filter: Option<&Filter>,
 ) -> Runs {
+    let Some(filter) = filter else {
+        return Runs {
+            runs: vec![Run {
+                start: 0,
+                end: data.len(),
+                games,
+            }],
+            ..Runs::default()
+        };
+    };
     let reader = pgc_core::Reader::with_limits(data, limits).starting_at(offset);
     let mut walker = pgc_core::GameWalker::from_reader(reader).starting_at(games);
     let mut v = TagVerdict {

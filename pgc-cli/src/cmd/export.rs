@@ -15,7 +15,7 @@ use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::pgn_batch::{Job, next_batch, skip_to};
 use crate::progress::{Progress, say, summary_line};
-use crate::select::{Dedup, GameKey, Run, Runs, Selection, bulk_plies_and_key, selected_runs};
+use crate::select::{Dedup, GameKey, Selection, bulk_plies_and_key, selected_runs};
 use crate::table::{Spool, output_format, table_error};
 use crate::training::{TrainingRow, training_rows};
 use arrow_array::builder::{
@@ -71,17 +71,13 @@ fn convert_selected(
     if !sel.is_active() {
         return convert(data, offset, games, builder);
     }
-    let found = match &sel.filter {
-        Some(f) => selected_runs(data, offset, games, builder.options().limits, f),
-        None => Runs {
-            runs: vec![Run {
-                start: 0,
-                end: data.len(),
-                games,
-            }],
-            ..Runs::default()
-        },
-    };
+    let found = selected_runs(
+        data,
+        offset,
+        games,
+        builder.options().limits,
+        sel.filter.as_ref(),
+    );
     let mut last_end = 0;
     for run in &found.runs {
         let part = &data[run.start..run.end];
@@ -229,17 +225,7 @@ fn positions_of(
         san: false,
         limits,
     };
-    let found = match &sel.filter {
-        Some(f) => selected_runs(data, offset, games, limits, f),
-        None => Runs {
-            runs: vec![Run {
-                start: 0,
-                end: data.len(),
-                games,
-            }],
-            ..Runs::default()
-        },
-    };
+    let found = selected_runs(data, offset, games, limits, sel.filter.as_ref());
     let mut b = PositionsBuilder::new();
     let mut n = 0;
     for run in &found.runs {

@@ -482,7 +482,7 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         None => w.read(BulkReader::from_walker(b.walker(job.opts.limits), job.opts)),
         Some(f) => {
             // The games the tags exclude are not decoded.
-            let found = selected_runs(&b.data, b.offset, b.games, job.opts.limits, f);
+            let found = selected_runs(&b.data, b.offset, b.games, job.opts.limits, Some(f));
             let mut error = None;
             for run in &found.runs {
                 let reader = BulkReader::new(&b.data[run.start..run.end], job.opts)
