@@ -675,37 +675,48 @@ impl Checker {
     }
 
     fn null_move(&mut self, g: &mut Game, offset: u64) {
-        let line = &mut g.line;
-        let ply = line.ply.saturating_add(1);
-        line.ply = ply;
-        let Some(pos) = line.pos.take() else {
-            line.prev = None;
-            return;
-        };
-        match crate::setup::variant_null_move(&pos) {
-            Some(after) => {
-                line.prev = Some(pos);
-                line.pos = Some(after);
-            }
-            None => {
-                line.prev = Some(pos);
-                let game = self.parser.game();
-                self.problem(
-                    offset,
-                    game,
-                    Some(ply),
-                    Some(Marker::Extension),
+        self.step_line(g, offset, |pos| {
+            crate::setup::variant_null_move(pos).ok_or_else(|| {
+                Some((
                     "a null move only when the side to move is not in check",
-                    "a null move while in check",
-                );
-            }
-        }
+                    "a null move while in check".to_string(),
+                ))
+            })
+        });
     }
 
     /// Replays the move of a wide-move record (kind 0x13) on the game's
     /// line, reporting an ordinal the position has no move for (a bad
-    /// payload is reported by [`Self::extension`]).
+    /// payload is reported by [`Self::extension`]: the line stops there).
     fn wide_move(&mut self, g: &mut Game, offset: u64, payload: &[u8]) {
+        let ordinal = ext::simple::wide_move(payload).ok();
+        self.step_line(g, offset, |pos| {
+            let Some(ordinal) = ordinal else {
+                return Err(None);
+            };
+            let (m, _) = ordinal::variant::select_in(pos, ordinal).map_err(|e| {
+                Some((
+                    "a wide-move ordinal below the number of legal moves (spec/extensions.md)",
+                    e.to_string(),
+                ))
+            })?;
+            let mut after = pos.clone();
+            crate::variant::play_unchecked(&mut after, m);
+            Ok(after)
+        });
+    }
+
+    /// One ply of the game's line made by `play` from its position (a
+    /// null move, a wide move): the position before it is kept for a RAV.
+    /// Where `play` fails the line stops, and a problem is reported with
+    /// what was expected and found (none for `Err(None)`: the record's
+    /// payload was reported already).
+    fn step_line(
+        &mut self,
+        g: &mut Game,
+        offset: u64,
+        play: impl FnOnce(&VariantPosition) -> Result<VariantPosition, Option<(&'static str, String)>>,
+    ) {
         let line = &mut g.line;
         let ply = line.ply.saturating_add(1);
         line.ply = ply;
@@ -713,29 +724,22 @@ impl Checker {
             line.prev = None;
             return;
         };
-        let Ok(ordinal) = ext::simple::wide_move(payload) else {
-            line.prev = Some(pos);
-            return;
-        };
-        match ordinal::variant::select_in(&pos, ordinal) {
-            Ok((m, _)) => {
-                let mut after = pos.clone();
-                crate::variant::play_unchecked(&mut after, m);
-                line.prev = Some(pos);
-                line.pos = Some(after);
-            }
-            Err(e) => {
-                line.prev = Some(pos);
+        let played = play(&pos);
+        line.prev = Some(pos);
+        match played {
+            Ok(after) => line.pos = Some(after),
+            Err(Some((expected, found))) => {
                 let game = self.parser.game();
                 self.problem(
                     offset,
                     game,
                     Some(ply),
                     Some(Marker::Extension),
-                    "a wide-move ordinal below the number of legal moves (spec/extensions.md)",
-                    e.to_string(),
+                    expected,
+                    found,
                 );
             }
+            Err(None) => {}
         }
     }
 
