@@ -924,6 +924,48 @@ mod tests {
         verify(bytes, Limits::default()).unwrap()
     }
 
+    #[test]
+    fn null_and_wide_moves_are_replayed_and_refused_where_they_cannot_be() {
+        // 1. e4, then a wide move of ordinal 256 where 20 moves are legal.
+        let r = check(&[0x05, 0x03, 1, 13, 0x80, ext::WIDE_MOVE, 2, 1, 0, 0x06]);
+        assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+        let p = &r.problems[0];
+        assert_eq!(
+            (p.offset, p.game, p.ply, p.marker),
+            (4, Some(0), Some(2), Some(Marker::Extension))
+        );
+        assert!(
+            p.expected.contains("wide-move ordinal below"),
+            "{}",
+            p.expected
+        );
+        // Black to move in check (the rook on e1): no null move.
+        let fen = b"4k3/8/8/8/8/8/8/4R1K1 b - - 0 1";
+        let mut g = vec![0x05, 0x02, 3];
+        g.extend(b"FEN");
+        g.push(fen.len() as u8);
+        g.extend(fen);
+        let at = g.len() as u64;
+        g.extend([0x80, ext::NULL_MOVE, 2, b'-', b'-', 0x06]);
+        let r = check(&g);
+        assert_eq!(r.problems.len(), 1, "{:?}", r.problems);
+        let p = &r.problems[0];
+        assert_eq!(
+            (p.offset, p.ply, p.marker),
+            (at, Some(1), Some(Marker::Extension))
+        );
+        assert!(p.expected.contains("not in check"), "{}", p.expected);
+        // Nobody in check: the null move is played.
+        let white = b"4k3/8/8/8/8/8/8/3R2K1 w - - 0 1";
+        let mut g = vec![0x05, 0x02, 3];
+        g.extend(b"FEN");
+        g.push(white.len() as u8);
+        g.extend(white);
+        g.extend([0x80, ext::NULL_MOVE, 2, b'-', b'-', 0x06]);
+        let r = check(&g);
+        assert!(r.problems.is_empty(), "{:?}", r.problems);
+    }
+
     /// `(offset, game, ply, marker)` of a problem.
     type Where = (u64, Option<u64>, Option<u32>, Option<Marker>);
 
