@@ -35,8 +35,10 @@
 //! assert_eq!(e.at, 1);
 //! ```
 
+use super::cursor::{Bytes, unzigzag, zigzag};
 use super::error::{Found, PayloadError};
-use crate::item::{Varint64Error, put_varint, read_varint64};
+use super::placement::Placement;
+use crate::item::put_varint;
 use shakmaty::Square;
 
 /// The largest clock accepted, in milliseconds: 999,999,999 hours.
@@ -1169,10 +1171,8 @@ pub struct GameCommands {
     templates: Vec<u8>,
     template_ends: Vec<usize>,
     scratch: Vec<u8>,
-    /// (first anchor, count) of each run of consecutive commented anchors.
-    placement: Vec<(u64, u64)>,
-    /// (template, comment count) runs.
-    template_runs: Vec<(u32, u64)>,
+    /// Where the comments stand and which template each uses.
+    place: Placement,
     clocks: [ClockColumn; 4],
     evals: EvalColumn,
     marks: Vec<u8>,
@@ -1190,8 +1190,7 @@ impl GameCommands {
     pub fn clear(&mut self) {
         self.templates.clear();
         self.template_ends.clear();
-        self.placement.clear();
-        self.template_runs.clear();
+        self.place.clear();
         for c in &mut self.clocks {
             c.clear();
         }
@@ -1214,7 +1213,7 @@ impl GameCommands {
     /// Whether [`GameCommands::push`] would take a comment for `anchor`
     /// (anchors must increase).
     pub fn accepts(&self, anchor: u64) -> bool {
-        self.placement.last().is_none_or(|&(s, n)| anchor >= s + n)
+        self.place.accepts(anchor)
     }
 
     /// Records `c` as the comment right after anchor `anchor`. Returns
@@ -1246,14 +1245,7 @@ impl GameCommands {
                 (self.template_ends.len() - 1) as u32
             }
         };
-        match self.template_runs.last_mut() {
-            Some((last, n)) if *last == t => *n += 1,
-            _ => self.template_runs.push((t, 1)),
-        }
-        match self.placement.last_mut() {
-            Some((s, n)) if *s + *n == anchor => *n += 1,
-            _ => self.placement.push((anchor, 1)),
-        }
+        self.place.push(anchor, t);
         for part in c.parts() {
             match part {
                 TypedPart::Space(_) => {}
@@ -1286,20 +1278,7 @@ impl GameCommands {
     pub fn to_payload(&self, out: &mut Vec<u8>) {
         put_varint(out, self.template_ends.len() as u64);
         out.extend_from_slice(&self.templates);
-        put_varint(out, self.placement.len() as u64);
-        let mut next = 0;
-        for &(s, n) in &self.placement {
-            put_varint(out, s - next);
-            put_varint(out, n);
-            next = s + n;
-        }
-        if self.template_ends.len() > 1 {
-            put_varint(out, self.template_runs.len() as u64);
-            for &(t, n) in &self.template_runs {
-                put_varint(out, u64::from(t));
-                put_varint(out, n);
-            }
-        }
+        self.place.write(out, self.template_ends.len());
         let mut mask = 0;
         for (i, c) in self.clocks.iter().enumerate() {
             if !c.is_empty() {
@@ -1352,8 +1331,7 @@ pub struct GameCommandsReader {
     /// Per template, how many values of each column one comment uses.
     uses: Vec<[u64; 7]>,
     space: Vec<u8>,
-    placement: Vec<(u64, u64)>,
-    template_runs: Vec<(u32, u64)>,
+    place: Placement,
     clocks: [Vec<u64>; 4],
     evals: Vec<Eval>,
     arrows: Vec<Arrow>,
@@ -1363,13 +1341,6 @@ pub struct GameCommandsReader {
     /// End index in `squares` of each `[%csl]` list.
     square_ends: Vec<u32>,
     // Cursors.
-    run: usize,
-    /// Comments in the runs before `run`.
-    run_base: u64,
-    /// Comments handed out (or skipped) so far.
-    consumed: u64,
-    trun: usize,
-    trun_used: u64,
     clock_at: [usize; 4],
     eval_at: usize,
     arrows_at: usize,
@@ -1406,8 +1377,7 @@ impl GameCommandsReader {
         self.template_ends.clear();
         self.uses.clear();
         self.space.clear();
-        self.placement.clear();
-        self.template_runs.clear();
+        self.place.clear();
         for c in &mut self.clocks {
             c.clear();
         }
@@ -1416,11 +1386,6 @@ impl GameCommandsReader {
         self.arrow_ends.clear();
         self.squares.clear();
         self.square_ends.clear();
-        self.run = 0;
-        self.run_base = 0;
-        self.consumed = 0;
-        self.trun = 0;
-        self.trun_used = 0;
         self.clock_at = [0; 4];
         self.eval_at = 0;
         self.arrows_at = 0;
@@ -1577,97 +1542,11 @@ impl GameCommandsReader {
                 g.check_uses.extend_from_slice(&g.uses);
             }
         }
-        // Placement.
-        let p = r.count(2, "a count of runs of commented anchors")?;
-        g.placement.reserve(p);
-        let mut next = 0u64;
-        let mut comments = 0u64;
-        for _ in 0..p {
-            let at = r.pos;
-            let gap = r.u64("the gap before a run of commented anchors")?;
-            let n = r.u64("the length of a run of commented anchors")?;
-            let start = next.checked_add(gap);
-            let end = start.and_then(|s| s.checked_add(n));
-            match (start, end) {
-                (Some(s), Some(e)) if n > 0 && (gap > 0 || g.placement.is_empty()) => {
-                    g.placement.push((s, n));
-                    next = e;
-                    comments = comments.checked_add(n).ok_or_else(|| {
-                        r.err_at(at, "at most 2^64 - 1 comments", Found::Value(n))
-                    })?;
-                }
-                _ if n == 0 => {
-                    return Err(r.err_at(
-                        at,
-                        "a run of one or more commented anchors",
-                        Found::Value(0),
-                    ));
-                }
-                _ => {
-                    return Err(r.err_at(
-                        at,
-                        "a gap of 1 or more between runs, within 64 bits",
-                        Found::Value(gap),
-                    ));
-                }
-            }
-        }
-        if comments == 0 {
-            return Err(r.err_at(
-                r.pos.saturating_sub(1),
-                "at least one run of commented anchors",
-                Found::Value(0),
-            ));
-        }
-        // Template runs.
-        if t == 1 {
-            g.template_runs.push((0, comments));
-        } else {
-            let n = r.count(2, "a count of template runs")?;
-            g.template_runs.reserve(n);
-            let mut total = 0u64;
-            for _ in 0..n {
-                let at = r.pos;
-                let ti = r.u64("a template number")?;
-                if ti >= t as u64 {
-                    return Err(r.err_at(
-                        at,
-                        "a template number below the template count",
-                        Found::Value(ti),
-                    ));
-                }
-                let at = r.pos;
-                let k = r.u64("a template run length")?;
-                if k == 0 {
-                    return Err(r.err_at(
-                        at,
-                        "a template run of one or more comments",
-                        Found::Value(0),
-                    ));
-                }
-                total = total
-                    .checked_add(k)
-                    .filter(|&x| x <= comments)
-                    .ok_or_else(|| {
-                        r.err_at(
-                            at,
-                            "template runs covering exactly the commented anchors",
-                            Found::Value(k),
-                        )
-                    })?;
-                g.template_runs.push((ti as u32, k));
-            }
-            if total != comments {
-                return Err(r.err_at(
-                    r.pos.saturating_sub(1),
-                    "template runs covering exactly the commented anchors",
-                    Found::Value(total),
-                ));
-            }
-        }
+        // Placement and template runs.
+        g.place.read(&mut r, t)?;
         // What the columns must hold.
         let mut need = [0u64; 7];
-        for &(ti, k) in &g.template_runs {
+        for &(ti, k) in g.place.template_runs() {
             for (n, u) in need.iter_mut().zip(g.uses[ti as usize]) {
                 *n = u
                     .checked_mul(k)
@@ -1789,53 +1668,29 @@ impl GameCommandsReader {
 
     /// The number of typed comments in the record.
     pub fn len(&self) -> u64 {
-        self.placement.iter().map(|&(_, n)| n).sum()
+        self.place.comments()
     }
 
     /// Whether the record holds no comment (never true after a successful
     /// [`GameCommandsReader::load`]).
     pub fn is_empty(&self) -> bool {
-        self.placement.is_empty()
+        self.place.is_empty()
     }
 
     /// Whether anchor `anchor` carries a typed comment.
     pub fn has_comment_at(&self, anchor: u64) -> bool {
-        self.placement
-            .binary_search_by(|&(s, n)| {
-                if anchor < s {
-                    std::cmp::Ordering::Greater
-                } else if anchor >= s + n {
-                    std::cmp::Ordering::Less
-                } else {
-                    std::cmp::Ordering::Equal
-                }
-            })
-            .is_ok()
+        self.place.has_comment_at(anchor)
     }
 
     /// The typed comment after anchor `anchor` into `out`, if it has one.
     /// Call it for anchors in increasing order (every anchor, or only some):
     /// the reader keeps cursors and never goes back.
     pub fn typed_at(&mut self, anchor: u64, out: &mut TypedComment) -> bool {
-        while let Some(&(s, n)) = self.placement.get(self.run) {
-            if anchor < s + n {
-                break;
-            }
-            self.run += 1;
-            self.run_base += n;
-        }
-        let Some(&(s, _)) = self.placement.get(self.run) else {
+        let Some(ordinal) = self.place.comment_at(anchor) else {
             return false;
         };
-        if anchor < s {
-            return false;
-        }
-        let ordinal = self.run_base + (anchor - s);
-        if ordinal < self.consumed {
-            return false;
-        }
         // Comments of anchors the caller did not ask for still use values.
-        while self.consumed < ordinal {
+        while self.place.consumed() < ordinal {
             let mut skip = std::mem::take(&mut self.scratch);
             self.take_next(&mut skip);
             self.scratch = skip;
@@ -1860,15 +1715,9 @@ impl GameCommandsReader {
     /// The next comment in record order.
     fn take_next(&mut self, out: &mut TypedComment) -> bool {
         out.clear();
-        let Some(&(t, k)) = self.template_runs.get(self.trun) else {
+        let Some(t) = self.place.next_template() else {
             return false;
         };
-        self.consumed += 1;
-        self.trun_used += 1;
-        if self.trun_used >= k {
-            self.trun += 1;
-            self.trun_used = 0;
-        }
         let start = if t == 0 {
             0
         } else {
@@ -2021,93 +1870,6 @@ impl Anchors {
     /// Counts `n` anchors at once, for a reader that wants no comment.
     pub fn skip(&mut self, n: u64) {
         self.next += n;
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Bytes
-// ---------------------------------------------------------------------------
-
-const fn zigzag(v: i64) -> u64 {
-    ((v << 1) ^ (v >> 63)) as u64
-}
-
-const fn unzigzag(u: u64) -> i64 {
-    (u >> 1) as i64 ^ -((u & 1) as i64)
-}
-
-/// A payload cursor.
-struct Bytes<'a> {
-    buf: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Bytes<'a> {
-    fn err_at(&self, at: usize, expected: &'static str, found: Found) -> PayloadError {
-        PayloadError {
-            at,
-            expected,
-            found,
-        }
-    }
-
-    fn byte(&mut self, what: &'static str) -> Result<u8, PayloadError> {
-        let b = *self
-            .buf
-            .get(self.pos)
-            .ok_or_else(|| self.err_at(self.pos, what, Found::End))?;
-        self.pos += 1;
-        Ok(b)
-    }
-
-    #[inline]
-    fn u64(&mut self, what: &'static str) -> Result<u64, PayloadError> {
-        // Most values of a column are one byte.
-        if let Some(&b) = self.buf.get(self.pos)
-            && b < 0x80
-        {
-            self.pos += 1;
-            return Ok(u64::from(b));
-        }
-        match read_varint64(self.buf.get(self.pos..).unwrap_or_default()) {
-            Ok((v, n)) => {
-                self.pos += n;
-                Ok(v)
-            }
-            Err(Varint64Error::Overflow) => Err(self.err_at(
-                self.pos,
-                "a LEB128 value of at most 64 bits",
-                Found::Byte(self.buf[self.pos]),
-            )),
-            // Reported where the bytes ran out, as `byte` does.
-            Err(Varint64Error::Truncated) => Err(self.err_at(self.buf.len(), what, Found::End)),
-        }
-    }
-
-    /// A count of items that take at least `min_bytes` each: never more than
-    /// the bytes left justify.
-    fn count(&mut self, min_bytes: usize, what: &'static str) -> Result<usize, PayloadError> {
-        let at = self.pos;
-        let n = self.u64(what)?;
-        let left = (self.buf.len() - self.pos) as u64;
-        if n.saturating_mul(min_bytes as u64) > left {
-            return Err(self.err_at(at, "a count that the bytes left can hold", Found::Value(n)));
-        }
-        Ok(n as usize)
-    }
-
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], PayloadError> {
-        let s = self
-            .buf
-            .get(self.pos..self.pos.saturating_add(n))
-            .ok_or_else(|| self.err_at(self.buf.len(), what, Found::End))?;
-        self.pos += n;
-        Ok(s)
-    }
-
-    fn take_len(&mut self, what: &'static str) -> Result<&'a [u8], PayloadError> {
-        let n = self.count(1, what)?;
-        self.take(n, what)
     }
 }
 

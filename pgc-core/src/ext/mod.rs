@@ -29,10 +29,12 @@
 
 mod check;
 pub mod commands;
+mod cursor;
 mod error;
 mod kind;
 pub mod layout;
 pub mod patch;
+mod placement;
 pub mod simple;
 pub mod verbatim;
 
