@@ -4,6 +4,7 @@ use crate::commands::render;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
+use pgc_core::ext::engine::{EngineNote, NoteLine, RenderError, render_note};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
@@ -48,6 +49,10 @@ pub struct Decoder {
     /// anchor by anchor.
     anchors: Anchors,
     typed_text: Vec<u8>,
+    /// The engine note of an anchor, and the positions of the line its
+    /// move lists start from.
+    note: EngineNote,
+    note_line: NoteLine,
     /// Where the walker is: the current record's offset, the game, the ply.
     offset: u64,
     game: u64,
@@ -60,8 +65,11 @@ pub struct Decoder {
     error: Option<ExtError>,
     /// Comments and other records seen, by extension kind (for `info`).
     pub extension_counts: [u64; 256],
-    /// Comments rendered from typed embedded commands (for `info`).
+    /// Comments rendered from typed embedded commands and engine notes
+    /// (for `info`).
     pub typed_comments: u64,
+    /// Of those, engine notes.
+    pub engine_notes: u64,
     /// When set, every comment is parsed and its commands counted in
     /// [`Decoder::comment_stats`] (for `pgc info`; off by default).
     pub count_commands: bool,
@@ -100,6 +108,8 @@ impl Decoder {
             rendered: Vec::new(),
             anchors: Anchors::new(),
             typed_text: Vec::new(),
+            note: EngineNote::new(),
+            note_line: NoteLine::default(),
             offset: 0,
             game: 0,
             ply: 0,
@@ -108,6 +118,7 @@ impl Decoder {
             error: None,
             extension_counts: [0; 256],
             typed_comments: 0,
+            engine_notes: 0,
             count_commands: false,
             comment_stats: CommentStats::default(),
             tags_with_newlines: 0,
@@ -227,6 +238,48 @@ impl Decoder {
                 self.comment_stats.add(&self.typed_text, true);
             }
         }
+        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
+            self.typed_text.clear();
+            match render_note(
+                &self.note,
+                &self.note_line.positions(),
+                &mut self.typed_text,
+            ) {
+                Ok(()) => {
+                    self.writer.comment(&mut self.out, &self.typed_text);
+                    self.typed_comments += 1;
+                    self.engine_notes += 1;
+                    if self.count_commands {
+                        self.comment_stats.add(&self.typed_text, true);
+                    }
+                }
+                Err(e) => self.fail(ExtKind::ENGINE_NOTES, note_error(&e)),
+            }
+        }
+    }
+}
+
+/// A note that cannot be written, as the payload error the decoder
+/// reports (the record is the one whose anchor the note follows).
+fn note_error(e: &RenderError) -> PayloadError {
+    let (expected, found) = match e {
+        RenderError::NoPosition(_) => (
+            "a move list starting from a position the line has there (spec/extensions-engine.md)",
+            pgc_core::ext::Found::Value(0),
+        ),
+        RenderError::Variant => (
+            "a move list in standard chess or Chess960",
+            pgc_core::ext::Found::Value(0),
+        ),
+        RenderError::Move { index, .. } => (
+            "a move list whose ordinals name legal moves",
+            pgc_core::ext::Found::Value(*index as u64 + 1),
+        ),
+    };
+    PayloadError {
+        at: 0,
+        expected,
+        found,
     }
 }
 
@@ -295,6 +348,7 @@ impl GameVisitor for Decoder {
         self.tags.clear();
         self.in_movetext = false;
         self.anchors.begin_game();
+        self.note_line.reset();
         self.game = info.index;
         self.ply = 0;
         ControlFlow::Continue(())
@@ -361,11 +415,17 @@ impl GameVisitor for Decoder {
     /// The move number comes from the ply's depth, so the walker need not
     /// copy the position before each move.
     fn wants_before(&self) -> bool {
-        false
+        // Engine notes replay their move lists from the line's positions.
+        self.anchors.has_notes()
     }
 
     #[inline]
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        if let Some(before) = ply.before
+            && self.anchors.has_notes()
+        {
+            self.note_line.played(before, ply.after);
+        }
         // Plies from the first move of White's first move number; the move
         // number advances (saturating, as shakmaty's) after each Black ply.
         let k = self.start_black + ply.depth.saturating_sub(1);
@@ -380,6 +440,7 @@ impl GameVisitor for Decoder {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);
+        self.note_line.reset();
         self.ply = self.ply.saturating_add(1);
         self.after_anchor();
         ControlFlow::Continue(())
@@ -392,11 +453,13 @@ impl GameVisitor for Decoder {
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        self.note_line.reset();
         self.writer.begin_variation(&mut self.out);
         ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
+        self.note_line.reset();
         self.writer.end_variation(&mut self.out);
         ControlFlow::Continue(())
     }
@@ -418,6 +481,11 @@ impl GameVisitor for Decoder {
             }
             ExtKind::COMMANDS => {
                 if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
+            ExtKind::ENGINE_NOTES => {
+                if let Err(e) = self.anchors.load_notes(payload) {
                     self.fail(kind, e);
                 }
             }

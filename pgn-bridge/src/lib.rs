@@ -84,6 +84,7 @@ mod jsonl;
 mod layout;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod lexer;
+pub mod notes;
 mod pgn_error;
 mod reader;
 pub mod sniff;

@@ -2,7 +2,7 @@
 
 use super::error::PayloadError;
 use super::kind::ExtKind;
-use super::{commands, layout, patch, simple};
+use super::{commands, engine, layout, patch, simple};
 
 /// Validates the payload of an extension record of kind `kind`.
 ///
@@ -24,6 +24,7 @@ pub fn check(kind: ExtKind, payload: &[u8]) -> Result<(), PayloadError> {
 #[derive(Debug, Clone, Default)]
 pub struct PayloadChecker {
     commands: commands::GameCommandsReader,
+    notes: engine::GameNotesReader,
 }
 
 impl PayloadChecker {
@@ -46,6 +47,11 @@ impl PayloadChecker {
             ExtKind::LAYOUT => layout::Layout::from_payload(payload).map(|_| ()),
             ExtKind::TEXT_PATCH => patch::check(payload),
             ExtKind::COMMANDS => self.commands.check(payload),
+            ExtKind::ENGINE_NOTES => {
+                let r = self.notes.load(payload);
+                self.notes.clear();
+                r
+            }
             _ => Ok(()),
         }
     }

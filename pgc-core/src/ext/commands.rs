@@ -36,6 +36,7 @@
 //! ```
 
 use super::cursor::{Bytes, unzigzag, zigzag};
+use super::engine::{EngineNote, GameNotesReader};
 use super::error::{Found, PayloadError};
 use super::placement::Placement;
 use crate::item::put_varint;
@@ -1808,6 +1809,8 @@ fn list<'a, T>(items: &'a [T], ends: &[u32], i: usize) -> &'a [T] {
 pub struct Anchors {
     reader: GameCommandsReader,
     loaded: bool,
+    notes: GameNotesReader,
+    notes_loaded: bool,
     next: u64,
 }
 
@@ -1822,8 +1825,36 @@ impl Anchors {
         if self.loaded {
             self.reader.clear();
         }
+        if self.notes_loaded {
+            self.notes.clear();
+        }
         self.loaded = false;
+        self.notes_loaded = false;
         self.next = 0;
+    }
+
+    /// Loads the game's engine-notes record (kind 0x14).
+    ///
+    /// # Errors
+    /// As [`GameNotesReader::load`]; the game then has no engine note.
+    pub fn load_notes(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+        let r = self.notes.load(payload);
+        self.notes_loaded = r.is_ok();
+        r
+    }
+
+    /// Whether an engine-notes record is loaded.
+    pub fn has_notes(&self) -> bool {
+        self.notes_loaded
+    }
+
+    /// The engine note after the anchor counted last, into `out`, if it
+    /// has one. Call it after [`Anchors::after_anchor`] (or its `_with`
+    /// form, or [`Anchors::skip`]) for the same anchor: a note is written
+    /// after the anchor's typed commands comment, if both are there.
+    #[inline]
+    pub fn note_here(&mut self, out: &mut EngineNote) -> bool {
+        self.notes_loaded && self.next > 0 && self.notes.note_at(self.next - 1, out)
     }
 
     /// Loads the game's commands record (kind 0x10).
@@ -1836,9 +1867,10 @@ impl Anchors {
         r
     }
 
-    /// Whether a commands record is loaded.
+    /// Whether a commands or engine-notes record is loaded (a reader that
+    /// wants typed comments must then count every anchor).
     pub fn is_loaded(&self) -> bool {
-        self.loaded
+        self.loaded || self.notes_loaded
     }
 
     /// Anchors counted so far in the game.

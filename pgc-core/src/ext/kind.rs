@@ -47,6 +47,11 @@ pub const COMMAND_COMMENT: u8 = 0x12;
 /// ordinal as two bytes, big-endian (codec [`super::simple::wide_move`]). It
 /// is a ply, at the move's place (`spec/extensions.md`).
 pub const WIDE_MOVE: u8 = 0x13;
+/// The game's engine notes (`{d=40, mt=142203, …, pv=c4 c6 …}`,
+/// `{+0.52/23 2.1s}`): one record per game, right after 0x05 and any
+/// LAYOUT and CLOCKS records, holding templates, numbers and move lists as
+/// ordinals (`spec/extensions-engine.md`, codec [`super::engine`]).
+pub const ENGINE_NOTES: u8 = 0x14;
 
 /// A game termination marker (section 8.2.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -145,6 +150,8 @@ impl ExtKind {
     pub const COMMAND_COMMENT: ExtKind = ExtKind(COMMAND_COMMENT);
     /// [`WIDE_MOVE`].
     pub const WIDE_MOVE: ExtKind = ExtKind(WIDE_MOVE);
+    /// [`ENGINE_NOTES`].
+    pub const ENGINE_NOTES: ExtKind = ExtKind(ENGINE_NOTES);
 
     /// The kind of a kind byte.
     pub const fn from_byte(b: u8) -> ExtKind {
@@ -158,7 +165,7 @@ impl ExtKind {
 
     /// Whether this version knows the kind.
     pub const fn is_known(self) -> bool {
-        matches!(self.0, COMMENT..=TEXT_PATCH | CLOCKS..=WIDE_MOVE)
+        matches!(self.0, COMMENT..=TEXT_PATCH | CLOCKS..=ENGINE_NOTES)
     }
 
     /// Its name in `spec/extensions.md` (`"unknown"` for an unknown kind).
@@ -179,6 +186,7 @@ impl ExtKind {
             EVALS => "evals",
             COMMAND_COMMENT => "command-comment",
             WIDE_MOVE => "wide-move",
+            ENGINE_NOTES => "engine-notes",
             _ => "unknown",
         }
     }

@@ -30,6 +30,7 @@
 mod check;
 pub mod commands;
 mod cursor;
+pub mod engine;
 mod error;
 mod kind;
 pub mod layout;

@@ -22,8 +22,10 @@ pub use reject::RejectReason;
 use crate::commands::{GameCommands, TypedComment, encode_comment_into};
 use crate::export::unescape_into;
 use crate::layout::Layout;
+use crate::notes::parse_note;
 use crate::visitor::{GameStart, Skip, Visitor};
 use layout_probe::LayoutProbe;
+use pgc_core::ext::engine::{EngineNote, GameNotes};
 use pgc_core::ext::{self, Outcome};
 use pgc_core::ordinal::{MoveText, OrdinalError};
 use pgc_core::record::RecordRef;
@@ -284,6 +286,12 @@ pub struct Encoder {
     /// The text patch record's payload (reused).
     patch_payload: Vec<u8>,
     commands_payload: Vec<u8>,
+    /// Engine notes of the game (one ENGINE_NOTES record).
+    notes: GameNotes,
+    /// The note being parsed, and the game's last note.
+    note: EngineNote,
+    last_note: EngineNote,
+    notes_payload: Vec<u8>,
     /// The text of a move number not yet followed by a move. The export
     /// writer makes numbers from the moves, so one that no move follows
     /// (`24. 1-0`, a lone `1`) is kept as junk where it stood.
@@ -317,6 +325,10 @@ impl Encoder {
             layout_payload: Vec::with_capacity(8),
             patch_payload: Vec::new(),
             commands_payload: Vec::with_capacity(256),
+            notes: GameNotes::new(),
+            note: EngineNote::new(),
+            last_note: EngineNote::new(),
+            notes_payload: Vec::new(),
             pending_number: Vec::new(),
             g: GameState::default(),
         }
@@ -616,19 +628,26 @@ impl Encoder {
             self.commands_payload.clear();
             self.commands.to_payload(&mut self.commands_payload);
         }
+        let with_notes = !self.notes.is_empty();
+        if with_notes {
+            self.notes_payload.clear();
+            self.notes.to_payload(&mut self.notes_payload);
+        }
         let with_patch = !self.patch_payload.is_empty();
-        let (layout_len, commands_len, patch_len) = (
+        let (layout_len, commands_len, notes_len, patch_len) = (
             self.layout_payload.len() as u64,
             self.commands_payload.len() as u64,
+            self.notes_payload.len() as u64,
             self.patch_payload.len() as u64,
         );
         let over = (with_layout && self.too_long("the game's text layout", layout_len))
             || (with_commands && self.too_long("the game's clock and command data", commands_len))
+            || (with_notes && self.too_long("the game's engine notes", notes_len))
             || (with_patch && self.too_long("the game's text patch", patch_len));
         if over && let Some((ply, reason)) = self.g.failure.take() {
             return self.reject(ply, reason, raw);
         }
-        let mut lead = [RecordRef::Noop; 3];
+        let mut lead = [RecordRef::Noop; 4];
         let mut n = 0;
         if with_layout {
             lead[n] = RecordRef::Extension {
@@ -641,6 +660,13 @@ impl Encoder {
             lead[n] = RecordRef::Extension {
                 kind: ext::CLOCKS,
                 payload: &self.commands_payload,
+            };
+            n += 1;
+        }
+        if with_notes {
+            lead[n] = RecordRef::Extension {
+                kind: ext::ENGINE_NOTES,
+                payload: &self.notes_payload,
             };
             n += 1;
         }
@@ -675,6 +701,8 @@ impl Visitor for Encoder {
         self.moves.reset(VariantPosition::default());
         self.layout.clear();
         self.commands.clear();
+        self.notes.clear();
+        self.last_note.clear();
         self.pending_number.clear();
         ControlFlow::Continue(())
     }
@@ -785,7 +813,23 @@ impl Visitor for Encoder {
             && encode_comment_into(text, &mut self.typed)
             && self.commands.push(anchors.written - 1, &self.typed)
         {
-            // Typed embedded commands: kept in the game's CLOCKS record.
+            // Typed embedded commands: kept in the game's CLOCKS record. An
+            // engine note may still follow them on the same anchor.
+        } else if anchors.last_is_anchor
+            && anchors.written > 0
+            && self.notes.accepts(anchors.written - 1)
+            && parse_note(
+                text,
+                &self.moves.note_positions(),
+                &self.last_note,
+                &mut self.note,
+            )
+            && self.notes.push(anchors.written - 1, &self.note)
+        {
+            // An engine note: kept in the game's ENGINE_NOTES record; the
+            // anchor takes no other typed comment after it.
+            std::mem::swap(&mut self.note, &mut self.last_note);
+            self.g.anchors.last_is_anchor = false;
         } else {
             self.ext(ext::COMMENT, text);
             self.anchor();

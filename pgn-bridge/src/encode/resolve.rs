@@ -7,6 +7,7 @@
 //! ordinal (`pgc_core::ordinal`).
 
 use super::RejectReason;
+use pgc_core::ext::engine::LinePositions;
 use pgc_core::internals as ordinal;
 use pgc_core::ordinal::variant as vord;
 use pgc_core::variant::VariantPosition;
@@ -21,6 +22,12 @@ struct Line {
     /// The position before the last move: where a variation on that move
     /// starts.
     prev: Option<VariantPosition>,
+    /// The position before the move before the last (for engine notes).
+    prev2: Option<VariantPosition>,
+    /// Moves played on the line since it began or resumed, or since its
+    /// last null move (up to 2): which positions engine notes can start
+    /// from.
+    moves_since: u8,
     /// Plies played to reach `pos` (a variation starts one ply back).
     ply: u32,
 }
@@ -30,6 +37,8 @@ impl Line {
         Line {
             pos,
             prev: None,
+            prev2: None,
+            moves_since: 0,
             ply,
         }
     }
@@ -141,10 +150,12 @@ impl Resolver {
         // The position becomes `prev` (copied into its slot) and plays the
         // move in place.
         let line = &mut self.line;
+        std::mem::swap(&mut line.prev, &mut line.prev2);
         match &mut line.prev {
             Some(p) => pgc_core::variant::copy_position(p, &line.pos),
             None => line.prev = Some(line.pos.clone()),
         }
+        line.moves_since = (line.moves_since + 1).min(2);
         pgc_core::variant::play_unchecked(&mut line.pos, mv);
         line.ply += 1;
     }
@@ -166,7 +177,19 @@ impl Resolver {
 
     fn advance(&mut self, after: VariantPosition) {
         self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
+        self.line.moves_since = 0;
         self.line.ply += 1;
+    }
+
+    /// The positions an engine note after the line's last move can start
+    /// its move lists from (`pgc_core::ext::engine::LinePositions`).
+    pub(crate) fn note_positions(&self) -> LinePositions<'_> {
+        let l = &self.line;
+        LinePositions {
+            after: (l.moves_since >= 1).then_some(&l.pos),
+            before: l.prev.as_ref().filter(|_| l.moves_since >= 1),
+            before_previous: l.prev2.as_ref().filter(|_| l.moves_since >= 2),
+        }
     }
 
     /// Opens a variation on the last move: the next move is an alternative
@@ -195,6 +218,7 @@ impl Resolver {
         match self.stack.pop() {
             Some(line) => {
                 self.line = line;
+                self.line.moves_since = 0;
                 true
             }
             None => false,

@@ -1,0 +1,1233 @@
+//! Engine notes (kind 0x14, `spec/extensions-engine.md`): the comments
+//! that chess engines and their match runners write after every move
+//! (TCEC's `{d=40, mt=142203, …, pv=c4 c6 …}`, cutechess-cli's
+//! `{+0.52/23 2.1s}`), kept as templates of literal text with typed
+//! slots: numbers as integers with the format they were written in, and
+//! move lists as ordinals replayed from a position of the line.
+//!
+//! A note is a sequence of [`NotePart`]s: literal bytes, numbers and move
+//! lists. [`GameNotes`] collects a game's notes into one record (templates
+//! shared by the notes that have the same literals and formats, values in
+//! streams); [`GameNotesReader`] reads and checks it and hands the notes
+//! out anchor by anchor, as the commands record does
+//! ([`super::commands::Anchors`]). [`render_note`] writes a note as text,
+//! replaying its move lists from the [`LinePositions`] of the move it
+//! follows.
+//!
+//! ```
+//! use pgc_core::ext::engine::*;
+//! use pgc_core::VariantPosition;
+//!
+//! let start = VariantPosition::default();
+//! let line = LinePositions { before: Some(&start), ..LinePositions::default() };
+//! let mut note = EngineNote::new();
+//! note.push_literal(b"d=");
+//! note.push_number(23, NumberFormat::INTEGER);
+//! note.push_literal(b", pv=");
+//! assert!(note.push_moves_text(b"e4 e5 Nf3", &line));
+//! let mut text = Vec::new();
+//! render_note(&note, &line, &mut text).unwrap();
+//! assert_eq!(text, b"d=23, pv=e4 e5 Nf3");
+//!
+//! let mut game = GameNotes::new();
+//! assert!(game.push(0, &note));
+//! let mut payload = Vec::new();
+//! game.to_payload(&mut payload);
+//! let mut reader = GameNotesReader::from_payload(&payload).unwrap();
+//! let mut back = EngineNote::new();
+//! assert!(reader.note_at(0, &mut back));
+//! assert_eq!(back, note);
+//! ```
+
+use super::cursor::{Bytes, unzigzag, zigzag};
+use super::error::{Found, PayloadError};
+use super::placement::Placement;
+use crate::item::put_varint;
+use crate::ordinal::OrdinalError;
+use crate::variant::VariantPosition;
+use shakmaty::{Chess, Position};
+use std::ops::Range;
+
+/// Most templates one record holds.
+pub const MAX_TEMPLATES: usize = 255;
+/// Most streams one record holds.
+pub const MAX_STREAMS: usize = 255;
+/// Largest magnitude of a number (18 decimal digits).
+pub const MAX_NUMBER: i64 = 999_999_999_999_999_999;
+/// Most moves of one move list.
+pub const MAX_MOVES: usize = 1024;
+
+// ---------------------------------------------------------------------------
+// Numbers
+// ---------------------------------------------------------------------------
+
+/// When a number is written with a `+`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sign {
+    /// Only negative numbers carry a sign (`-9`, `40`).
+    Minus = 0,
+    /// `+` before numbers above zero (`+0.52`, `0.00`, `-1.25`).
+    Positive = 1,
+    /// `+` before zero and above (`+0`, `+1`, `-1`).
+    NonNegative = 2,
+}
+
+/// How a number is spelled: decimals, when a `+` is written, and the
+/// zero-padded width of the integer part. One byte: bits 0–2 decimals
+/// (0–7), bits 3–4 [`Sign`], bits 5–7 width − 1 (1–8 digits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NumberFormat(u8);
+
+impl NumberFormat {
+    /// An integer with no `+` and no padding (`40`, `-1000`).
+    pub const INTEGER: NumberFormat = NumberFormat(0);
+
+    /// A format, if the parts are in range (decimals ≤ 7, width 1–8).
+    pub const fn new(decimals: u8, sign: Sign, width: u8) -> Option<NumberFormat> {
+        if decimals > 7 || width == 0 || width > 8 {
+            return None;
+        }
+        Some(NumberFormat(
+            decimals | (sign as u8) << 3 | (width - 1) << 5,
+        ))
+    }
+
+    /// From its byte, if valid (the sign field is not 3).
+    pub const fn from_byte(b: u8) -> Option<NumberFormat> {
+        if (b >> 3) & 3 == 3 {
+            None
+        } else {
+            Some(NumberFormat(b))
+        }
+    }
+
+    /// Its byte.
+    pub const fn to_byte(self) -> u8 {
+        self.0
+    }
+
+    /// Digits after the decimal point: the value is in units of
+    /// 10^-decimals.
+    pub const fn decimals(self) -> u8 {
+        self.0 & 7
+    }
+
+    /// When a `+` is written.
+    pub const fn sign(self) -> Sign {
+        match (self.0 >> 3) & 3 {
+            1 => Sign::Positive,
+            2 => Sign::NonNegative,
+            _ => Sign::Minus,
+        }
+    }
+
+    /// Integer digits, zero-padded (`00:02:56` has 2).
+    pub const fn width(self) -> u8 {
+        (self.0 >> 5) + 1
+    }
+
+    /// Writes `v` (in units of 10^-decimals) in this format.
+    pub fn render(self, v: i64, out: &mut Vec<u8>) {
+        let mut buf = Spelling::default();
+        self.spell(v, &mut buf);
+        out.extend_from_slice(buf.bytes());
+    }
+
+    /// Spells `v` into a buffer on the stack (at most 1 + 20 + 1 + 7
+    /// bytes).
+    fn spell(self, v: i64, out: &mut Spelling) {
+        match self.sign() {
+            _ if v < 0 => out.push(b'-'),
+            Sign::Positive if v > 0 => out.push(b'+'),
+            Sign::NonNegative => out.push(b'+'),
+            _ => {}
+        }
+        let m = v.unsigned_abs();
+        let scale = 10u64.pow(u32::from(self.decimals()));
+        out.padded(m / scale, usize::from(self.width()));
+        if self.decimals() > 0 {
+            out.push(b'.');
+            out.padded(m % scale, usize::from(self.decimals()));
+        }
+    }
+}
+
+/// A number's spelling, on the stack.
+#[derive(Debug, Clone, Copy)]
+struct Spelling {
+    buf: [u8; 40],
+    len: usize,
+}
+
+impl Default for Spelling {
+    fn default() -> Self {
+        Spelling {
+            buf: [0; 40],
+            len: 0,
+        }
+    }
+}
+
+impl Spelling {
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// `v` in decimal, zero-padded to `width` digits.
+    fn padded(&mut self, mut v: u64, width: usize) {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        for _ in (digits.len() - i)..width {
+            self.push(b'0');
+        }
+        for &d in &digits[i..] {
+            self.push(d);
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+/// The number at the start of `s` (`[+-]digits[.digits]`, at most 18
+/// digits, a dot only between digits): its value, the format that writes
+/// it back exactly, and its length; `None` when `s` does not start with
+/// one, or when no format gives its spelling back (`-0`, `0012.5` wider
+/// than 8 digits).
+pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
+    let (neg, plus, mut i) = match s.first()? {
+        b'-' => (true, false, 1),
+        b'+' => (false, true, 1),
+        _ => (false, false, 0),
+    };
+    let int_start = i;
+    while s.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    let int_digits = &s[int_start..i];
+    if int_digits.is_empty() {
+        return None;
+    }
+    let mut frac: &[u8] = &[];
+    if s.get(i) == Some(&b'.') && s.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        let f0 = i + 1;
+        i = f0;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        frac = &s[f0..i];
+    }
+    if int_digits.len() + frac.len() > 18 || frac.len() > 7 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in int_digits.iter().chain(frac) {
+        v = v * 10 + i64::from(d - b'0');
+    }
+    if neg {
+        v = -v;
+    }
+    let width = if int_digits.len() > 1 && int_digits[0] == b'0' {
+        u8::try_from(int_digits.len()).ok()?
+    } else {
+        1
+    };
+    let sign = match (plus, v) {
+        (true, 0) => Sign::NonNegative,
+        (true, _) => Sign::Positive,
+        _ => Sign::Minus,
+    };
+    let f = NumberFormat::new(frac.len() as u8, sign, width)?;
+    f.spells(v, &s[..i]).then_some((v, f, i))
+}
+
+impl NumberFormat {
+    /// Whether this format writes `v` as exactly `text`.
+    pub fn spells(self, v: i64, text: &[u8]) -> bool {
+        let mut buf = Spelling::default();
+        self.spell(v, &mut buf);
+        buf.bytes() == text
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Move lists
+// ---------------------------------------------------------------------------
+
+/// The positions of the line that a note's move lists can start from: the
+/// last move played before the note's anchor, and the one before it.
+/// Tracked the same way by the writer and every reader: set at each move
+/// (and wide move) of the line, cleared at a null move, at the start of a
+/// game and when a variation begins or ends.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinePositions<'a> {
+    /// After the last move.
+    pub after: Option<&'a VariantPosition>,
+    /// Before the last move.
+    pub before: Option<&'a VariantPosition>,
+    /// Before the move before the last.
+    pub before_previous: Option<&'a VariantPosition>,
+}
+
+/// A reader's copy of the positions [`LinePositions`] hands out, kept
+/// the same way as the writer keeps them: [`NoteLine::played`] at each
+/// move of the line, [`NoteLine::reset`] at a game's start, a null move,
+/// and where a variation begins or ends.
+#[derive(Debug, Clone, Default)]
+pub struct NoteLine {
+    after: Option<VariantPosition>,
+    before: Option<VariantPosition>,
+    before_previous: Option<VariantPosition>,
+    moves: u8,
+}
+
+impl NoteLine {
+    /// No position (a game starts, a null move, a variation begins or ends).
+    pub fn reset(&mut self) {
+        self.moves = 0;
+    }
+
+    /// A move was played from `before` to `after`.
+    pub fn played(&mut self, before: &VariantPosition, after: &VariantPosition) {
+        std::mem::swap(&mut self.before, &mut self.before_previous);
+        copy_into(&mut self.before, before);
+        copy_into(&mut self.after, after);
+        self.moves = (self.moves + 1).min(2);
+    }
+
+    /// The positions a note after the last move can start from.
+    pub fn positions(&self) -> LinePositions<'_> {
+        LinePositions {
+            after: self.after.as_ref().filter(|_| self.moves >= 1),
+            before: self.before.as_ref().filter(|_| self.moves >= 1),
+            before_previous: self.before_previous.as_ref().filter(|_| self.moves >= 2),
+        }
+    }
+}
+
+fn copy_into(slot: &mut Option<VariantPosition>, pos: &VariantPosition) {
+    match slot {
+        Some(p) => crate::variant::copy_position(p, pos),
+        None => *slot = Some(pos.clone()),
+    }
+}
+
+/// Where a move list starts (the low two bits of its header).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MovesFrom {
+    /// The position after the last move (a predicted reply).
+    After = 0,
+    /// The position before the last move (a principal variation that
+    /// begins with the move played).
+    Before = 1,
+    /// The position before the move before the last (the move the engine
+    /// expected its opponent to play).
+    BeforePrevious = 2,
+}
+
+impl MovesFrom {
+    const ALL: [MovesFrom; 3] = [
+        MovesFrom::Before,
+        MovesFrom::BeforePrevious,
+        MovesFrom::After,
+    ];
+
+    fn pick<'a>(self, line: &LinePositions<'a>) -> Option<&'a VariantPosition> {
+        match self {
+            MovesFrom::After => line.after,
+            MovesFrom::Before => line.before,
+            MovesFrom::BeforePrevious => line.before_previous,
+        }
+    }
+
+    const fn from_code(c: u64) -> Option<MovesFrom> {
+        match c {
+            0 => Some(MovesFrom::After),
+            1 => Some(MovesFrom::Before),
+            2 => Some(MovesFrom::BeforePrevious),
+            _ => None,
+        }
+    }
+}
+
+/// The ordinals of the moves of `text` (SAN moves separated by single
+/// spaces, each in its canonical spelling with the check suffix it
+/// should have) played from `pos`, appended to `out`; false (with `out`
+/// as it was) when a move is not legal there, or not spelled exactly as
+/// [`render_moves`] writes it. Standard chess and Chess960 only.
+pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bool {
+    let VariantPosition::Chess(c) = pos else {
+        return false;
+    };
+    if text.is_empty() {
+        return true;
+    }
+    let mark = out.len();
+    let mut p: Chess = c.clone();
+    for (i, token) in text.split(|&b| b == b' ').enumerate() {
+        let (body, suffix) = match token {
+            [b @ .., b'#'] | [b @ .., b'+'] => (b, &token[b.len()..]),
+            _ => (token, &token[token.len()..]),
+        };
+        let found = (i < MAX_MOVES)
+            .then(|| crate::ordinal::find_canonical_in(&p, body))
+            .flatten();
+        let Some((m, ordinal)) = found else {
+            out.truncate(mark);
+            return false;
+        };
+        p.play_unchecked(m);
+        let want: &[u8] = if !p.is_check() {
+            b""
+        } else if p.is_checkmate() {
+            b"#"
+        } else {
+            b"+"
+        };
+        if suffix != want {
+            out.truncate(mark);
+            return false;
+        }
+        out.push(ordinal);
+    }
+    true
+}
+
+/// Writes the moves of `ordinals` played from `pos` in SAN with check
+/// suffixes, separated by single spaces.
+///
+/// # Errors
+/// The first ordinal that names no legal move, with its index; a position
+/// of another variant than standard chess and Chess960.
+pub fn render_moves(
+    pos: &VariantPosition,
+    ordinals: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let VariantPosition::Chess(c) = pos else {
+        return Err(RenderError::Variant);
+    };
+    let mut p: Chess = c.clone();
+    for (i, &o) in ordinals.iter().enumerate() {
+        let (m, san) = crate::ordinal::select_in(&p, o)
+            .map_err(|error| RenderError::Move { index: i, error })?;
+        if i > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(san.as_bytes());
+        p.play_unchecked(m);
+        if p.is_check() {
+            out.push(if p.is_checkmate() { b'#' } else { b'+' });
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Notes
+// ---------------------------------------------------------------------------
+
+/// A part of a note, as [`EngineNote::parts`] hands it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotePart<'a> {
+    /// Bytes written as they are.
+    Literal(&'a [u8]),
+    /// A number in units of 10^-decimals of its format.
+    Number(i64, NumberFormat),
+    /// A move list as ordinals from a position of the line.
+    Moves(MovesFrom, &'a [u8]),
+    /// A move list that did not replay, kept as text.
+    MovesText(&'a [u8]),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Piece {
+    Literal(u32, u32),
+    Number(i64, NumberFormat),
+    Moves(MovesFrom, u32, u32),
+    MovesText(u32, u32),
+}
+
+/// One engine note: literal text, numbers and move lists. Reused from
+/// note to note (its buffers keep their capacity).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EngineNote {
+    pieces: Vec<Piece>,
+    bytes: Vec<u8>,
+}
+
+impl EngineNote {
+    /// An empty note.
+    pub fn new() -> EngineNote {
+        EngineNote::default()
+    }
+
+    /// Empties the note, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.pieces.clear();
+        self.bytes.clear();
+    }
+
+    fn range(&mut self, b: &[u8]) -> (u32, u32) {
+        let s = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(b);
+        (s, self.bytes.len() as u32)
+    }
+
+    /// Appends literal bytes (joined to a literal just before).
+    pub fn push_literal(&mut self, b: &[u8]) {
+        if b.is_empty() {
+            return;
+        }
+        if let Some(Piece::Literal(_, e)) = self.pieces.last_mut()
+            && *e as usize == self.bytes.len()
+        {
+            self.bytes.extend_from_slice(b);
+            *e = self.bytes.len() as u32;
+            return;
+        }
+        let (s, e) = self.range(b);
+        self.pieces.push(Piece::Literal(s, e));
+    }
+
+    /// Appends a number (clamped to ±[`MAX_NUMBER`]).
+    pub fn push_number(&mut self, v: i64, f: NumberFormat) {
+        self.pieces
+            .push(Piece::Number(v.clamp(-MAX_NUMBER, MAX_NUMBER), f));
+    }
+
+    /// Appends a move list given as ordinals from `from`.
+    pub fn push_moves(&mut self, from: MovesFrom, ordinals: &[u8]) {
+        let (s, e) = self.range(ordinals);
+        self.pieces.push(Piece::Moves(from, s, e));
+    }
+
+    /// Appends a move list kept as text.
+    pub fn push_moves_as_text(&mut self, text: &[u8]) {
+        let (s, e) = self.range(text);
+        self.pieces.push(Piece::MovesText(s, e));
+    }
+
+    /// Appends the move list `text` (SAN separated by single spaces) as
+    /// ordinals from the first position of `line` it replays from
+    /// (before the last move, before the one before, after the last
+    /// move); false, appending nothing, when it replays from none.
+    pub fn push_moves_text(&mut self, text: &[u8], line: &LinePositions<'_>) -> bool {
+        self.push_moves_text_preferring(text, line, MovesFrom::Before)
+    }
+
+    /// [`EngineNote::push_moves_text`] trying `first` first.
+    pub fn push_moves_text_preferring(
+        &mut self,
+        text: &[u8],
+        line: &LinePositions<'_>,
+        first: MovesFrom,
+    ) -> bool {
+        let order =
+            std::iter::once(first).chain(MovesFrom::ALL.into_iter().filter(|&f| f != first));
+        for from in order {
+            let Some(pos) = from.pick(line) else {
+                continue;
+            };
+            let s = self.bytes.len() as u32;
+            if encode_moves(pos, text, &mut self.bytes) {
+                self.pieces
+                    .push(Piece::Moves(from, s, self.bytes.len() as u32));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The parts in order.
+    pub fn parts(&self) -> impl Iterator<Item = NotePart<'_>> + '_ {
+        self.pieces.iter().map(|p| match *p {
+            Piece::Literal(s, e) => NotePart::Literal(&self.bytes[s as usize..e as usize]),
+            Piece::Number(v, f) => NotePart::Number(v, f),
+            Piece::Moves(from, s, e) => NotePart::Moves(from, &self.bytes[s as usize..e as usize]),
+            Piece::MovesText(s, e) => NotePart::MovesText(&self.bytes[s as usize..e as usize]),
+        })
+    }
+
+    /// Whether the note has a number or a move list.
+    pub fn has_values(&self) -> bool {
+        self.pieces.iter().any(|p| !matches!(p, Piece::Literal(..)))
+    }
+
+    /// Appends the template of the note (its literals and formats, with
+    /// each value's stream as `streams` assigns it) to `out`.
+    fn template(&self, out: &mut Vec<u8>, streams: &mut StreamKeys) {
+        put_varint(out, self.pieces.len() as u64);
+        let mut before: &[u8] = &[];
+        for p in &self.pieces {
+            match *p {
+                Piece::Literal(s, e) => {
+                    let b = &self.bytes[s as usize..e as usize];
+                    out.push(TAG_LITERAL);
+                    put_varint(out, b.len() as u64);
+                    out.extend_from_slice(b);
+                    before = b;
+                    continue;
+                }
+                Piece::Number(_, f) => {
+                    out.push(TAG_NUMBER);
+                    out.push(f.to_byte());
+                    put_varint(out, u64::from(streams.of(StreamKind::Numbers, before)));
+                }
+                Piece::Moves(..) | Piece::MovesText(..) => {
+                    out.push(TAG_MOVES);
+                    put_varint(out, u64::from(streams.of(StreamKind::Moves, before)));
+                }
+            }
+            before = &[];
+        }
+    }
+}
+
+/// Writes `note` as text: its literals, its numbers in their formats, its
+/// move lists replayed from `line`.
+///
+/// # Errors
+/// A move list whose start position `line` does not have, or whose
+/// ordinals name no legal move: the note cannot be written.
+pub fn render_note(
+    note: &EngineNote,
+    line: &LinePositions<'_>,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    for part in note.parts() {
+        match part {
+            NotePart::Literal(b) | NotePart::MovesText(b) => out.extend_from_slice(b),
+            NotePart::Number(v, f) => f.render(v, out),
+            NotePart::Moves(_, []) => {}
+            NotePart::Moves(from, ordinals) => {
+                let pos = from.pick(line).ok_or(RenderError::NoPosition(from))?;
+                render_moves(pos, ordinals, out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a note could not be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// The line has no such position (a variation just began, a null move).
+    NoPosition(MovesFrom),
+    /// A move list in a position of another variant than standard chess
+    /// and Chess960 (notes type moves in those only).
+    Variant,
+    /// An ordinal of a move list names no legal move.
+    Move {
+        /// Its index in the list.
+        index: usize,
+        /// What is wrong with it.
+        error: OrdinalError,
+    },
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::NoPosition(from) => write!(
+                f,
+                "an engine note's move list starts {} the last move, which the line does not have here",
+                match from {
+                    MovesFrom::After => "after",
+                    MovesFrom::Before => "before",
+                    MovesFrom::BeforePrevious => "before the move before",
+                }
+            ),
+            RenderError::Variant => {
+                f.write_str("an engine note's move list starts in a variant position other than chess and Chess960")
+            }
+            RenderError::Move { index, error } => {
+                write!(f, "move {} of an engine note's move list: {error}", index + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+// ---------------------------------------------------------------------------
+// The record
+// ---------------------------------------------------------------------------
+
+const TAG_LITERAL: u8 = 0;
+const TAG_NUMBER: u8 = 1;
+const TAG_MOVES: u8 = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StreamKind {
+    Numbers,
+    Moves,
+}
+
+/// The writer's choice of streams: one per kind and last bytes (up to 8)
+/// of the literal before the value, so that a key's values (`mt=`) share a
+/// stream whichever template they are in.
+#[derive(Debug, Clone, Default)]
+struct StreamKeys {
+    keys: Vec<(StreamKind, [u8; 8], u8)>,
+}
+
+impl StreamKeys {
+    fn of(&mut self, kind: StreamKind, before: &[u8]) -> u8 {
+        let tail = &before[before.len().saturating_sub(8)..];
+        let mut key = [0u8; 8];
+        key[..tail.len()].copy_from_slice(tail);
+        let k = (kind, key, tail.len() as u8);
+        if let Some(i) = self.keys.iter().position(|x| *x == k) {
+            return i as u8;
+        }
+        if self.keys.len() >= MAX_STREAMS {
+            // Shared: values still go in order.
+            return self.keys.iter().position(|x| x.0 == kind).unwrap_or(0) as u8;
+        }
+        self.keys.push(k);
+        (self.keys.len() - 1) as u8
+    }
+}
+
+/// A stream's values while a game's notes are collected.
+#[derive(Debug, Clone)]
+enum Stream {
+    Numbers(Vec<i64>),
+    /// Move lists, encoded (header and bytes), and their count.
+    Moves(Vec<u8>, u64),
+}
+
+/// The engine notes of one game, collected into one record (kind 0x14).
+///
+/// A note is kept only right after an anchor (as for the commands record,
+/// [`super::commands::GameCommands`]), at most one per anchor.
+#[derive(Debug, Clone, Default)]
+pub struct GameNotes {
+    templates: Vec<u8>,
+    template_ends: Vec<usize>,
+    scratch: Vec<u8>,
+    keys: StreamKeys,
+    place: Placement,
+    streams: Vec<Stream>,
+    notes: u64,
+}
+
+impl GameNotes {
+    /// An empty collection.
+    pub fn new() -> GameNotes {
+        GameNotes::default()
+    }
+
+    /// Forgets everything (for the next game), keeping the buffers.
+    pub fn clear(&mut self) {
+        self.templates.clear();
+        self.template_ends.clear();
+        self.keys.keys.clear();
+        self.place.clear();
+        self.streams.clear();
+        self.notes = 0;
+    }
+
+    /// Whether no note was pushed (then write no record).
+    pub fn is_empty(&self) -> bool {
+        self.notes == 0
+    }
+
+    /// Notes pushed.
+    pub fn len(&self) -> u64 {
+        self.notes
+    }
+
+    /// Whether [`GameNotes::push`] would take a note for `anchor`.
+    pub fn accepts(&self, anchor: u64) -> bool {
+        self.place.accepts(anchor)
+    }
+
+    fn find_scratch(&self) -> Option<u32> {
+        let mut start = 0;
+        for (i, &end) in self.template_ends.iter().enumerate() {
+            if self.templates[start..end] == self.scratch[..] {
+                return Some(i as u32);
+            }
+            start = end;
+        }
+        None
+    }
+
+    /// Records `note` as the note after anchor `anchor`. False, recording
+    /// nothing, when the anchor is not above the previous note's, the note
+    /// is empty, or the game has [`MAX_TEMPLATES`] other templates.
+    pub fn push(&mut self, anchor: u64, note: &EngineNote) -> bool {
+        if !self.accepts(anchor) || note.pieces.is_empty() {
+            return false;
+        }
+        let mark = self.keys.keys.len();
+        self.scratch.clear();
+        note.template(&mut self.scratch, &mut self.keys);
+        let t = match self.find_scratch() {
+            Some(t) => t,
+            None if self.template_ends.len() >= MAX_TEMPLATES => {
+                self.keys.keys.truncate(mark);
+                return false;
+            }
+            None => {
+                self.templates.extend_from_slice(&self.scratch);
+                self.template_ends.push(self.templates.len());
+                (self.template_ends.len() - 1) as u32
+            }
+        };
+        self.place.push(anchor, t);
+        // Values, to the streams the template names.
+        let mut before: &[u8] = &[];
+        for p in &note.pieces {
+            let kind = match p {
+                Piece::Literal(s, e) => {
+                    before = &note.bytes[*s as usize..*e as usize];
+                    continue;
+                }
+                Piece::Number(..) => StreamKind::Numbers,
+                _ => StreamKind::Moves,
+            };
+            let id = usize::from(self.keys.of(kind, before));
+            before = &[];
+            while self.streams.len() <= id {
+                self.streams.push(Stream::Numbers(Vec::new()));
+            }
+            if kind == StreamKind::Moves && !matches!(self.streams[id], Stream::Moves(..)) {
+                self.streams[id] = Stream::Moves(Vec::new(), 0);
+            }
+            match (&mut self.streams[id], *p) {
+                (Stream::Numbers(v), Piece::Number(x, _)) => v.push(x),
+                (Stream::Moves(b, n), Piece::Moves(from, s, e)) => {
+                    let o = &note.bytes[s as usize..e as usize];
+                    put_varint(b, (o.len() as u64) << 2 | from as u64);
+                    b.extend_from_slice(o);
+                    *n += 1;
+                }
+                (Stream::Moves(b, n), Piece::MovesText(s, e)) => {
+                    let o = &note.bytes[s as usize..e as usize];
+                    put_varint(b, (o.len() as u64) << 2 | 3);
+                    b.extend_from_slice(o);
+                    *n += 1;
+                }
+                _ => {}
+            }
+        }
+        self.notes += 1;
+        true
+    }
+
+    /// Appends the record payload (`spec/extensions-engine.md`).
+    pub fn to_payload(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.template_ends.len() as u64);
+        out.extend_from_slice(&self.templates);
+        self.place.write(out, self.template_ends.len());
+        put_varint(out, self.streams.len() as u64);
+        for s in &self.streams {
+            match s {
+                Stream::Numbers(v) => write_numbers(v, out),
+                Stream::Moves(b, n) => {
+                    put_varint(out, *n);
+                    out.extend_from_slice(b);
+                }
+            }
+        }
+    }
+}
+
+/// Bytes of a LEB128 value.
+fn leb_len(v: u64) -> usize {
+    (64 - v.leading_zeros()).div_ceil(7).max(1) as usize
+}
+
+/// The residual of value `i` under predictor `p`.
+fn residual(v: &[i64], i: usize, p: u8) -> i64 {
+    let back = usize::from(p);
+    if p == 0 || i < back {
+        v[i]
+    } else {
+        v[i].wrapping_sub(v[i - back])
+    }
+}
+
+/// A numbers stream: the predictor that takes the fewest bytes, the count,
+/// the zig-zag residuals.
+fn write_numbers(v: &[i64], out: &mut Vec<u8>) {
+    let cost = |p: u8| -> usize {
+        (0..v.len())
+            .map(|i| leb_len(zigzag(residual(v, i, p))))
+            .sum()
+    };
+    let best = (0..3u8).min_by_key(|&p| (cost(p), p)).unwrap_or(0);
+    out.push(best);
+    put_varint(out, v.len() as u64);
+    for i in 0..v.len() {
+        put_varint(out, zigzag(residual(v, i, best)));
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum TPiece {
+    Literal(u32, u32),
+    Number(NumberFormat, u8),
+    Moves(u8),
+}
+
+/// Reads an engine-notes record and hands out the note of each anchor in
+/// game order. Everything is checked by [`GameNotesReader::load`]; one
+/// reader serves a whole file, reusing its buffers.
+#[derive(Debug, Clone, Default)]
+pub struct GameNotesReader {
+    pieces: Vec<TPiece>,
+    template_ends: Vec<usize>,
+    literals: Vec<u8>,
+    place: Placement,
+    /// Per stream: its kind, and the range of its values in `numbers` or
+    /// `moves`.
+    streams: Vec<(StreamKind, Range<usize>)>,
+    numbers: Vec<i64>,
+    /// Move lists: (header code, range in `move_bytes`).
+    moves: Vec<(u8, u32, u32)>,
+    move_bytes: Vec<u8>,
+    /// Per stream, the next value.
+    at: Vec<usize>,
+    scratch: EngineNote,
+}
+
+impl GameNotesReader {
+    /// An empty reader.
+    pub fn new() -> GameNotesReader {
+        GameNotesReader::default()
+    }
+
+    /// Reads and checks a payload written by [`GameNotes::to_payload`].
+    ///
+    /// # Errors
+    /// As [`GameNotesReader::load`].
+    pub fn from_payload(payload: &[u8]) -> Result<GameNotesReader, PayloadError> {
+        let mut g = GameNotesReader::default();
+        g.load(payload)?;
+        Ok(g)
+    }
+
+    /// Forgets the record read last, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.pieces.clear();
+        self.template_ends.clear();
+        self.literals.clear();
+        self.place.clear();
+        self.streams.clear();
+        self.numbers.clear();
+        self.moves.clear();
+        self.move_bytes.clear();
+        self.at.clear();
+    }
+
+    /// Reads and checks a payload in place of the record read before. On
+    /// error the reader holds no note.
+    ///
+    /// # Errors
+    /// A [`PayloadError`] at the payload byte where the bytes end early or
+    /// run on, a tag, format or predictor is unknown, a count exceeds the
+    /// bytes left, a stream is of two kinds or of none, a stream does not
+    /// hold exactly the values the templates need, or a value is out of
+    /// range.
+    pub fn load(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+        self.clear();
+        let r = self.read(payload);
+        if r.is_err() {
+            self.clear();
+        }
+        r
+    }
+
+    fn read(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+        let mut r = Bytes {
+            buf: payload,
+            pos: 0,
+        };
+        let at = r.pos;
+        let t = r.count(2, "a count of templates")?;
+        if t == 0 || t > MAX_TEMPLATES {
+            return Err(r.err_at(at, "1 to 255 templates", Found::Value(t as u64)));
+        }
+        // Per stream: kind, and values one note of each template needs.
+        let mut kinds: Vec<Option<StreamKind>> = Vec::new();
+        let mut uses: Vec<Vec<(u8, u64)>> = Vec::with_capacity(t);
+        for _ in 0..t {
+            let at = r.pos;
+            let p = r.count(1, "a count of template pieces")?;
+            if p == 0 {
+                return Err(r.err_at(at, "a template of one or more pieces", Found::Value(0)));
+            }
+            let mut u: Vec<(u8, u64)> = Vec::new();
+            for _ in 0..p {
+                let at = r.pos;
+                let (kind, stream) = match r.byte("a template piece")? {
+                    TAG_LITERAL => {
+                        let b = r.take_len("literal bytes")?;
+                        if b.is_empty() {
+                            return Err(r.err_at(
+                                at + 1,
+                                "a literal of one or more bytes",
+                                Found::Value(0),
+                            ));
+                        }
+                        let s = self.literals.len() as u32;
+                        self.literals.extend_from_slice(b);
+                        self.pieces
+                            .push(TPiece::Literal(s, self.literals.len() as u32));
+                        continue;
+                    }
+                    TAG_NUMBER => {
+                        let fat = r.pos;
+                        let f = r.byte("a number format")?;
+                        let f = NumberFormat::from_byte(f).ok_or_else(|| {
+                            r.err_at(
+                                fat,
+                                "a number format with a sign field of 0, 1 or 2",
+                                Found::Byte(f),
+                            )
+                        })?;
+                        let s = stream_id(&mut r)?;
+                        self.pieces.push(TPiece::Number(f, s));
+                        (StreamKind::Numbers, s)
+                    }
+                    TAG_MOVES => {
+                        let s = stream_id(&mut r)?;
+                        self.pieces.push(TPiece::Moves(s));
+                        (StreamKind::Moves, s)
+                    }
+                    b => {
+                        return Err(r.err_at(at, "a piece tag 0x00, 0x01 or 0x02", Found::Byte(b)));
+                    }
+                };
+                let i = usize::from(stream);
+                if kinds.len() <= i {
+                    kinds.resize(i + 1, None);
+                }
+                match kinds[i] {
+                    Some(k) if k != kind => {
+                        return Err(r.err_at(
+                            at,
+                            "a stream holding one kind of value",
+                            Found::Value(i as u64),
+                        ));
+                    }
+                    _ => kinds[i] = Some(kind),
+                }
+                match u.iter_mut().find(|x| x.0 == stream) {
+                    Some(x) => x.1 += 1,
+                    None => u.push((stream, 1)),
+                }
+            }
+            self.template_ends.push(self.pieces.len());
+            uses.push(u);
+        }
+        self.place.read(&mut r, t)?;
+        // What each stream must hold.
+        let mut need = vec![0u64; kinds.len()];
+        for &(ti, k) in self.place.template_runs() {
+            for &(s, n) in &uses[ti as usize] {
+                let slot = &mut need[usize::from(s)];
+                *slot = n
+                    .checked_mul(k)
+                    .and_then(|x| slot.checked_add(x))
+                    .ok_or_else(|| {
+                        r.err_at(
+                            r.pos,
+                            "at most 2^64 - 1 values in a stream",
+                            Found::Value(k),
+                        )
+                    })?;
+            }
+        }
+        let at = r.pos;
+        let s = r.count(1, "a count of streams")?;
+        if s != kinds.len() {
+            return Err(r.err_at(
+                at,
+                "as many streams as the templates name",
+                Found::Value(s as u64),
+            ));
+        }
+        for (i, kind) in kinds.iter().enumerate() {
+            let Some(kind) = *kind else {
+                return Err(r.err_at(
+                    r.pos,
+                    "a stream that a template names",
+                    Found::Value(i as u64),
+                ));
+            };
+            match kind {
+                StreamKind::Numbers => {
+                    let at = r.pos;
+                    let p = r.byte("a predictor")?;
+                    if p > 2 {
+                        return Err(r.err_at(at, "a predictor 0, 1 or 2", Found::Byte(p)));
+                    }
+                    let at = r.pos;
+                    let n = r.count(1, "a count of numbers")?;
+                    if n as u64 != need[i] {
+                        return Err(r.err_at(
+                            at,
+                            "as many numbers as the templates need",
+                            Found::Value(n as u64),
+                        ));
+                    }
+                    let start = self.numbers.len();
+                    self.numbers.reserve(n);
+                    for j in 0..n {
+                        let at = r.pos;
+                        let res = unzigzag(r.u64("a number")?);
+                        let back = usize::from(p);
+                        let v = if p == 0 || j < back {
+                            Some(res)
+                        } else {
+                            self.numbers[start + j - back].checked_add(res)
+                        };
+                        match v {
+                            Some(v) if v.unsigned_abs() <= MAX_NUMBER as u64 => {
+                                self.numbers.push(v)
+                            }
+                            _ => {
+                                return Err(r.err_at(
+                                    at,
+                                    "a number of at most 18 digits",
+                                    Found::Value(res.unsigned_abs()),
+                                ));
+                            }
+                        }
+                    }
+                    self.streams.push((kind, start..self.numbers.len()));
+                }
+                StreamKind::Moves => {
+                    let at = r.pos;
+                    let n = r.count(1, "a count of move lists")?;
+                    if n as u64 != need[i] {
+                        return Err(r.err_at(
+                            at,
+                            "as many move lists as the templates need",
+                            Found::Value(n as u64),
+                        ));
+                    }
+                    let start = self.moves.len();
+                    self.moves.reserve(n);
+                    for _ in 0..n {
+                        let at = r.pos;
+                        let h = r.u64("a move list header")?;
+                        let len = h >> 2;
+                        if (h & 3) != 3 && len > MAX_MOVES as u64 {
+                            return Err(r.err_at(
+                                at,
+                                "a move list of at most 1024 moves",
+                                Found::Value(len),
+                            ));
+                        }
+                        let b = r.take(
+                            usize::try_from(len).unwrap_or(usize::MAX),
+                            "the bytes of a move list",
+                        )?;
+                        let s = self.move_bytes.len() as u32;
+                        self.move_bytes.extend_from_slice(b);
+                        self.moves
+                            .push(((h & 3) as u8, s, self.move_bytes.len() as u32));
+                    }
+                    self.streams.push((kind, start..self.moves.len()));
+                }
+            }
+        }
+        if r.pos != payload.len() {
+            return Err(r.err_at(
+                r.pos,
+                "the end of the payload after the last stream",
+                Found::Trailing(payload.len() - r.pos),
+            ));
+        }
+        self.at = self.streams.iter().map(|s| s.1.start).collect();
+        Ok(())
+    }
+
+    /// The number of notes in the record.
+    pub fn len(&self) -> u64 {
+        self.place.comments()
+    }
+
+    /// Whether the record holds no note.
+    pub fn is_empty(&self) -> bool {
+        self.place.is_empty()
+    }
+
+    /// The note after anchor `anchor` into `out`, if it has one. Ask for
+    /// anchors in increasing order.
+    pub fn note_at(&mut self, anchor: u64, out: &mut EngineNote) -> bool {
+        let Some(n) = self.place.comment_at(anchor) else {
+            return false;
+        };
+        while self.place.consumed() < n {
+            let mut skip = std::mem::take(&mut self.scratch);
+            self.take_next(&mut skip);
+            self.scratch = skip;
+        }
+        self.take_next(out)
+    }
+
+    fn take_next(&mut self, out: &mut EngineNote) -> bool {
+        out.clear();
+        let Some(t) = self.place.next_template() else {
+            return false;
+        };
+        let start = if t == 0 {
+            0
+        } else {
+            self.template_ends[t as usize - 1]
+        };
+        let end = self.template_ends[t as usize];
+        for &p in &self.pieces[start..end] {
+            match p {
+                TPiece::Literal(s, e) => out.push_literal(&self.literals[s as usize..e as usize]),
+                TPiece::Number(f, s) => {
+                    let i = self.at[usize::from(s)];
+                    self.at[usize::from(s)] += 1;
+                    out.push_number(self.numbers.get(i).copied().unwrap_or(0), f);
+                }
+                TPiece::Moves(s) => {
+                    let i = self.at[usize::from(s)];
+                    self.at[usize::from(s)] += 1;
+                    let (code, a, b) = self.moves.get(i).copied().unwrap_or((3, 0, 0));
+                    let bytes = &self.move_bytes[a as usize..b as usize];
+                    match MovesFrom::from_code(u64::from(code)) {
+                        Some(from) => out.push_moves(from, bytes),
+                        None => out.push_moves_as_text(bytes),
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+fn stream_id(r: &mut Bytes<'_>) -> Result<u8, PayloadError> {
+    let at = r.pos;
+    let s = r.u64("a stream number")?;
+    u8::try_from(s)
+        .ok()
+        .filter(|&s| usize::from(s) < MAX_STREAMS)
+        .ok_or_else(|| r.err_at(at, "a stream number below 255", Found::Value(s)))
+}
+
+#[cfg(test)]
+mod tests;
