@@ -416,6 +416,27 @@ pub fn render_moves(
     ordinals: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
+    replay_moves(pos, ordinals, |i, san, _, after| {
+        if i > 0 {
+            out.push(b' ');
+        }
+        out.extend_from_slice(san.as_bytes());
+        if after.is_check() {
+            out.push(if after.is_checkmate() { b'#' } else { b'+' });
+        }
+    })
+}
+
+/// Plays the moves of `ordinals` from `pos`, calling `f` with each
+/// move's index, SAN body, the move and the position after it.
+///
+/// # Errors
+/// As [`render_moves`].
+pub fn replay_moves(
+    pos: &VariantPosition,
+    ordinals: &[u8],
+    mut f: impl FnMut(usize, &crate::ordinal::MoveText, shakmaty::Move, &Chess),
+) -> Result<(), RenderError> {
     let VariantPosition::Chess(c) = pos else {
         return Err(RenderError::Variant);
     };
@@ -423,14 +444,8 @@ pub fn render_moves(
     for (i, &o) in ordinals.iter().enumerate() {
         let (m, san) = crate::ordinal::select_in(&p, o)
             .map_err(|error| RenderError::Move { index: i, error })?;
-        if i > 0 {
-            out.push(b' ');
-        }
-        out.extend_from_slice(san.as_bytes());
         p.play_unchecked(m);
-        if p.is_check() {
-            out.push(if p.is_checkmate() { b'#' } else { b'+' });
-        }
+        f(i, &san, m, &p);
     }
     Ok(())
 }
@@ -561,6 +576,98 @@ impl EngineNote {
         })
     }
 
+    /// What the note says in the terms engines use, read from its keys
+    /// (`wv=`/`ev=` evaluation, `d=` depth, `sd=` selective depth, `mt=`
+    /// move time, `n=` nodes, `pv=` principal variation) or from the
+    /// cutechess-cli form `{+0.52/23 2.1s}`.
+    pub fn summary(&self) -> NoteSummary<'_> {
+        let mut s = NoteSummary::default();
+        let mut key: &[u8] = &[];
+        let mut literal: &[u8] = &[];
+        let mut index = 0usize;
+        let mut it = self.parts().peekable();
+        // cutechess: [sign][M]number "/" number " " number "s…"
+        let mut cute = 0u8;
+        while let Some(p) = it.next() {
+            match p {
+                NotePart::Literal(b) => {
+                    literal = b;
+                    key = key_before(b);
+                }
+                NotePart::Number(v, f) => {
+                    let mate = literal.ends_with(b"M")
+                        && (literal.len() == 1
+                            || !literal[literal.len() - 2].is_ascii_alphanumeric());
+                    let next_lit = match it.peek() {
+                        Some(NotePart::Literal(b)) => *b,
+                        _ => &[][..],
+                    };
+                    if index == 0 && key.is_empty() && next_lit.starts_with(b"/") {
+                        cute = 1;
+                        let sign = if literal.ends_with(b"-M") { -1 } else { 1 };
+                        s.eval = Some(if mate {
+                            Score::Mate(v * sign)
+                        } else {
+                            Score::Centipawns(to_hundredths(v, f))
+                        });
+                    } else if cute == 1 && literal == b"/" {
+                        cute = 2;
+                        s.depth = u32::try_from(v).ok();
+                    } else if cute == 2 && next_lit.starts_with(b"s") {
+                        cute = 3;
+                        s.time_ms = u64::try_from(scale(v, f, 3)).ok();
+                    } else {
+                        match key {
+                            b"wv" | b"ev" => {
+                                s.eval = Some(if mate {
+                                    Score::Mate(v)
+                                } else {
+                                    Score::Centipawns(to_hundredths(v, f))
+                                })
+                            }
+                            b"d" => s.depth = u32::try_from(v).ok(),
+                            b"sd" => s.seldepth = u32::try_from(v).ok(),
+                            b"n" => s.nodes = u64::try_from(v).ok(),
+                            b"mt" if next_lit.starts_with(b":") => {
+                                // H:MM:SS as three numbers.
+                                let mut hms = [v, 0, 0];
+                                for slot in &mut hms[1..] {
+                                    // The `:` between them.
+                                    it.next();
+                                    if let Some(NotePart::Number(x, _)) = it.next() {
+                                        *slot = x;
+                                    }
+                                }
+                                s.time_ms =
+                                    u64::try_from((hms[0] * 3600 + hms[1] * 60 + hms[2]) * 1000)
+                                        .ok();
+                            }
+                            b"mt" => s.time_ms = u64::try_from(scale(v, f, 0)).ok(),
+                            _ => {}
+                        }
+                    }
+                    index += 1;
+                    key = &[];
+                    literal = &[];
+                }
+                NotePart::Moves(from, o) => {
+                    if key == b"pv" {
+                        s.pv = Some((from, o));
+                    }
+                    index += 1;
+                    key = &[];
+                    literal = &[];
+                }
+                NotePart::MovesText(_) => {
+                    index += 1;
+                    key = &[];
+                    literal = &[];
+                }
+            }
+        }
+        s
+    }
+
     /// Whether the note has a number or a move list.
     pub fn has_values(&self) -> bool {
         self.pieces.iter().any(|p| !matches!(p, Piece::Literal(..)))
@@ -594,6 +701,60 @@ impl EngineNote {
             before = &[];
         }
     }
+}
+
+/// An engine's score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns, as the engine wrote them (TCEC's `wv=` is White's view,
+    /// cutechess-cli's the engine's).
+    Centipawns(i64),
+    /// Mate in N moves (negative: the engine is mated).
+    Mate(i64),
+}
+
+/// What a note says, read from its keys ([`EngineNote::summary`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoteSummary<'a> {
+    /// The evaluation.
+    pub eval: Option<Score>,
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// Selective search depth.
+    pub seldepth: Option<u32>,
+    /// Time spent on the move, in milliseconds.
+    pub time_ms: Option<u64>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// The principal variation: where it starts and its ordinals.
+    pub pv: Option<(MovesFrom, &'a [u8])>,
+}
+
+/// The key a literal ends with (`, wv=` gives `wv`), if it ends with `=`.
+fn key_before(b: &[u8]) -> &[u8] {
+    let Some(rest) = b.strip_suffix(b"=") else {
+        return &[];
+    };
+    let start = rest
+        .iter()
+        .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+        .map_or(0, |i| i + 1);
+    &rest[start..]
+}
+
+/// `v` (in units of 10^-decimals) in units of 10^-`to`.
+fn scale(v: i64, f: NumberFormat, to: u8) -> i64 {
+    let d = i32::from(to) - i32::from(f.decimals());
+    if d >= 0 {
+        v.saturating_mul(10i64.saturating_pow(d as u32))
+    } else {
+        v / 10i64.pow((-d) as u32)
+    }
+}
+
+/// A pawn value in hundredths (centipawns).
+fn to_hundredths(v: i64, f: NumberFormat) -> i64 {
+    scale(v, f, 2)
 }
 
 /// Writes `note` as text: its literals, its numbers in their formats, its

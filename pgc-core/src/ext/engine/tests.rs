@@ -1,1 +1,211 @@
+use super::*;
 
+fn line(pos: &VariantPosition) -> LinePositions<'_> {
+    LinePositions {
+        before: Some(pos),
+        after: Some(pos),
+        before_previous: Some(pos),
+    }
+}
+
+#[test]
+fn numbers_spell_back() {
+    for t in [
+        &b"0"[..],
+        b"40",
+        b"-9",
+        b"+0",
+        b"+0.52",
+        b"0.00",
+        b"-1000",
+        b"1.040",
+        b"00",
+        b"07",
+        b"6829863982",
+        b"-0.18",
+        b"999999999999999999",
+    ] {
+        let (v, f, n) = parse_number(t).unwrap_or_else(|| panic!("{:?}", t));
+        assert_eq!(n, t.len());
+        let mut out = Vec::new();
+        f.render(v, &mut out);
+        assert_eq!(out, t);
+    }
+    // No format writes these back.
+    for t in [
+        &b"-0"[..],
+        b"-0.00",
+        b"1234567890123456789",
+        b"+",
+        b".5",
+        b"000000000",
+    ] {
+        assert_eq!(
+            parse_number(t).filter(|&(_, _, n)| n == t.len()),
+            None,
+            "{:?}",
+            t
+        );
+    }
+    assert_eq!(
+        parse_number(b"40.5x").map(|(v, _, n)| (v, n)),
+        Some((405, 4))
+    );
+    assert_eq!(parse_number(b"40.x").map(|(v, _, n)| (v, n)), Some((40, 2)));
+}
+
+#[test]
+fn moves_against_shakmaty() {
+    use shakmaty::san::San;
+    let start = VariantPosition::default();
+    let mut o = Vec::new();
+    assert!(encode_moves(&start, b"e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", &mut o));
+    assert_eq!(o.len(), 7);
+    // Each ordinal is the move's index in SAN order among the legal moves.
+    let VariantPosition::Chess(mut p) = start.clone() else {
+        unreachable!()
+    };
+    for (t, &ord) in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+        .iter()
+        .zip(&o)
+    {
+        let mut sans: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|&m| San::from_move(&p, m).to_string())
+            .collect();
+        sans.sort();
+        let body = t.trim_end_matches('#');
+        assert_eq!(sans[usize::from(ord)], body);
+        let m = San::from_ascii(body.as_bytes())
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        p.play_unchecked(m);
+    }
+    let mut text = Vec::new();
+    render_moves(&start, &o, &mut text).unwrap();
+    assert_eq!(text, b"e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
+    // Wrong suffix, illegal move, double space: refused, nothing appended.
+    for bad in [&b"e4+"[..], b"e5", b"e4  e5", b"Nf3 Nf3"] {
+        let mut o = vec![9];
+        assert!(!encode_moves(&start, bad, &mut o));
+        assert_eq!(o, [9]);
+    }
+    // A bad ordinal is a positioned render error.
+    let e = render_moves(&start, &[0, 200], &mut Vec::new()).unwrap_err();
+    assert!(matches!(e, RenderError::Move { index: 1, .. }), "{e:?}");
+}
+
+fn sample_note(pv: &[u8], start: &VariantPosition) -> EngineNote {
+    let mut n = EngineNote::new();
+    n.push_literal(b"d=");
+    n.push_number(40, NumberFormat::INTEGER);
+    n.push_literal(b", wv=");
+    n.push_number(104, NumberFormat::new(2, Sign::Minus, 1).unwrap());
+    n.push_literal(b", pv=");
+    assert!(n.push_moves_text(pv, &line(start)));
+    n.push_literal(b",");
+    n
+}
+
+#[test]
+fn record_round_trip_and_summary() {
+    let start = VariantPosition::default();
+    let a = sample_note(b"e4 e5", &start);
+    let mut b = sample_note(b"d4", &start);
+    b.push_literal(b" book");
+    let mut game = GameNotes::new();
+    assert!(game.push(0, &a));
+    assert!(game.push(3, &b));
+    assert!(game.push(4, &a));
+    assert!(!game.push(4, &a), "one note per anchor");
+    let mut payload = Vec::new();
+    game.to_payload(&mut payload);
+    let mut r = GameNotesReader::from_payload(&payload).unwrap();
+    assert_eq!(r.len(), 3);
+    let mut got = EngineNote::new();
+    assert!(r.note_at(0, &mut got));
+    assert_eq!(got, a);
+    assert!(!r.note_at(1, &mut got));
+    // Anchor 3 skipped: anchor 4 still gets its own note.
+    assert!(r.note_at(4, &mut got));
+    assert_eq!(got, a);
+    let s = a.summary();
+    assert_eq!(s.depth, Some(40));
+    assert_eq!(s.eval, Some(Score::Centipawns(104)));
+    assert_eq!(
+        s.pv.map(|(f, o)| (f, o.len())),
+        Some((MovesFrom::Before, 2))
+    );
+    let mut text = Vec::new();
+    render_note(&a, &line(&start), &mut text).unwrap();
+    assert_eq!(text, b"d=40, wv=1.04, pv=e4 e5,");
+}
+
+#[test]
+fn cutechess_summary() {
+    let mut n = EngineNote::new();
+    n.push_literal(b"-M");
+    n.push_number(5, NumberFormat::INTEGER);
+    n.push_literal(b"/");
+    n.push_number(30, NumberFormat::INTEGER);
+    n.push_literal(b" ");
+    n.push_number(5, NumberFormat::new(1, Sign::Minus, 1).unwrap());
+    n.push_literal(b"s");
+    let s = n.summary();
+    assert_eq!(
+        (s.eval, s.depth, s.time_ms),
+        (Some(Score::Mate(-5)), Some(30), Some(500))
+    );
+}
+
+#[test]
+fn every_truncation_and_corruption_is_an_error_or_reads() {
+    let start = VariantPosition::default();
+    let a = sample_note(b"e4 e5 Nf3", &start);
+    let mut game = GameNotes::new();
+    assert!(game.push(2, &a));
+    assert!(game.push(5, &a));
+    let mut payload = Vec::new();
+    game.to_payload(&mut payload);
+    for n in 0..payload.len() {
+        assert!(
+            GameNotesReader::from_payload(&payload[..n]).is_err(),
+            "prefix {n}"
+        );
+    }
+    let mut longer = payload.clone();
+    longer.push(0);
+    let e = GameNotesReader::from_payload(&longer).unwrap_err();
+    assert_eq!(e.at, payload.len());
+    // Any byte changed: refused, or read with notes that hold every piece.
+    for i in 0..payload.len() {
+        for x in [0u8, 1, 2, 3, 0x7f, 0x80, 0xff] {
+            let mut q = payload.clone();
+            q[i] = x;
+            if let Ok(mut r) = GameNotesReader::from_payload(&q) {
+                let mut got = EngineNote::new();
+                for anchor in 0..64 {
+                    r.note_at(anchor, &mut got);
+                }
+            }
+        }
+    }
+    // A huge count is refused before anything is allocated.
+    let e = GameNotesReader::from_payload(&[0xff, 0xff, 0xff, 0xff, 0x0f]).unwrap_err();
+    assert_eq!(e.at, 0);
+}
+
+#[test]
+fn predictors_pick_the_smallest() {
+    let mut out = Vec::new();
+    write_numbers(&[1_000_000, 1_000_010, 1_000_020, 1_000_030], &mut out);
+    assert_eq!(out[0], 1, "delta to the previous value");
+    out.clear();
+    write_numbers(&[5_000_000, 100, 5_000_001, 101, 5_000_002], &mut out);
+    assert_eq!(out[0], 2, "delta to the value two before");
+    out.clear();
+    write_numbers(&[3, -2, 7], &mut out);
+    assert_eq!(out, [0, 3, 6, 3, 14]);
+}
