@@ -35,6 +35,7 @@
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
+use crate::ext::engine::{EngineNote, MovesFrom, NoteLine, Score, render_note, replay_moves};
 use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
@@ -106,6 +107,41 @@ pub enum Event<'a> {
     /// The square marks of a typed `[%csl]` (only with
     /// [`BulkOptions::comments`]).
     Squares(&'a [SquareMark]),
+    /// What an engine note says (only with [`BulkOptions::comments`]),
+    /// after its text as a [`Event::Comment`].
+    Engine(EngineValues<'a>),
+}
+
+/// The values of an engine note (`{d=40, wv=1.04, pv=c4 c6 …}`,
+/// `{+0.52/23 2.1s}`; see [`crate::ext::engine::EngineNote::summary`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineValues<'a> {
+    /// The evaluation.
+    pub eval: Option<Score>,
+    /// Search depth.
+    pub depth: Option<u32>,
+    /// Selective depth.
+    pub seldepth: Option<u32>,
+    /// Time spent, in milliseconds.
+    pub time_ms: Option<u64>,
+    /// Nodes searched.
+    pub nodes: Option<u64>,
+    /// The principal variation's moves, from the position where it starts
+    /// (empty when the note has none or it stayed text).
+    pub pv: &'a [Move],
+    /// The position the principal variation starts from.
+    pub pv_from: Option<MovesFrom>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RawEngine {
+    eval: Option<Score>,
+    depth: Option<u32>,
+    seldepth: Option<u32>,
+    time_ms: Option<u64>,
+    nodes: Option<u64>,
+    pv: (u32, u32),
+    pv_from: Option<MovesFrom>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +156,7 @@ enum Raw {
     Eval(Eval),
     Arrows(u32, u32),
     Squares(u32, u32),
+    Engine(RawEngine),
 }
 
 /// One game as read by [`BulkReader`]: everything borrows the reader's
@@ -143,6 +180,8 @@ pub struct BulkGame {
     text: Vec<u8>,
     arrows: Vec<Arrow>,
     squares: Vec<SquareMark>,
+    /// Moves of engine notes' principal variations.
+    pv_moves: Vec<Move>,
     termination: Option<Outcome>,
     depth: u32,
     plies: u64,
@@ -168,6 +207,7 @@ impl Default for BulkGame {
             text: Vec::new(),
             arrows: Vec::new(),
             squares: Vec::new(),
+            pv_moves: Vec::new(),
             termination: None,
             depth: 0,
             plies: 0,
@@ -254,6 +294,15 @@ impl BulkGame {
             Raw::Eval(e) => Event::Eval(e),
             Raw::Arrows(a, b) => Event::Arrows(&self.arrows[a as usize..b as usize]),
             Raw::Squares(a, b) => Event::Squares(&self.squares[a as usize..b as usize]),
+            Raw::Engine(e) => Event::Engine(EngineValues {
+                eval: e.eval,
+                depth: e.depth,
+                seldepth: e.seldepth,
+                time_ms: e.time_ms,
+                nodes: e.nodes,
+                pv: &self.pv_moves[e.pv.0 as usize..e.pv.1 as usize],
+                pv_from: e.pv_from,
+            }),
         })
     }
 
@@ -309,6 +358,7 @@ impl BulkGame {
         self.text.clear();
         self.arrows.clear();
         self.squares.clear();
+        self.pv_moves.clear();
         self.has_null = false;
         self.termination = None;
         self.started = false;
@@ -387,6 +437,11 @@ struct Collector {
     /// The game's typed comments, anchor by anchor (with comments on).
     anchors: Anchors,
     typed: TypedComment,
+    /// The engine note of an anchor, its text, and the line positions its
+    /// move lists start from.
+    note: EngineNote,
+    note_text: Vec<u8>,
+    note_line: NoteLine,
     /// Variations entered only to count anchors (comments on, variations
     /// off): nothing in them is kept.
     hidden: u32,
@@ -403,6 +458,9 @@ impl Collector {
             game: BulkGame::default(),
             anchors: Anchors::new(),
             typed: TypedComment::new(),
+            note: EngineNote::new(),
+            note_text: Vec::new(),
+            note_line: NoteLine::default(),
             hidden: 0,
             payloads: PayloadChecker::new(),
             offset: 0,
@@ -424,13 +482,61 @@ impl Collector {
         if !self.opts.comments {
             return;
         }
-        if self.hidden > 0 || !self.anchors.after_anchor(&mut self.typed) {
-            if self.hidden > 0 {
-                // Counted by `after_anchor` only when not hidden.
-                self.anchors.skip(1);
+        if self.hidden > 0 {
+            self.anchors.skip(1);
+            // A hidden note still uses its values.
+            if self.anchors.has_notes() {
+                self.anchors.note_here(&mut self.note);
             }
             return;
         }
+        if self.anchors.after_anchor(&mut self.typed) {
+            self.typed_values();
+        }
+        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
+            self.note_values();
+        }
+    }
+
+    /// The engine note just read: its text as a comment, then its values.
+    #[inline(never)]
+    fn note_values(&mut self) {
+        let line = self.note_line.positions();
+        self.note_text.clear();
+        if let Err(e) = render_note(&self.note, &line, &mut self.note_text) {
+            return self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
+        }
+        let g = &mut self.game;
+        let a = g.text.len() as u32;
+        g.text.extend_from_slice(&self.note_text);
+        g.events.push(Raw::Comment(a, g.text.len() as u32));
+        let s = self.note.summary();
+        let start = g.pv_moves.len() as u32;
+        let mut pv_from = None;
+        let mut replayed = Ok(());
+        if let Some((from, ordinals)) = s.pv
+            && let Some(pos) = from.position(&line)
+        {
+            let moves = &mut g.pv_moves;
+            replayed = replay_moves(pos, ordinals, |_, _, m, _| moves.push(m));
+            pv_from = Some(from);
+        }
+        g.events.push(Raw::Engine(RawEngine {
+            eval: s.eval,
+            depth: s.depth,
+            seldepth: s.seldepth,
+            time_ms: s.time_ms,
+            nodes: s.nodes,
+            pv: (start, g.pv_moves.len() as u32),
+            pv_from,
+        }));
+        if let Err(e) = replayed {
+            self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
+        }
+    }
+
+    /// The values of the typed commands comment just read.
+    fn typed_values(&mut self) {
         let g = &mut self.game;
         for part in self.typed.parts() {
             let TypedPart::Command(_, c) = part else {
@@ -459,6 +565,7 @@ impl GameVisitor for Collector {
         self.game.clear();
         self.game.info = *info;
         self.anchors.begin_game();
+        self.note_line.reset();
         self.hidden = 0;
         ControlFlow::Continue(())
     }
@@ -479,7 +586,8 @@ impl GameVisitor for Collector {
     }
 
     fn wants_before(&self) -> bool {
-        false
+        // Engine notes replay their move lists from the line's positions.
+        self.opts.comments && self.anchors.has_notes()
     }
 
     fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
@@ -487,6 +595,12 @@ impl GameVisitor for Collector {
     }
 
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        if let Some(before) = ply.before
+            && self.opts.comments
+            && self.anchors.has_notes()
+        {
+            self.note_line.played(before, ply.after);
+        }
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Move(ply.mv));
@@ -504,6 +618,7 @@ impl GameVisitor for Collector {
     }
 
     fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
+        self.note_line.reset();
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Null);
@@ -531,6 +646,7 @@ impl GameVisitor for Collector {
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        self.note_line.reset();
         if self.hidden > 0 {
             self.hidden += 1;
             ControlFlow::Continue(Skip(false))
@@ -548,6 +664,7 @@ impl GameVisitor for Collector {
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
+        self.note_line.reset();
         if self.hidden > 0 {
             self.hidden -= 1;
             return ControlFlow::Continue(());
@@ -576,6 +693,11 @@ impl GameVisitor for Collector {
             }
             ExtKind::COMMANDS if self.opts.comments => {
                 if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
+            ExtKind::ENGINE_NOTES if self.opts.comments => {
+                if let Err(e) = self.anchors.load_notes(payload) {
                     self.fail(kind, e);
                 }
             }

@@ -71,6 +71,7 @@
 //! );
 //! ```
 
+use crate::ext::engine::{EngineNote, GameNotesReader, LinePositions, render_note};
 use crate::ext::{self, ExtKind};
 use crate::game::{Event, GameError, GameErrorKind, GameParser, STR_TAGS};
 use crate::item::ItemKind;
@@ -245,6 +246,7 @@ impl Verifier {
             outside_reported: false,
             last_game_with_problem: None,
             payloads: ext::PayloadChecker::default(),
+            notes: NotesCheck::default(),
         };
         let io = |e: ReadError| match e {
             ReadError::Io { source, .. } => source,
@@ -349,6 +351,11 @@ struct Line {
     pos: Option<VariantPosition>,
     /// The position before the last move, where a RAV starts.
     prev: Option<VariantPosition>,
+    /// The position before the move before the last (for engine notes).
+    prev2: Option<VariantPosition>,
+    /// Moves since the line began or resumed, or since its last null move
+    /// (up to 2): the positions an engine note can start from.
+    moves_since: u8,
     /// Plies from the game's start to the current position.
     ply: u32,
 }
@@ -358,9 +365,41 @@ impl Line {
         Line {
             pos,
             prev: None,
+            prev2: None,
+            moves_since: 0,
             ply: 0,
         }
     }
+
+    /// A move was played: `before` becomes `prev`, `after` the position.
+    fn moved(&mut self, before: VariantPosition, after: VariantPosition) {
+        self.prev2 = self.prev.replace(before);
+        self.pos = Some(after);
+        self.moves_since = (self.moves_since + 1).min(2);
+    }
+
+    /// What `ext::engine::LinePositions` an engine note after the last move
+    /// can start from.
+    fn note_positions(&self) -> LinePositions<'_> {
+        let m = self.moves_since;
+        LinePositions {
+            after: self.pos.as_ref().filter(|_| m >= 1),
+            before: self.prev.as_ref().filter(|_| m >= 1),
+            before_previous: self.prev2.as_ref().filter(|_| m >= 2),
+        }
+    }
+}
+
+/// A game's engine notes (kind 0x14), checked at their anchors: each
+/// note's move lists must replay from the line, as a decoder replays them.
+#[derive(Default)]
+struct NotesCheck {
+    reader: GameNotesReader,
+    loaded: bool,
+    /// Anchors counted in the game (see `ext::commands::Anchors`).
+    anchors: u64,
+    note: EngineNote,
+    text: Vec<u8>,
 }
 
 /// The replay state of the open general game (its structure is the
@@ -385,6 +424,7 @@ struct Checker {
     /// Every known payload kind's codec, its buffers kept from record to
     /// record.
     payloads: ext::PayloadChecker,
+    notes: NotesCheck,
 }
 
 /// Where a run of move ordinals comes from, to position its problems.
@@ -484,6 +524,8 @@ impl Checker {
             Event::Begin(_) => {
                 self.report.games += 1;
                 self.outside_reported = false;
+                self.notes.loaded = false;
+                self.notes.anchors = 0;
                 self.game = Some(Game {
                     line: Line::start(None),
                     stack: Vec::new(),
@@ -511,6 +553,7 @@ impl Checker {
                 self.report.plies += 1;
                 if let Some(mut g) = self.game.take() {
                     self.wide_move(&mut g, offset, payload);
+                    self.anchor(Some(&g.line), offset);
                     self.game = Some(g);
                 }
             }
@@ -518,6 +561,17 @@ impl Checker {
                 self.report.plies += 1;
                 if let Some(mut g) = self.game.take() {
                     self.null_move(&mut g, offset);
+                    self.anchor(Some(&g.line), offset);
+                    self.game = Some(g);
+                }
+            }
+            Event::Nag(_)
+            | Event::Extension {
+                kind: ext::COMMENT | ext::LONG_NAG,
+                ..
+            } => {
+                if let Some(g) = self.game.take() {
+                    self.anchor(Some(&g.line), offset);
                     self.game = Some(g);
                 }
             }
@@ -530,8 +584,8 @@ impl Checker {
                 } else {
                     Line {
                         pos: g.line.prev.clone(),
-                        prev: None,
                         ply: g.line.ply.saturating_sub(1),
+                        ..Line::start(None)
                     }
                 };
                 let saved = std::mem::replace(&mut g.line, child);
@@ -542,12 +596,14 @@ impl Checker {
                     && let Some(parent) = g.stack.pop()
                 {
                     g.line = parent;
+                    g.line.moves_since = 0;
                 }
             }
             Event::End => self.game = None,
             Event::Skipped => {
-                // Moves of a RAV skipped for its depth are counted, not replayed.
-                self.report.plies += match rec {
+                // Moves of a RAV skipped for its depth are counted, not
+                // replayed; its anchors are counted, their notes not checked.
+                let plies = match rec {
                     RecordRef::ShortMoves(m) | RecordRef::LongMoves(m) => m.len() as u64,
                     RecordRef::Extension {
                         kind: ext::NULL_MOVE | ext::WIDE_MOVE,
@@ -555,9 +611,17 @@ impl Checker {
                     } => 1,
                     _ => 0,
                 };
+                self.report.plies += plies;
+                let anchors = match rec {
+                    RecordRef::Nag(_) => 1,
+                    RecordRef::Extension { kind, .. } if ExtKind(kind).is_anchor() => 1,
+                    _ => plies,
+                };
+                for _ in 0..anchors {
+                    self.anchor(None, offset);
+                }
             }
             Event::Outside
-            | Event::Nag(_)
             | Event::Escape(_)
             | Event::Extension { .. }
             | Event::Noop
@@ -664,6 +728,9 @@ impl Checker {
             );
             return;
         }
+        if kind == ext::ENGINE_NOTES {
+            self.notes.loaded = self.notes.reader.load(payload).is_ok();
+        }
         // A long tag's value, in a tag section (its place is the grammar's
         // to check), is checked as any tag value.
         if kind == ext::LONG_TAG
@@ -675,7 +742,7 @@ impl Checker {
     }
 
     fn null_move(&mut self, g: &mut Game, offset: u64) {
-        self.step_line(g, offset, |pos| {
+        self.step_line(g, offset, false, |pos| {
             crate::setup::variant_null_move(pos).ok_or_else(|| {
                 Some((
                     "a null move only when the side to move is not in check",
@@ -690,7 +757,7 @@ impl Checker {
     /// payload is reported by [`Self::extension`]: the line stops there).
     fn wide_move(&mut self, g: &mut Game, offset: u64, payload: &[u8]) {
         let ordinal = ext::simple::wide_move(payload).ok();
-        self.step_line(g, offset, |pos| {
+        self.step_line(g, offset, true, |pos| {
             let Some(ordinal) = ordinal else {
                 return Err(None);
             };
@@ -715,6 +782,7 @@ impl Checker {
         &mut self,
         g: &mut Game,
         offset: u64,
+        is_move: bool,
         play: impl FnOnce(&VariantPosition) -> Result<VariantPosition, Option<(&'static str, String)>>,
     ) {
         let line = &mut g.line;
@@ -725,10 +793,15 @@ impl Checker {
             return;
         };
         let played = play(&pos);
-        line.prev = Some(pos);
         match played {
-            Ok(after) => line.pos = Some(after),
+            Ok(after) if is_move => line.moved(pos, after),
+            Ok(after) => {
+                line.prev = Some(pos);
+                line.pos = Some(after);
+                line.moves_since = 0;
+            }
             Err(Some((expected, found))) => {
+                line.prev = Some(pos);
                 let game = self.parser.game();
                 self.problem(
                     offset,
@@ -739,7 +812,7 @@ impl Checker {
                     found,
                 );
             }
-            Err(None) => {}
+            Err(None) => line.prev = Some(pos),
         }
     }
 
@@ -756,8 +829,8 @@ impl Checker {
                 Ok(m) => {
                     let mut after = pos.clone();
                     crate::variant::play_unchecked(&mut after, m);
-                    line.prev = Some(pos);
-                    line.pos = Some(after);
+                    line.moved(pos, after);
+                    self.anchor(Some(line), run.first + i as u64);
                     continue;
                 }
                 Err(e) => e,
@@ -786,7 +859,33 @@ impl Checker {
             );
             // A RAV right after the bad move still starts from `pos`.
             line.prev = Some(pos);
+            self.anchor(None, run.first + i as u64);
         }
+    }
+
+    /// An anchor of typed comments was read (a move, null move, wide move,
+    /// NAG or text comment) on `line` (`None`: not replayed): the engine
+    /// note after it, if any, must replay its move lists from the line.
+    fn anchor(&mut self, line: Option<&Line>, offset: u64) {
+        let n = &mut self.notes;
+        n.anchors += 1;
+        if !n.loaded || !n.reader.note_at(n.anchors - 1, &mut n.note) {
+            return;
+        }
+        let Some(line) = line else { return };
+        n.text.clear();
+        let Err(e) = render_note(&n.note, &line.note_positions(), &mut n.text) else {
+            return;
+        };
+        let game = self.parser.game();
+        self.problem(
+            offset,
+            game,
+            Some(line.ply),
+            None,
+            "an engine note whose move lists replay from the line (spec/extensions-engine.md)",
+            e.to_string(),
+        );
     }
 
     /// The open game (dropped: its framing is lost) and the words for it.

@@ -4,7 +4,7 @@ use crate::commands::render;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::{EngineNote, NoteLine, RenderError, render_note};
+use pgc_core::ext::engine::{EngineNote, NoteLine, render_note};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
@@ -250,36 +250,12 @@ impl Decoder {
                     self.typed_comments += 1;
                     self.engine_notes += 1;
                     if self.count_commands {
-                        self.comment_stats.add(&self.typed_text, true);
+                        self.comment_stats.add_note(&self.note);
                     }
                 }
-                Err(e) => self.fail(ExtKind::ENGINE_NOTES, note_error(&e)),
+                Err(e) => self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error()),
             }
         }
-    }
-}
-
-/// A note that cannot be written, as the payload error the decoder
-/// reports (the record is the one whose anchor the note follows).
-fn note_error(e: &RenderError) -> PayloadError {
-    let (expected, found) = match e {
-        RenderError::NoPosition(_) => (
-            "a move list starting from a position the line has there (spec/extensions-engine.md)",
-            pgc_core::ext::Found::Value(0),
-        ),
-        RenderError::Variant => (
-            "a move list in standard chess or Chess960",
-            pgc_core::ext::Found::Value(0),
-        ),
-        RenderError::Move { index, .. } => (
-            "a move list whose ordinals name legal moves",
-            pgc_core::ext::Found::Value(*index as u64 + 1),
-        ),
-    };
-    PayloadError {
-        at: 0,
-        expected,
-        found,
     }
 }
 
@@ -289,18 +265,36 @@ fn note_error(e: &RenderError) -> PayloadError {
 pub struct CommentStats {
     /// Comments stored as typed commands.
     pub typed: u64,
+    /// Comments stored as engine notes.
+    pub notes: u64,
+    /// Move lists of engine notes kept as text (they did not replay).
+    pub notes_moves_as_text: u64,
     /// Comments stored as text.
     pub text: u64,
+    /// Of those, comments that look like engine output
+    /// ([`crate::notes::is_engine_note`]) but do not follow a move, NAG or
+    /// comment directly (before the first move, after a variation, a
+    /// second note on one move).
+    pub engine_like_text: u64,
     /// Per command name (`clk`, `eval`, …): `(in typed comments, in text comments)`.
     pub commands: std::collections::BTreeMap<Vec<u8>, (u64, u64)>,
 }
 
 impl CommentStats {
+    fn add_note(&mut self, note: &pgc_core::ext::engine::EngineNote) {
+        self.notes += 1;
+        self.notes_moves_as_text += note
+            .parts()
+            .filter(|p| matches!(p, pgc_core::ext::engine::NotePart::MovesText(_)))
+            .count() as u64;
+    }
+
     fn add(&mut self, comment: &[u8], typed: bool) {
         if typed {
             self.typed += 1;
         } else {
             self.text += 1;
+            self.engine_like_text += u64::from(crate::notes::is_engine_note(comment));
         }
         for part in crate::commands::parse_comment(comment) {
             if let crate::commands::Part::Command { raw, .. } = part {
@@ -323,7 +317,10 @@ impl CommentStats {
     /// Adds another count.
     pub fn merge(&mut self, o: &CommentStats) {
         self.typed += o.typed;
+        self.notes += o.notes;
+        self.notes_moves_as_text += o.notes_moves_as_text;
         self.text += o.text;
+        self.engine_like_text += o.engine_like_text;
         for (k, (a, b)) in &o.commands {
             let e = self.commands.entry(k.clone()).or_default();
             e.0 += a;

@@ -10,6 +10,11 @@
 //! * `clk` is the `[%clk]` time in seconds (fractions kept), `eval` is
 //!   `{"cp":n}` (centipawns, White's view) or `{"mate":n}`, `emt` the
 //!   `[%emt]` time in seconds; each only when the move has one.
+//! * `engine` holds what an engine note (a comment stored as engine
+//!   output, `spec/extensions-engine.md`) says: `eval` (`{"cp":n}` as the
+//!   engine wrote it, or `{"mate":n}`), `depth`, `seldepth`, `time` in
+//!   seconds, `nodes`, and `pv` as UCI moves; the note's text is in
+//!   `comments` too.
 //! * `comments` lists a move's comment texts that are not typed commands.
 //! * Strings are the PGN's bytes; bytes that are not UTF-8 are written as
 //!   `\u00XX` (Latin-1 reading), so every line is valid JSON.
@@ -19,6 +24,7 @@
 
 use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
+use pgc_core::ext::engine::{EngineNote, NoteLine, Score, render_note, replay_moves};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
@@ -50,6 +56,12 @@ pub struct JsonlWriter {
     /// The game's typed comments, anchor by anchor.
     anchors: Anchors,
     typed: TypedComment,
+    /// The engine note of an anchor, the line positions its move lists
+    /// start from, and the JSON of its values for the open move.
+    note: EngineNote,
+    note_line: NoteLine,
+    note_text: Vec<u8>,
+    engine_json: Vec<u8>,
     /// The current record's offset and the ply, for errors.
     record_offset: u64,
     ply: u32,
@@ -124,6 +136,12 @@ impl JsonlWriter {
                 .extend_from_slice(format!(",\"eval\":{{\"mate\":{n}}}").as_bytes()),
             None => {}
         }
+        if !self.engine_json.is_empty() {
+            self.moves.extend_from_slice(b",\"engine\":{");
+            self.moves.extend_from_slice(&self.engine_json);
+            self.moves.push(b'}');
+            self.engine_json.clear();
+        }
         if !self.comments.is_empty() {
             self.moves.extend_from_slice(b",\"comments\":[");
             for (i, c) in self.comments.iter().enumerate() {
@@ -147,6 +165,80 @@ impl JsonlWriter {
             }
             if let Some(e) = self.typed.eval() {
                 self.values.eval = Some(e);
+            }
+        }
+        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
+            self.note_values();
+        }
+    }
+
+    /// The engine note just read: its text among the comments, its values
+    /// as `engine`.
+    #[inline(never)]
+    fn note_values(&mut self) {
+        let line = self.note_line.positions();
+        self.note_text.clear();
+        if let Err(e) = render_note(&self.note, &line, &mut self.note_text) {
+            return self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
+        }
+        if !self.open_move {
+            return;
+        }
+        self.comments.push(self.note_text.trim_ascii().to_vec());
+        let s = self.note.summary();
+        let j = &mut self.engine_json;
+        j.clear();
+        let field = |j: &mut Vec<u8>, name: &str, v: Option<String>| {
+            if let Some(v) = v {
+                if !j.is_empty() {
+                    j.push(b',');
+                }
+                j.extend_from_slice(format!("\"{name}\":{v}").as_bytes());
+            }
+        };
+        field(
+            j,
+            "eval",
+            s.eval.map(|e| match e {
+                Score::Centipawns(cp) => format!("{{\"cp\":{cp}}}"),
+                Score::Mate(n) => format!("{{\"mate\":{n}}}"),
+            }),
+        );
+        field(j, "depth", s.depth.map(|d| d.to_string()));
+        field(j, "seldepth", s.seldepth.map(|d| d.to_string()));
+        field(
+            j,
+            "time",
+            s.time_ms.map(|ms| {
+                let mut t = Vec::new();
+                push_seconds(&mut t, ms);
+                String::from_utf8_lossy(&t).into_owned()
+            }),
+        );
+        field(j, "nodes", s.nodes.map(|n| n.to_string()));
+        if let Some((from, ordinals)) = s.pv
+            && let Some(pos) = from.position(&line)
+        {
+            if !j.is_empty() {
+                j.push(b',');
+            }
+            j.extend_from_slice(b"\"pv\":[");
+            let mode = if self.chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let replayed = replay_moves(pos, ordinals, |i, _, m, _| {
+                if i > 0 {
+                    j.push(b',');
+                }
+                j.push(b'"');
+                UciMove::from_move(m, mode).append_ascii_to(j);
+                j.push(b'"');
+            });
+            j.push(b']');
+            if let Err(e) = replayed {
+                self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
             }
         }
     }
@@ -231,6 +323,8 @@ impl GameVisitor for JsonlWriter {
         self.comments.clear();
         self.values = Values::default();
         self.anchors.begin_game();
+        self.note_line.reset();
+        self.engine_json.clear();
         self.ply = 0;
         self.chess960 = false;
         self.plies = 0;
@@ -256,7 +350,8 @@ impl GameVisitor for JsonlWriter {
     }
 
     fn wants_before(&self) -> bool {
-        false
+        // Engine notes replay their move lists from the line's positions.
+        self.anchors.has_notes()
     }
 
     fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
@@ -264,6 +359,11 @@ impl GameVisitor for JsonlWriter {
     }
 
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        if let Some(before) = ply.before
+            && self.anchors.has_notes()
+        {
+            self.note_line.played(before, ply.after);
+        }
         self.ply = ply.depth;
         if !self.open_new_move() {
             return ControlFlow::Continue(());
@@ -289,6 +389,7 @@ impl GameVisitor for JsonlWriter {
         _spelling: &[u8],
     ) -> ControlFlow<()> {
         self.ply = self.ply.saturating_add(1);
+        self.note_line.reset();
         if !self.open_new_move() {
             return ControlFlow::Continue(());
         }
@@ -310,11 +411,13 @@ impl GameVisitor for JsonlWriter {
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         // Entered, not skipped: its moves, NAGs and comments count as
         // anchors of typed comments, but nothing of it is written.
+        self.note_line.reset();
         self.depth += 1;
         ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
+        self.note_line.reset();
         self.depth = self.depth.saturating_sub(1);
         ControlFlow::Continue(())
     }
@@ -323,6 +426,11 @@ impl GameVisitor for JsonlWriter {
         match kind {
             ExtKind::COMMANDS => {
                 if let Err(e) = self.anchors.load(payload) {
+                    self.fail(kind, e);
+                }
+            }
+            ExtKind::ENGINE_NOTES => {
+                if let Err(e) = self.anchors.load_notes(payload) {
                     self.fail(kind, e);
                 }
             }

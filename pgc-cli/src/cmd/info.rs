@@ -152,14 +152,23 @@ fn print(out: &mut impl Write, name: &str, c: &Counts) -> std::io::Result<()> {
         }
     }
     let cs = &c.comments;
-    if cs.typed + cs.text > 0 {
+    if cs.typed + cs.notes + cs.text > 0 {
         writeln!(
             out,
-            "  comments     {} ({} as typed commands, {} as text)",
-            cs.typed + cs.text,
+            "  comments     {} ({} as typed commands, {} as engine notes, {} as text)",
+            cs.typed + cs.notes + cs.text,
             cs.typed,
+            cs.notes,
             cs.text
         )?;
+        if cs.notes + cs.engine_like_text > 0 {
+            writeln!(
+                out,
+                "    engine notes {} typed ({} move lists kept as text: they do not replay), \
+                 {} engine-like comments kept as text (not right after a move, NAG or comment)",
+                cs.notes, cs.notes_moves_as_text, cs.engine_like_text
+            )?;
+        }
         for (name, (typed, text)) in &cs.commands {
             let name = format!("[%{}]", String::from_utf8_lossy(name));
             writeln!(out, "    {name:<12} {typed} typed, {text} in text")?;

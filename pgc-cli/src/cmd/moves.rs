@@ -367,7 +367,8 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
             | Event::Time(..)
             | Event::Eval(_)
             | Event::Arrows(_)
-            | Event::Squares(_) => {}
+            | Event::Squares(_)
+            | Event::Engine(_) => {}
         }
     }
     if ply >= skip {

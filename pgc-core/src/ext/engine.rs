@@ -344,7 +344,8 @@ impl MovesFrom {
         MovesFrom::After,
     ];
 
-    fn pick<'a>(self, line: &LinePositions<'a>) -> Option<&'a VariantPosition> {
+    /// The position of `line` a list of this start replays from.
+    pub fn position<'a>(self, line: &LinePositions<'a>) -> Option<&'a VariantPosition> {
         match self {
             MovesFrom::After => line.after,
             MovesFrom::Before => line.before,
@@ -553,7 +554,7 @@ impl EngineNote {
         let order =
             std::iter::once(first).chain(MovesFrom::ALL.into_iter().filter(|&f| f != first));
         for from in order {
-            let Some(pos) = from.pick(line) else {
+            let Some(pos) = from.position(line) else {
                 continue;
             };
             let s = self.bytes.len() as u32;
@@ -774,7 +775,7 @@ pub fn render_note(
             NotePart::Number(v, f) => f.render(v, out),
             NotePart::Moves(_, []) => {}
             NotePart::Moves(from, ordinals) => {
-                let pos = from.pick(line).ok_or(RenderError::NoPosition(from))?;
+                let pos = from.position(line).ok_or(RenderError::NoPosition(from))?;
                 render_moves(pos, ordinals, out)?;
             }
         }
@@ -822,6 +823,29 @@ impl std::fmt::Display for RenderError {
 }
 
 impl std::error::Error for RenderError {}
+
+impl RenderError {
+    /// The error as readers report a refused payload (positioned at the
+    /// record the note follows).
+    pub fn to_payload_error(&self) -> PayloadError {
+        let (expected, found) = match self {
+            RenderError::NoPosition(_) => (
+                "a move list starting from a position the line has there (spec/extensions-engine.md)",
+                Found::Value(0),
+            ),
+            RenderError::Variant => ("a move list in standard chess or Chess960", Found::Value(0)),
+            RenderError::Move { index, .. } => (
+                "a move list whose ordinals name legal moves",
+                Found::Value(*index as u64 + 1),
+            ),
+        };
+        PayloadError {
+            at: 0,
+            expected,
+            found,
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------
 // The record
