@@ -249,6 +249,47 @@ mod tests {
         );
     }
 
+    /// The example of `spec/extensions-engine.md` section 8, bytes as the
+    /// spec gives them.
+    #[test]
+    fn spec_example_bytes() {
+        use pgc_core::ext::engine::{GameNotes, NoteLine};
+        use pgc_core::variant::play_unchecked;
+        let mut line = NoteLine::default();
+        let mut pos = VariantPosition::default();
+        let mut game = GameNotes::new();
+        let mut last = EngineNote::new();
+        let mut note = EngineNote::new();
+        for (anchor, (san, text)) in [
+            ("e4", &b"d=20, wv=0.35, pv=e4 e5"[..]),
+            ("e5", b"d=18, wv=0.30, pv=e5 Nf3"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let m = shakmaty::san::San::from_ascii(san.as_bytes())
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            let before = pos.clone();
+            play_unchecked(&mut pos, m);
+            line.played(&before, &pos);
+            assert!(parse_note(text, &line.positions(), &last, &mut note));
+            assert!(game.push(anchor as u64, &note));
+            std::mem::swap(&mut note, &mut last);
+        }
+        let mut payload = Vec::new();
+        game.to_payload(&mut payload);
+        let spec: &[u8] = &[
+            0x01, 0x06, 0x00, 0x02, 0x64, 0x3d, 0x01, 0x00, 0x00, 0x00, 0x05, 0x2c, 0x20, 0x77,
+            0x76, 0x3d, 0x01, 0x02, 0x01, 0x00, 0x05, 0x2c, 0x20, 0x70, 0x76, 0x3d, 0x02, 0x02,
+            0x01, 0x00, 0x02, 0x03, 0x00, 0x02, 0x28, 0x24, 0x00, 0x02, 0x46, 0x3c, 0x02, 0x09,
+            0x0d, 0x0c, 0x09, 0x0c, 0x09,
+        ];
+        assert_eq!(payload, spec);
+        assert_eq!(payload.len(), 0x2f);
+    }
+
     #[test]
     fn prose_is_no_note() {
         let mut note = EngineNote::new();

@@ -1077,6 +1077,37 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             pgn: str_header("null-move", "*") + "1. -- e5 2. d4 Z0 *\n\n",
         },
         BridgeVector {
+            name: "engine-tcec",
+            title: "TCEC engine comments as engine notes (extension kind 0x14)",
+            about: "Each move's comment is engine output: one record of kind 0x14 after \
+                    the tags holds the game's templates (the keys and punctuation, once), \
+                    the placement of the notes (anchors 0, 1 and 2), and the values in \
+                    streams: numbers as integers (`wv=0.35` is 35 with a two-decimal \
+                    format, `mt=00:02:36` three numbers of width 2), move lists as \
+                    ordinals from a position of the line (`pv=` from before the move \
+                    played, `pd=` from before the opponent's move or after the move). The \
+                    comments cut no move run: the three moves are one 0x03 record. Layout \
+                    note: the movetext is one line, so a layout record (kind 0x07) comes \
+                    first.",
+            pgn: str_header("engine-tcec", "*")
+                + "1. e4 {d=20, sd=31, mt=1500, tl=899000, n=15000000, pv=e4 e5 Nf3, tb=0, \
+                   wv=0.35, mb=+0+0+0+0+0,} 1... e5 {d=19, sd=29, pd=e4, mt=1712, tl=898700, \
+                   n=17120000, pv=e5 Nf3 Nc6, tb=0, wv=-0.30, mb=+0+0-1+0+0,} 2. Nf3 { ev=0.28, \
+                   d=24, pd=Nc6, mt=00:02:36, tl=01:06:02, s=19672 kN/s, tb=0,  } *\n\n",
+        },
+        BridgeVector {
+            name: "engine-cutechess",
+            title: "cutechess-cli comments as engine notes (extension kind 0x14)",
+            about: "cutechess-cli writes score/depth and seconds after every move, `book` \
+                    for book moves, and a mate score as `-M5`. The three numbers of each \
+                    note go to three streams; a score above zero is written with `+`, \
+                    which the format byte's sign rule records, and `0.00` shares that \
+                    format. `-M` stays literal text before the mate's number.",
+            pgn: str_header("engine-cutechess", "*")
+                + "1. e4 {book} 1... c5 {book} 2. Nf3 {+0.31/18 0.52s} 2... d6 {-0.28/20 \
+                   0.61s} 3. d4 {0.00/19 1.2s} 3... cxd4 {-M5/30 0.073s} *\n\n",
+        },
+        BridgeVector {
             name: "wide-move",
             title: "a Crazyhouse move with an ordinal of 256 or more (extension kind 0x13)",
             about: "A Crazyhouse position can have more than 256 legal moves: here White \
@@ -1182,11 +1213,12 @@ fn bridge_vectors() -> Vec<BridgeVector> {
         },
         BridgeVector {
             name: "text-pair-per-line",
-            title: "an engine-tournament game: one move pair per line, an engine comment after every move (extension kinds 0x01 and 0x07)",
+            title: "an engine-tournament game: one move pair per line, an engine comment after every move (extension kinds 0x07 and 0x14)",
             about: "Engine-tournament archives (TCEC, cutechess) write one move pair per \
                     line, each move followed by the engine's evaluation, depth and time \
                     as a comment. The layout record's flag 0x20 (one move pair per \
-                    line) gives the text back with no text patch.",
+                    line) gives the text back with no text patch; the comments are \
+                    engine notes (kind 0x14), so the eight moves stay one move run.",
             pgn: "[Event \"Spec pair per line\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
                   [Round \"?\"]\n[White \"Engine A\"]\n[Black \"Engine B\"]\n\
                   [Result \"1/2-1/2\"]\n\n\
@@ -1453,8 +1485,162 @@ impl RecordWalk {
                 }
             }
             ext::JUNK => self.text(payload, "text the reader could not parse, verbatim"),
+            ext::ENGINE_NOTES => self.engine_notes(payload),
             _ => panic!("no walk-through for extension kind {kind}"),
         }
+    }
+
+    /// Walks an engine-notes payload (`spec/extensions-engine.md` section
+    /// 5) by hand, field by field.
+    fn engine_notes(&mut self, payload: &[u8]) {
+        // The payload starts after the record header.
+        let base = self.used;
+        let leb = |at: usize| -> (u64, usize) {
+            let (mut v, mut n) = (0u64, 0usize);
+            loop {
+                let b = payload[at + n];
+                v |= u64::from(b & 0x7f) << (7 * n);
+                n += 1;
+                if b & 0x80 == 0 {
+                    return (v, n);
+                }
+            }
+        };
+        let mut at = 0;
+        let mut field = |w: &mut Self, at: &mut usize, what: &str| -> u64 {
+            let (v, n) = leb(*at);
+            w.used = base + *at;
+            w.put(n, format!("{what} {v}"));
+            *at += n;
+            v
+        };
+        let templates = field(self, &mut at, "templates:");
+        // Per stream: its kind (true: moves) and values per note of each template.
+        let mut kinds: Vec<bool> = Vec::new();
+        let mut uses: Vec<Vec<usize>> = Vec::new();
+        for t in 0..templates {
+            let pieces = field(self, &mut at, &format!("template {t}: pieces:"));
+            let mut u = Vec::new();
+            for _ in 0..pieces {
+                let tag = payload[at];
+                self.used = base + at;
+                match tag {
+                    0 => {
+                        self.put(1, "literal");
+                        at += 1;
+                        let n = field(self, &mut at, "length") as usize;
+                        self.used = base + at;
+                        self.text(&payload[at..at + n], "literal text");
+                        at += n;
+                    }
+                    1 => {
+                        let f = payload[at + 1];
+                        self.put(
+                            2,
+                            format!(
+                                "number, format 0x{f:02x}: {} decimals, sign rule {}, width {}",
+                                f & 7,
+                                (f >> 3) & 3,
+                                (f >> 5) + 1
+                            ),
+                        );
+                        at += 2;
+                        let id = field(self, &mut at, "stream") as usize;
+                        if kinds.len() <= id {
+                            kinds.resize(id + 1, false);
+                        }
+                        u.push(id);
+                    }
+                    _ => {
+                        self.put(1, "move list");
+                        at += 1;
+                        let id = field(self, &mut at, "stream") as usize;
+                        if kinds.len() <= id {
+                            kinds.resize(id + 1, false);
+                        }
+                        kinds[id] = true;
+                        u.push(id);
+                    }
+                }
+            }
+            uses.push(u);
+        }
+        let runs = field(self, &mut at, "placement: runs");
+        let mut notes = 0;
+        for _ in 0..runs {
+            field(self, &mut at, "gap (anchors before the run)");
+            notes += field(self, &mut at, "notes in the run");
+        }
+        let mut per_note: Vec<usize> = Vec::new();
+        if templates > 1 {
+            let k = field(self, &mut at, "template runs");
+            for _ in 0..k {
+                let t = field(self, &mut at, "template") as usize;
+                let n = field(self, &mut at, "notes using it");
+                per_note.extend(std::iter::repeat_n(t, n as usize));
+            }
+        } else {
+            per_note = vec![0; notes as usize];
+        }
+        let streams = field(self, &mut at, "streams");
+        for id in 0..streams as usize {
+            let need: usize = per_note
+                .iter()
+                .map(|&t| uses[t].iter().filter(|&&s| s == id).count())
+                .sum();
+            if kinds[id] {
+                let n = field(self, &mut at, &format!("stream {id} (move lists): count"));
+                assert_eq!(n as usize, need);
+                for _ in 0..n {
+                    let (h, hn) = leb(at);
+                    let start = [
+                        "after the last move",
+                        "before the last move",
+                        "before the move before the last",
+                        "text",
+                    ][(h & 3) as usize];
+                    self.used = base + at;
+                    self.put(hn, format!("LEB128 {h}: {} bytes, from {start}", h >> 2));
+                    at += hn;
+                    let len = (h >> 2) as usize;
+                    self.used = base + at;
+                    if h & 3 == 3 {
+                        self.text(&payload[at..at + len], "moves kept as text");
+                    } else {
+                        let list: Vec<String> = payload[at..at + len]
+                            .iter()
+                            .map(|o| o.to_string())
+                            .collect();
+                        self.put(len, format!("ordinals {}", list.join(" ")));
+                    }
+                    at += len;
+                }
+            } else {
+                self.used = base + at;
+                let p = payload[at];
+                self.put(1, format!("stream {id} (numbers): predictor {p}"));
+                at += 1;
+                let n = field(self, &mut at, "count");
+                assert_eq!(n as usize, need);
+                let mut values: Vec<i64> = Vec::new();
+                for i in 0..n as usize {
+                    let (z, zn) = leb(at);
+                    let r = (z >> 1) as i64 ^ -((z & 1) as i64);
+                    let back = p as usize;
+                    let v = if p == 0 || i < back {
+                        r
+                    } else {
+                        values[i - back] + r
+                    };
+                    values.push(v);
+                    self.used = base + at;
+                    self.put(zn, format!("LEB128 {z}: residual {r}, value {v}"));
+                    at += zn;
+                }
+            }
+        }
+        assert_eq!(at, payload.len());
+        self.used = base + at;
     }
 
     fn record(&mut self, rec: &RecordRef<'_>) {

@@ -675,31 +675,32 @@ impl EngineNote {
     }
 
     /// Appends the template of the note (its literals and formats, with
-    /// each value's stream as `streams` assigns it) to `out`.
-    fn template(&self, out: &mut Vec<u8>, streams: &mut StreamKeys) {
+    /// each value's stream as `streams` assigns it) to `out`, and the
+    /// stream of each value, in order, to `ids`.
+    fn template(&self, out: &mut Vec<u8>, streams: &mut StreamKeys, ids: &mut Vec<u8>) {
         put_varint(out, self.pieces.len() as u64);
-        let mut before: &[u8] = &[];
+        let mut window = KeyWindow::default();
         for p in &self.pieces {
-            match *p {
+            let (kind, tag) = match *p {
                 Piece::Literal(s, e) => {
                     let b = &self.bytes[s as usize..e as usize];
                     out.push(TAG_LITERAL);
                     put_varint(out, b.len() as u64);
                     out.extend_from_slice(b);
-                    before = b;
+                    window.push(b);
                     continue;
                 }
-                Piece::Number(_, f) => {
-                    out.push(TAG_NUMBER);
-                    out.push(f.to_byte());
-                    put_varint(out, u64::from(streams.of(StreamKind::Numbers, before)));
-                }
-                Piece::Moves(..) | Piece::MovesText(..) => {
-                    out.push(TAG_MOVES);
-                    put_varint(out, u64::from(streams.of(StreamKind::Moves, before)));
-                }
+                Piece::Number(_, f) => (StreamKind::Numbers, [TAG_NUMBER, f.to_byte()]),
+                Piece::Moves(..) | Piece::MovesText(..) => (StreamKind::Moves, [TAG_MOVES, 0]),
+            };
+            let id = streams.of(kind, &window);
+            out.push(tag[0]);
+            if kind == StreamKind::Numbers {
+                out.push(tag[1]);
             }
-            before = &[];
+            put_varint(out, u64::from(id));
+            ids.push(id);
+            window.push(&[0xff]);
         }
     }
 }
@@ -861,20 +862,40 @@ enum StreamKind {
     Moves,
 }
 
-/// The writer's choice of streams: one per kind and last bytes (up to 8)
-/// of the literal before the value, so that a key's values (`mt=`) share a
-/// stream whichever template they are in.
+/// The last 8 bytes of a template before a value, a value counting as
+/// one byte 0xff: `, mt=` before the hours of `mt=00:02:56`, `mt=\xff:`
+/// before its minutes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct KeyWindow {
+    buf: [u8; 8],
+    len: u8,
+}
+
+impl KeyWindow {
+    fn push(&mut self, b: &[u8]) {
+        for &x in b.iter().skip(b.len().saturating_sub(8)) {
+            if usize::from(self.len) < self.buf.len() {
+                self.buf[usize::from(self.len)] = x;
+                self.len += 1;
+            } else {
+                self.buf.copy_within(1.., 0);
+                self.buf[7] = x;
+            }
+        }
+    }
+}
+
+/// The writer's choice of streams: one per kind and the 8 template bytes
+/// before the value ([`KeyWindow`]), so that a key's values (`mt=`) share
+/// a stream whichever template they are in.
 #[derive(Debug, Clone, Default)]
 struct StreamKeys {
-    keys: Vec<(StreamKind, [u8; 8], u8)>,
+    keys: Vec<(StreamKind, KeyWindow)>,
 }
 
 impl StreamKeys {
-    fn of(&mut self, kind: StreamKind, before: &[u8]) -> u8 {
-        let tail = &before[before.len().saturating_sub(8)..];
-        let mut key = [0u8; 8];
-        key[..tail.len()].copy_from_slice(tail);
-        let k = (kind, key, tail.len() as u8);
+    fn of(&mut self, kind: StreamKind, window: &KeyWindow) -> u8 {
+        let k = (kind, *window);
         if let Some(i) = self.keys.iter().position(|x| *x == k) {
             return i as u8;
         }
@@ -905,6 +926,8 @@ pub struct GameNotes {
     template_ends: Vec<usize>,
     scratch: Vec<u8>,
     keys: StreamKeys,
+    /// The stream of each value of the note being pushed.
+    ids: Vec<u8>,
     place: Placement,
     streams: Vec<Stream>,
     notes: u64,
@@ -961,7 +984,8 @@ impl GameNotes {
         }
         let mark = self.keys.keys.len();
         self.scratch.clear();
-        note.template(&mut self.scratch, &mut self.keys);
+        self.ids.clear();
+        note.template(&mut self.scratch, &mut self.keys, &mut self.ids);
         let t = match self.find_scratch() {
             Some(t) => t,
             None if self.template_ends.len() >= MAX_TEMPLATES => {
@@ -976,22 +1000,16 @@ impl GameNotes {
         };
         self.place.push(anchor, t);
         // Values, to the streams the template names.
-        let mut before: &[u8] = &[];
-        for p in &note.pieces {
-            let kind = match p {
-                Piece::Literal(s, e) => {
-                    before = &note.bytes[*s as usize..*e as usize];
-                    continue;
-                }
-                Piece::Number(..) => StreamKind::Numbers,
-                _ => StreamKind::Moves,
-            };
-            let id = usize::from(self.keys.of(kind, before));
-            before = &[];
+        let values = note
+            .pieces
+            .iter()
+            .filter(|p| !matches!(p, Piece::Literal(..)));
+        for (p, &id) in values.zip(&self.ids) {
+            let id = usize::from(id);
             while self.streams.len() <= id {
                 self.streams.push(Stream::Numbers(Vec::new()));
             }
-            if kind == StreamKind::Moves && !matches!(self.streams[id], Stream::Moves(..)) {
+            if !matches!(p, Piece::Number(..)) && !matches!(self.streams[id], Stream::Moves(..)) {
                 self.streams[id] = Stream::Moves(Vec::new(), 0);
             }
             match (&mut self.streams[id], *p) {
