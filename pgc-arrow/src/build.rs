@@ -3,13 +3,14 @@
 use crate::error::Error;
 use crate::schema::{Column, ExportOptions, TAG_COLUMNS, TAG_NAMES};
 use arrow_array::builder::{
-    BinaryBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder,
-    StringBuilder, Time64MicrosecondBuilder, UInt8Builder,
+    BinaryBuilder, Date32Builder, Int16Builder, Int32Builder, Int64Builder, ListBuilder,
+    MapBuilder, StringBuilder, Time64MicrosecondBuilder, UInt8Builder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
 use pgc_core::ext::commands::{Eval, TimeKind};
-use pgc_core::{BulkEvent, BulkGame};
+use pgc_core::ext::engine::Score;
+use pgc_core::{BulkEvent, BulkGame, EngineValues};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -66,8 +67,114 @@ pub struct GamesBuilder {
     clocks: ListBuilder<Int32Builder>,
     evals: ListBuilder<Int32Builder>,
     mates: ListBuilder<Int32Builder>,
+    engine: EngineLists,
     pgc: BinaryBuilder,
     rows: usize,
+}
+
+/// The `engine_` columns, and the current game's notes until its end.
+struct EngineLists {
+    evals: ListBuilder<Int32Builder>,
+    mates: ListBuilder<Int32Builder>,
+    depths: ListBuilder<Int32Builder>,
+    times: ListBuilder<Int64Builder>,
+    nodes: ListBuilder<Int64Builder>,
+    pvs: ListBuilder<ListBuilder<StringBuilder>>,
+    /// The game's main-line plies: the note's values, and its PV's UCI
+    /// moves as a range of `pv_moves` (ranges of `pv_text`).
+    plies: Vec<Option<PlyNote>>,
+    pv_moves: Vec<(u32, u32)>,
+    pv_text: Vec<u8>,
+}
+
+#[derive(Clone, Copy)]
+struct PlyNote {
+    eval: Option<i32>,
+    mate: Option<i32>,
+    depth: Option<i32>,
+    time: Option<i64>,
+    nodes: Option<i64>,
+    pv: (u32, u32),
+}
+
+impl EngineLists {
+    fn new() -> EngineLists {
+        EngineLists {
+            evals: ListBuilder::new(Int32Builder::new()),
+            mates: ListBuilder::new(Int32Builder::new()),
+            depths: ListBuilder::new(Int32Builder::new()),
+            times: ListBuilder::new(Int64Builder::new()),
+            nodes: ListBuilder::new(Int64Builder::new()),
+            pvs: ListBuilder::new(ListBuilder::new(StringBuilder::new())),
+            plies: Vec::new(),
+            pv_moves: Vec::new(),
+            pv_text: Vec::new(),
+        }
+    }
+
+    /// The note of the last ply read (the first note of a ply counts).
+    fn note(&mut self, v: &EngineValues<'_>, mode: shakmaty::CastlingMode) {
+        let Some(slot @ None) = self.plies.last_mut() else {
+            return;
+        };
+        let start = self.pv_moves.len() as u32;
+        for m in v.pv {
+            let a = self.pv_text.len() as u32;
+            let mut buf = [0u8; 5];
+            self.pv_text
+                .extend_from_slice(uci_text(&m.to_uci(mode), &mut buf).as_bytes());
+            self.pv_moves.push((a, self.pv_text.len() as u32));
+        }
+        let (eval, mate) = match v.eval {
+            Some(Score::Centipawns(cp)) => (i32::try_from(cp).ok(), None),
+            Some(Score::Mate(n)) => (None, i32::try_from(n).ok()),
+            None => (None, None),
+        };
+        *slot = Some(PlyNote {
+            eval,
+            mate,
+            depth: v.depth.and_then(|d| i32::try_from(d).ok()),
+            time: v.time_ms.and_then(|t| i64::try_from(t).ok()),
+            nodes: v.nodes.and_then(|n| i64::try_from(n).ok()),
+            pv: (start, self.pv_moves.len() as u32),
+        });
+    }
+
+    /// Appends the game's lists (null lists for a game without notes).
+    fn end_game(&mut self) {
+        let any = self.plies.iter().any(Option::is_some);
+        if any {
+            for p in &self.plies {
+                let p = p.as_ref();
+                self.evals.values().append_option(p.and_then(|p| p.eval));
+                self.mates.values().append_option(p.and_then(|p| p.mate));
+                self.depths.values().append_option(p.and_then(|p| p.depth));
+                self.times.values().append_option(p.and_then(|p| p.time));
+                self.nodes.values().append_option(p.and_then(|p| p.nodes));
+                match p {
+                    Some(p) if p.pv.1 > p.pv.0 => {
+                        for &(a, b) in &self.pv_moves[p.pv.0 as usize..p.pv.1 as usize] {
+                            let t = std::str::from_utf8(&self.pv_text[a as usize..b as usize])
+                                .unwrap_or_default();
+                            self.pvs.values().values().append_value(t);
+                        }
+                        self.pvs.values().append(true);
+                    }
+                    Some(_) => self.pvs.values().append(true),
+                    None => self.pvs.values().append(false),
+                }
+            }
+        }
+        self.evals.append(any);
+        self.mates.append(any);
+        self.depths.append(any);
+        self.times.append(any);
+        self.nodes.append(any);
+        self.pvs.append(any);
+        self.plies.clear();
+        self.pv_moves.clear();
+        self.pv_text.clear();
+    }
 }
 
 impl GamesBuilder {
@@ -90,6 +197,7 @@ impl GamesBuilder {
             clocks: ListBuilder::new(Int32Builder::new()),
             evals: ListBuilder::new(Int32Builder::new()),
             mates: ListBuilder::new(Int32Builder::new()),
+            engine: EngineLists::new(),
             pgc: BinaryBuilder::new(),
             rows: 0,
         }
@@ -183,6 +291,7 @@ impl GamesBuilder {
         let typed = [Column::Clocks, Column::Evals, Column::Mates]
             .iter()
             .any(|&c| self.opts.has(c));
+        let engine = Column::ENGINE.iter().any(|&c| self.opts.has(c));
         let mode = game.castling_mode();
         let (mut plies, mut moves, mut sans) = (0i32, 0usize, 0usize);
         let mut depth = 0u32;
@@ -213,6 +322,9 @@ impl GamesBuilder {
                         self.end_ply(clock.take(), eval.take(), &mut gap);
                     }
                     plies += 1;
+                    if engine {
+                        self.engine.plies.push(None);
+                    }
                     if nulls {
                         self.ordinals
                             .values()
@@ -234,6 +346,9 @@ impl GamesBuilder {
                         self.end_ply(clock.take(), eval.take(), &mut gap);
                     }
                     plies += 1;
+                    if engine {
+                        self.engine.plies.push(None);
+                    }
                     if nulls {
                         self.ordinals.values().append_null();
                     }
@@ -251,6 +366,7 @@ impl GamesBuilder {
                 BulkEvent::Eval(e) if depth == 0 && plies > 0 && eval.is_none() => {
                     eval = Some(e);
                 }
+                BulkEvent::Engine(v) if depth == 0 && engine => self.engine.note(&v, mode),
                 _ => {}
             }
         }
@@ -273,6 +389,9 @@ impl GamesBuilder {
         }
         self.evals.append(gap.eval_seen);
         self.mates.append(gap.eval_seen);
+        if engine {
+            self.engine.end_game();
+        }
     }
 
     #[inline]
@@ -333,6 +452,15 @@ impl GamesBuilder {
         let evals: ArrayRef = Arc::new(self.evals.finish());
         let mates: ArrayRef = Arc::new(self.mates.finish());
         let pgc: ArrayRef = Arc::new(self.pgc.finish());
+        let e = &mut self.engine;
+        let engine: [ArrayRef; 6] = [
+            Arc::new(e.evals.finish()),
+            Arc::new(e.mates.finish()),
+            Arc::new(e.depths.finish()),
+            Arc::new(e.times.finish()),
+            Arc::new(e.nodes.finish()),
+            Arc::new(e.pvs.finish()),
+        ];
         for &c in self.opts.columns() {
             arrays.push(match c {
                 Column::BaseSeconds => base.clone(),
@@ -346,6 +474,10 @@ impl GamesBuilder {
                 Column::Evals => evals.clone(),
                 Column::Mates => mates.clone(),
                 Column::Pgc => pgc.clone(),
+                c if Column::ENGINE.contains(&c) => {
+                    let i = Column::ENGINE.iter().position(|e| *e == c).unwrap_or(0);
+                    engine[i].clone()
+                }
                 tag => {
                     let i = TAG_COLUMNS.iter().position(|t| *t == tag).unwrap_or(0);
                     tags[i].clone()

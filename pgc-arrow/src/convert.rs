@@ -18,6 +18,7 @@ pub fn bulk_options(opts: &ExportOptions) -> BulkOptions {
         variations: false,
         comments: [Column::Clocks, Column::Evals, Column::Mates]
             .iter()
+            .chain(&Column::ENGINE)
             .any(|&c| opts.has(c)),
         san: opts.has(Column::San),
         limits: opts.limits,

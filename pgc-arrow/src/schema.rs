@@ -74,8 +74,36 @@ pub enum Column {
     /// The mate `[%eval]` (`#3`, `#-2`) of each main-line ply (`list<int32>`;
     /// null for a game without any eval).
     Mates,
+    /// The evaluation of each main-line ply's engine note, in centipawns as
+    /// the engine wrote it (`list<int32>`; null for a game without notes;
+    /// only when asked, as the other `engine_` columns).
+    EngineEvals,
+    /// The mate score of each main-line ply's engine note (`list<int32>`).
+    EngineMates,
+    /// The search depth of each main-line ply's engine note (`list<int32>`).
+    EngineDepths,
+    /// The time of each main-line ply's engine note, in milliseconds
+    /// (`list<int64>`).
+    EngineTimes,
+    /// The nodes of each main-line ply's engine note (`list<int64>`).
+    EngineNodes,
+    /// The principal variation of each main-line ply's engine note, in UCI
+    /// (`list<list<utf8>>`).
+    EnginePvs,
     /// The game's PGC records (binary).
     Pgc,
+}
+
+impl Column {
+    /// The columns of engine notes (`spec/extensions-engine.md`).
+    pub const ENGINE: [Column; 6] = [
+        Column::EngineEvals,
+        Column::EngineMates,
+        Column::EngineDepths,
+        Column::EngineTimes,
+        Column::EngineNodes,
+        Column::EnginePvs,
+    ];
 }
 
 /// Columns holding one tag each, in schema order, with the tag's name.
@@ -115,7 +143,7 @@ pub(crate) const TAG_NAMES: [&[u8]; 20] = {
 
 impl Column {
     /// Every column, in schema order.
-    pub const ALL: [Column; 31] = [
+    pub const ALL: [Column; 37] = [
         Column::Event,
         Column::Site,
         Column::White,
@@ -146,6 +174,12 @@ impl Column {
         Column::Clocks,
         Column::Evals,
         Column::Mates,
+        Column::EngineEvals,
+        Column::EngineMates,
+        Column::EngineDepths,
+        Column::EngineTimes,
+        Column::EngineNodes,
+        Column::EnginePvs,
         Column::Pgc,
     ];
 
@@ -182,6 +216,12 @@ impl Column {
             Column::Clocks => "clocks",
             Column::Evals => "evals",
             Column::Mates => "mates",
+            Column::EngineEvals => "engine_evals",
+            Column::EngineMates => "engine_mates",
+            Column::EngineDepths => "engine_depths",
+            Column::EngineTimes => "engine_times",
+            Column::EngineNodes => "engine_nodes",
+            Column::EnginePvs => "engine_pvs",
             Column::Pgc => "pgc",
         }
     }
@@ -214,7 +254,14 @@ impl Column {
             }
             Column::Ordinals => list(DataType::UInt8),
             Column::Uci | Column::San => list(DataType::Utf8),
-            Column::Clocks | Column::Evals | Column::Mates => list(DataType::Int32),
+            Column::Clocks
+            | Column::Evals
+            | Column::Mates
+            | Column::EngineEvals
+            | Column::EngineMates
+            | Column::EngineDepths => list(DataType::Int32),
+            Column::EngineTimes | Column::EngineNodes => list(DataType::Int64),
+            Column::EnginePvs => list(list(DataType::Utf8)),
             Column::Pgc => DataType::Binary,
             _ => DataType::Utf8,
         }
@@ -249,7 +296,7 @@ pub struct ExportOptions {
 }
 
 impl Default for ExportOptions {
-    /// Every column but `uci` and `san`.
+    /// Every column but `uci`, `san` and the `engine_` columns.
     fn default() -> Self {
         ExportOptions::new(false, false)
     }
@@ -264,11 +311,20 @@ impl ExportOptions {
                 .filter(|c| match c {
                     Column::Uci => uci,
                     Column::San => san,
-                    _ => true,
+                    c => !Column::ENGINE.contains(c),
                 })
                 .collect(),
             limits: pgc_core::Limits::DEFAULT,
         }
+    }
+
+    /// These columns plus the `engine_` columns ([`Column::ENGINE`]).
+    pub fn with_engine(mut self) -> ExportOptions {
+        self.columns = Column::ALL
+            .into_iter()
+            .filter(|c| self.columns.contains(c) || Column::ENGINE.contains(c))
+            .collect();
+        self
     }
 
     /// Only the columns named (any order, each at most once; the table

@@ -414,6 +414,11 @@ pub struct ExportArgs {
     /// Add the `san` column: the main line's moves in SAN.
     #[arg(long)]
     pub san: bool,
+    /// Add the `engine_` columns: evaluation, mate, depth, time, nodes and
+    /// principal variation (UCI) of each main-line ply's engine note
+    /// (TCEC, cutechess-cli comments; spec/extensions-engine.md).
+    #[arg(long)]
+    pub engine: bool,
     /// Only these games of each input: `17`, `1000..2000` (1-based, both
     /// ends included), `1000..` or `..2000`. A PGC file seeks with its
     /// index (see `pgc index`) as `pgc decode` does; PGN is read up to the

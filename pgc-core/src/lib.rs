@@ -186,8 +186,8 @@ mod writer;
 
 pub use build::{BuildError, GameBuilder, GameForm};
 pub use bulk::{
-    BulkGame, BulkOptions, BulkReader, Event as BulkEvent, GameIndex, IndexError, PositionAt,
-    Positions, TagList, par_map,
+    BulkGame, BulkOptions, BulkReader, EngineValues, Event as BulkEvent, GameIndex, IndexError,
+    PositionAt, Positions, TagList, par_map,
 };
 pub use error::{Error, Position};
 pub use game::GameInfo;

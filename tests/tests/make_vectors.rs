@@ -1507,7 +1507,7 @@ impl RecordWalk {
             }
         };
         let mut at = 0;
-        let mut field = |w: &mut Self, at: &mut usize, what: &str| -> u64 {
+        let field = |w: &mut Self, at: &mut usize, what: &str| -> u64 {
             let (v, n) = leb(*at);
             w.used = base + *at;
             w.put(n, format!("{what} {v}"));

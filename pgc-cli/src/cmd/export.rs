@@ -467,6 +467,9 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         ExportOptions::with_columns(&a.columns, a.uci, a.san)
             .map_err(|e| Error::Usage(format!("--columns: {e}")))?
     };
+    if a.engine {
+        opts = opts.with_engine();
+    }
     opts.limits = a.limits.pgc_limits();
     if !(0..=22).contains(&a.zstd_level) {
         return Err(Error::Usage(format!(
