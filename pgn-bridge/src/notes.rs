@@ -91,6 +91,23 @@ fn moves_len(s: &[u8]) -> usize {
     s[..end].trim_ascii_end().len()
 }
 
+/// Where the move list after `key` (`pv=`, `pd=`) of the previous note
+/// started: a list replays from the same position of the line in every
+/// note of one engine (TCEC's `pv=` from before the move played, `pd=`
+/// from before the opponent's move), and a list such as `c5` may replay
+/// from two positions.
+fn previous_start(prev: &EngineNote, key: &[u8]) -> Option<MovesFrom> {
+    let mut literal: &[u8] = &[];
+    for p in prev.parts() {
+        match p {
+            NotePart::Literal(b) => literal = b,
+            NotePart::Moves(from, _) if literal.ends_with(key) => return Some(from),
+            _ => literal = &[],
+        }
+    }
+    None
+}
+
 /// Splits the comment `text` into `out` when it is an engine note
 /// ([`is_engine_note`]); false otherwise (`out` then holds nothing of
 /// use). Move lists are replayed from `line`; `prev` (the game's last note,
@@ -111,10 +128,6 @@ pub fn parse_note(
         NotePart::Number(_, f) => Some(f),
         _ => None,
     });
-    let mut prev_moves = prev.parts().filter_map(|p| match p {
-        NotePart::Moves(from, _) => Some(from),
-        _ => None,
-    });
     let mut literal = 0;
     let mut i = 0;
     while i < text.len() {
@@ -122,7 +135,7 @@ pub fn parse_note(
         if i >= literal + 3 && moves_start(text, i) {
             let n = moves_len(&text[i..]);
             out.push_literal(&text[literal..i]);
-            let first = prev_moves.next().unwrap_or(MovesFrom::Before);
+            let first = previous_start(prev, &text[i - 3..i]).unwrap_or(MovesFrom::Before);
             let list = &text[i..i + n];
             if !out.push_moves_text_preferring(list, line, first) {
                 out.push_moves_as_text(list);
