@@ -269,6 +269,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
             jobs,
+            &mut (),
             || {
                 next_batch(
                     &mut reader,
@@ -278,8 +279,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     None,
                 )
             },
-            |job| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
-            |done: Done| {
+            Job::alone,
+            |job, _| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
+            |done: Done, ()| {
                 consume(
                     done,
                     &input.name,

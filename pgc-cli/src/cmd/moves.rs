@@ -22,7 +22,9 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
+use crate::batch::{
+    ALONE_PGC_BYTES, Batch, Done, Duplicates, PART_BYTES, Parts, PgcBatches, walk_batch,
+};
 use crate::error::{Error, Result, Status};
 use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, line_duplicate, selected_runs,
@@ -134,9 +136,13 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
 /// `Variant`, `FEN`) are noted as they come, with [`BulkGame`]'s rules (the
 /// first tag of a name counts); no game is collected first. `--where` and
 /// `--dedup` are applied around it by a [`Select`].
-struct LineWriter<'a> {
+struct LineWriter<'a, 'p> {
     job: &'a Job,
     out: Vec<u8>,
+    /// Where the text goes when the batch runs alone (in parts).
+    parts: Parts<'p>,
+    /// Text was written out since the last whole game.
+    parted: bool,
     /// The first `Result` tag's value, if `has_result`.
     result_tag: Vec<u8>,
     has_result: bool,
@@ -157,11 +163,13 @@ struct LineWriter<'a> {
     error: Option<ExtError>,
 }
 
-impl<'a> LineWriter<'a> {
-    fn new(job: &'a Job, capacity: usize) -> LineWriter<'a> {
+impl<'a, 'p> LineWriter<'a, 'p> {
+    fn new(job: &'a Job, capacity: usize, parts: Parts<'p>) -> LineWriter<'a, 'p> {
         LineWriter {
             job,
             out: Vec::with_capacity(capacity),
+            parts,
+            parted: false,
             result_tag: Vec::new(),
             has_result: false,
             variant_960: false,
@@ -183,9 +191,20 @@ impl<'a> LineWriter<'a> {
         self.out.extend_from_slice(t);
         self.out.push(b' ');
     }
+
+    /// Writes the text out when it is long enough and the batch runs alone.
+    #[inline]
+    fn part(&mut self) -> ControlFlow<()> {
+        if self.out.len() < PART_BYTES {
+            return ControlFlow::Continue(());
+        }
+        let f = self.parts.offer(&mut self.out);
+        self.parted |= self.out.is_empty();
+        f
+    }
 }
 
-impl GameVisitor for LineWriter<'_> {
+impl GameVisitor for LineWriter<'_, '_> {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index;
         self.result_tag.clear();
@@ -236,7 +255,7 @@ impl GameVisitor for LineWriter<'_> {
         } else {
             uci(&mut self.out, ply.mv, self.mode, true);
         }
-        ControlFlow::Continue(())
+        self.part()
     }
 
     fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
@@ -247,7 +266,7 @@ impl GameVisitor for LineWriter<'_> {
             b"0000"
         };
         self.token(t);
-        ControlFlow::Continue(())
+        self.part()
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
@@ -319,8 +338,15 @@ fn write_position(
 }
 
 /// Writes every position of a game (main line, and variations when
-/// decoded) from ply `skip` on.
-fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u32) {
+/// decoded) from ply `skip` on, handing `out` to `part` whenever it holds
+/// [`PART_BYTES`].
+fn write_positions(
+    out: &mut Vec<u8>,
+    g: &BulkGame,
+    format: MovesFormat,
+    skip: u32,
+    part: &mut impl FnMut(&mut Vec<u8>),
+) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
     let mut stack: Vec<(VariantPosition, Option<VariantPosition>, u32)> = Vec::new();
@@ -332,6 +358,9 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
             Event::Move(m) => {
                 if ply >= skip {
                     write_position(out, &pos, ply, Some(m), g, format, mode);
+                    if out.len() >= PART_BYTES {
+                        part(out);
+                    }
                 }
                 let mut after = pos.clone();
                 after.play_unchecked(m);
@@ -398,9 +427,19 @@ fn row_move(out: &mut Vec<u8>, r: &TrainingRow<'_>) {
 }
 
 /// Writes the training rows of a game as CSV (`--format csv`; see
-/// [`crate::training::training_rows`]).
-fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+/// [`crate::training::training_rows`]), handing `out` to `part` whenever
+/// it holds [`PART_BYTES`].
+fn write_rows(
+    out: &mut Vec<u8>,
+    g: &BulkGame,
+    skip: u32,
+    min_clock: Option<u64>,
+    part: &mut impl FnMut(&mut Vec<u8>),
+) {
     training_rows(g, skip, min_clock, |r| {
+        if out.len() >= PART_BYTES {
+            part(out);
+        }
         let _ = write!(
             out,
             "{},{},{},",
@@ -458,25 +497,33 @@ thread_local! {
     static OPENINGS: std::cell::RefCell<OpeningCache> = std::cell::RefCell::default();
 }
 
-/// Writes a game's positions (fen, epd) or rows (csv).
-fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job) {
+/// Writes a game's positions (fen, epd) or rows (csv), handing `out` to
+/// `part` whenever it holds [`PART_BYTES`].
+fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job, part: &mut impl FnMut(&mut Vec<u8>)) {
     if job.format == MovesFormat::Csv {
-        write_rows(out, g, job.skip_plies, job.min_clock);
+        write_rows(out, g, job.skip_plies, job.min_clock, part);
     } else {
-        write_positions(out, g, job.format, job.skip_plies);
+        write_positions(out, g, job.format, job.skip_plies, part);
     }
 }
 
-fn moves_batch(b: Batch, job: &Job) -> Done {
+fn moves_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
+    // A selection may drop a game at its end: its text is held whole.
+    let parts = if job.select.is_active() {
+        Parts::held()
+    } else {
+        parts
+    };
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
-        return lines_batch(b, job);
+        return lines_batch(b, parts, job);
     }
     let mut w = Positions {
         job,
-        out: Vec::with_capacity(b.data.len() * 4),
+        out: Vec::with_capacity(b.data.len().min(ALONE_PGC_BYTES) * 4),
         kept: Vec::new(),
         plies: 0,
         games: 0,
+        parts,
     };
     let error = match &job.select.filter {
         None => w.read(BulkReader::from_walker(b.walker(job.opts.limits), job.opts)),
@@ -503,20 +550,23 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         bytes_in: b.data.len() as u64,
         error,
         kept: w.kept,
+        write_error: w.parts.take_failure(),
     }
 }
 
 /// The positions (fen, epd) or rows (csv) of a batch's games, under the
 /// selection.
-struct Positions<'a> {
+struct Positions<'a, 'p> {
     job: &'a Job,
     out: Vec<u8>,
     kept: Vec<KeptGame>,
     plies: u64,
     games: u64,
+    /// Where the text goes when the batch runs alone (in parts).
+    parts: Parts<'p>,
 }
 
-impl Positions<'_> {
+impl Positions<'_, '_> {
     /// Writes the games `reader` reads; the error that stopped it.
     fn read(&mut self, mut reader: BulkReader<&[u8]>) -> Option<WalkError> {
         OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
@@ -533,7 +583,7 @@ impl Positions<'_> {
                             continue;
                         }
                         let start = self.out.len();
-                        write_game(&mut self.out, g, self.job);
+                        write_game(&mut self.out, g, self.job, &mut |_| {});
                         if sel.dedup.is_some() {
                             self.kept.push(KeptGame {
                                 game: g.info().index,
@@ -543,7 +593,13 @@ impl Positions<'_> {
                             });
                         }
                     } else {
-                        write_game(&mut self.out, g, self.job);
+                        let parts = &mut self.parts;
+                        write_game(&mut self.out, g, self.job, &mut |out| {
+                            let _stopped = parts.offer(out);
+                        });
+                        if self.parts.failed() {
+                            break;
+                        }
                     }
                 }
                 Ok(None) => break,
@@ -560,10 +616,11 @@ impl Positions<'_> {
 
 /// A batch in a line format (uci, san), written by a [`LineWriter`] under
 /// a [`Select`].
-fn lines_batch(b: Batch, job: &Job) -> Done {
+fn lines_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
     let mut walker = b.walker(job.opts.limits);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
-    let mut w = Select::new(LineWriter::new(job, b.data.len() * 4), &job.select);
+    let capacity = b.data.len().min(ALONE_PGC_BYTES) * 4;
+    let mut w = Select::new(LineWriter::new(job, capacity, parts), &job.select);
     let active = job.select.is_active();
     let mut good = 0;
     let mut games = 0;
@@ -575,6 +632,7 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
         |w, whole_game| {
             // Completed games count, as `BulkReader` returns them.
             games += u64::from(whole_game);
+            w.inner.parted = false;
             if active && whole_game && w.dropped {
                 w.inner.out.truncate(good);
                 return;
@@ -593,8 +651,9 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
     );
     let mut w = w.inner;
     // Drop what a game cut short by an error wrote, as `BulkReader` never
-    // returns such a game.
-    w.out.truncate(good);
+    // returns such a game (what is left of it when part of it was written
+    // out).
+    w.out.truncate(if w.parted { 0 } else { good });
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     Done {
         out: w.out,
@@ -603,6 +662,7 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
         bytes_in: b.data.len() as u64,
         error,
         kept,
+        write_error: w.parts.take_failure(),
     }
 }
 
@@ -661,5 +721,5 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         }),
         header: if csv { CSV_HEADER } else { b"" },
     };
-    batches.run(|b| moves_batch(b, &job))
+    batches.run(|b, parts| moves_batch(b, parts, &job))
 }
