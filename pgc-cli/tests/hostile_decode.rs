@@ -428,3 +428,71 @@ fn a_failed_write_of_a_part_stops_the_run() {
     assert!(err(&o).contains("/dev/full"), "{}", err(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The positions of a huge game with variations, null moves and NAGs,
+/// among games with a FEN tag, a Result tag and no termination record,
+/// written in parts as the game is walked (not collected): the same lines
+/// as when the text is held whole (under a `--where` that keeps every
+/// game), for every `-j`, and the same games and error when the file is
+/// cut inside or after the huge game.
+#[test]
+fn positions_written_in_parts_are_those_of_collected_games() {
+    let dir = temp_dir("positions-parts");
+    let cycle = "Nf3 (Nc3 Nc6 (Nf6) Nd5) Nf6 (-- Nc3 Nc6) Ng1 {c} $1 Ng8 ";
+    let small = "[Event \"s\"]\n[Result \"0-1\"]\n\n1. e4 (1. d4 d5 (1... Nf6) 2. c4) 1... e5 2. Nf3 -- 3. Bc4 0-1\n\n";
+    let fen = "[Event \"f\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n";
+    let pgn = format!(
+        "{}{fen}[Event \"v\"]\n[Result \"1-0\"]\n\n{}\n\n{}{fen}1. Rh2 *\n\n",
+        small.repeat(5),
+        cycle.repeat(30_000),
+        small.repeat(3)
+    );
+    let pgn_file = dir.join("var.pgn");
+    std::fs::write(&pgn_file, pgn).unwrap();
+    let file = dir.join("var.pgc");
+    let e = pgc(&["encode", "-q", s(&pgn_file), "-o", s(&file)], b"");
+    assert!(e.status.success(), "{}", err(&e));
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.len() > 1 << 20);
+    let cut = dir.join("cut.pgc");
+    for (input, data) in [
+        (&file, None),
+        (&cut, Some(&bytes[..bytes.len() / 2])),
+        (&cut, Some(&bytes[..bytes.len() - 3])),
+    ] {
+        if let Some(d) = data {
+            std::fs::write(&cut, d).unwrap();
+        }
+        for extra in [
+            &["--format", "fen"][..],
+            &["--format", "fen", "--all"],
+            &["--format", "epd", "--all", "--skip-plies", "3"],
+        ] {
+            let mut held = vec!["moves", "-q", "-j", "2", "--where", "Event != \"zz\""];
+            held.extend(extra);
+            held.push(s(input));
+            let want = pgc(&held, b"");
+            let status = if data.is_some() { 1 } else { 0 };
+            assert_eq!(
+                want.status.code(),
+                Some(status),
+                "{extra:?}: {}",
+                err(&want)
+            );
+            assert!(want.stdout.len() > 4 << 20 || data.is_some(), "{extra:?}");
+            for j in ["1", "2"] {
+                let mut args = vec!["moves", "-q", "-j", j];
+                args.extend(extra);
+                args.push(s(input));
+                let got = pgc(&args, b"");
+                assert_eq!(got.status.code(), want.status.code(), "{extra:?} -j {j}");
+                assert!(
+                    got.stdout == want.stdout,
+                    "{extra:?} -j {j}: not the same lines"
+                );
+                assert_eq!(err(&got), err(&want), "{extra:?} -j {j}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

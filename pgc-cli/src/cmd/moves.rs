@@ -30,7 +30,6 @@ use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, line_duplicate, selected_runs,
 };
 use crate::training::{TrainingRow, training_rows};
-use pgc_core::VariantPosition;
 use pgc_core::ext::commands::Eval;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
@@ -38,6 +37,7 @@ use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
+use pgc_core::{Variant, VariantPosition, variant_of_tag, variant_start_position};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
@@ -318,7 +318,7 @@ fn write_position(
     pos: &VariantPosition,
     ply: u32,
     next: Option<Move>,
-    g: &BulkGame,
+    result: &[u8],
     format: MovesFormat,
     mode: CastlingMode,
 ) {
@@ -333,7 +333,7 @@ fn write_position(
         None => out.push(b'-'),
     }
     out.push(b'\t');
-    out.extend_from_slice(g.result());
+    out.extend_from_slice(result);
     out.push(b'\n');
 }
 
@@ -357,7 +357,7 @@ fn write_positions(
         match ev {
             Event::Move(m) => {
                 if ply >= skip {
-                    write_position(out, &pos, ply, Some(m), g, format, mode);
+                    write_position(out, &pos, ply, Some(m), g.result(), format, mode);
                     if out.len() >= PART_BYTES {
                         part(out);
                     }
@@ -370,7 +370,7 @@ fn write_positions(
             Event::NullMove => {
                 // UCI's null move.
                 if ply >= skip {
-                    let _ = write_position_null(out, &pos, ply, g, format);
+                    let _ = write_position_null(out, &pos, ply, g.result(), format);
                 }
                 let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
                 prev = Some(std::mem::replace(&mut pos, after));
@@ -383,7 +383,7 @@ fn write_positions(
             }
             Event::EndVariation => {
                 if ply >= skip {
-                    write_position(out, &pos, ply, None, g, format, mode);
+                    write_position(out, &pos, ply, None, g.result(), format, mode);
                 }
                 if let Some((p, q, n)) = stack.pop() {
                     pos = p;
@@ -400,7 +400,7 @@ fn write_positions(
         }
     }
     if ply >= skip {
-        write_position(out, &pos, ply, None, g, format, mode);
+        write_position(out, &pos, ply, None, g.result(), format, mode);
     }
 }
 
@@ -478,7 +478,7 @@ fn write_position_null(
     out: &mut Vec<u8>,
     pos: &VariantPosition,
     ply: u32,
-    g: &BulkGame,
+    result: &[u8],
     format: MovesFormat,
 ) -> std::io::Result<()> {
     if format == MovesFormat::Epd {
@@ -487,7 +487,7 @@ fn write_position_null(
         write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal))?;
     }
     write!(out, "\t{ply}\t0000\t")?;
-    out.extend_from_slice(g.result());
+    out.extend_from_slice(result);
     out.push(b'\n');
     Ok(())
 }
@@ -516,6 +516,9 @@ fn moves_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
     };
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
         return lines_batch(b, parts, job);
+    }
+    if parts.streams() && matches!(job.format, MovesFormat::Fen | MovesFormat::Epd) {
+        return positions_in_parts(b, parts, job);
     }
     let mut w = Positions {
         job,
@@ -611,6 +614,327 @@ impl Positions<'_, '_> {
         }
         OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
         error
+    }
+}
+
+/// The first walk of [`positions_in_parts`]: each game's result (the last
+/// column of its lines, which a termination record at the game's end
+/// gives) and the payload checks [`BulkReader`] makes, with its positions.
+struct Outcomes {
+    /// The result of each game walked.
+    results: Vec<Vec<u8>>,
+    /// The first `Result` tag's value, if `has_result`.
+    result_tag: Vec<u8>,
+    has_result: bool,
+    termination: Option<Outcome>,
+    variations: bool,
+    payloads: PayloadChecker,
+    record_offset: u64,
+    game: u64,
+    /// Plies of the game, as [`BulkGame::plies`] counts them.
+    plies: u64,
+    error: Option<ExtError>,
+}
+
+impl Outcomes {
+    fn fail(&mut self, kind: ExtKind, e: pgc_core::ext::PayloadError) {
+        if self.error.is_none() {
+            let ply = u32::try_from(self.plies).unwrap_or(u32::MAX);
+            self.error = Some(e.at_record(kind, self.record_offset, self.game, ply));
+        }
+    }
+}
+
+impl GameVisitor for Outcomes {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.game = info.index;
+        self.result_tag.clear();
+        self.has_result = false;
+        self.termination = None;
+        self.plies = 0;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        if name == b"Result" && !self.has_result {
+            self.has_result = true;
+            self.result_tag.extend_from_slice(value);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    fn play(&mut self, _ply: &Ply<'_>) -> ControlFlow<()> {
+        self.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
+        self.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(!self.variations))
+    }
+
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.record_offset = offset;
+    }
+
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        let checked = match kind {
+            ExtKind::TERMINATION => {
+                ext::simple::termination(payload).map(|o| self.termination = Some(o))
+            }
+            ExtKind::LONG_NAG => ext::simple::long_nag(payload).map(|_| ()),
+            _ => self.payloads.check(kind, payload),
+        };
+        if let Err(e) = checked {
+            self.fail(kind, e);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self) {
+        let tag = self.has_result.then_some(&self.result_tag[..]);
+        self.results.push(result_of(self.termination, tag).to_vec());
+    }
+}
+
+/// The second walk of [`positions_in_parts`]: writes the positions of
+/// each game as its moves are played, as [`write_positions`] writes those
+/// of a collected game.
+struct PositionLines<'a, 'p> {
+    job: &'a Job,
+    out: Vec<u8>,
+    parts: Parts<'p>,
+    /// The results of the games, from the first walk.
+    results: &'a [Vec<u8>],
+    result: usize,
+    variant_960: bool,
+    has_variant: bool,
+    has_fen: bool,
+    started: bool,
+    mode: CastlingMode,
+    /// The position, the one before the last move, and the ply.
+    pos: VariantPosition,
+    prev: Option<VariantPosition>,
+    ply: u32,
+    stack: Vec<(VariantPosition, Option<VariantPosition>, u32)>,
+    plies: u64,
+    /// Tags of the game, for the start position of a game with no
+    /// movetext.
+    variant_tag: Vec<u8>,
+    fen_tag: Vec<u8>,
+}
+
+impl PositionLines<'_, '_> {
+    fn result(&self) -> &[u8] {
+        self.results.get(self.result).map_or(b"*", |r| &r[..])
+    }
+
+    fn line(&mut self, next: Option<Move>) -> ControlFlow<()> {
+        if self.ply < self.job.skip_plies {
+            return ControlFlow::Continue(());
+        }
+        let result = self.results.get(self.result).map_or(&b"*"[..], |r| &r[..]);
+        write_position(
+            &mut self.out,
+            &self.pos,
+            self.ply,
+            next,
+            result,
+            self.job.format,
+            self.mode,
+        );
+        self.parts.offer(&mut self.out)
+    }
+}
+
+impl GameVisitor for PositionLines<'_, '_> {
+    fn begin_game(&mut self, _info: &GameInfo) -> ControlFlow<()> {
+        self.variant_960 = false;
+        self.has_variant = false;
+        self.has_fen = false;
+        self.started = false;
+        self.variant_tag.clear();
+        self.fen_tag.clear();
+        self.prev = None;
+        self.ply = 0;
+        self.stack.clear();
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        match name {
+            b"Variant" if !self.has_variant => {
+                self.has_variant = true;
+                self.variant_960 = names_chess960(value);
+                self.variant_tag.extend_from_slice(value);
+            }
+            b"FEN" if !self.has_fen => {
+                self.has_fen = true;
+                self.fen_tag.extend_from_slice(value);
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
+        self.started = true;
+        self.pos = start.clone();
+        self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
+        ControlFlow::Continue(())
+    }
+
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        self.plies += 1;
+        self.line(Some(ply.mv))?;
+        // Played here, as `write_positions` plays a collected game's moves
+        // (after a null move its counters are not the walker's).
+        let mut after = self.pos.clone();
+        after.play_unchecked(ply.mv);
+        self.prev = Some(std::mem::replace(&mut self.pos, after));
+        self.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
+        self.plies += 1;
+        if self.ply >= self.job.skip_plies {
+            let result = self.result().to_vec();
+            let _ =
+                write_position_null(&mut self.out, &self.pos, self.ply, &result, self.job.format);
+            self.parts.offer(&mut self.out)?;
+        }
+        let after = self
+            .pos
+            .clone()
+            .swap_turn()
+            .unwrap_or_else(|_| self.pos.clone());
+        self.prev = Some(std::mem::replace(&mut self.pos, after));
+        self.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        if !self.job.opts.variations {
+            return ControlFlow::Continue(Skip(true));
+        }
+        let before = self.prev.clone().unwrap_or_else(|| self.pos.clone());
+        let pos = std::mem::replace(&mut self.pos, before);
+        self.stack.push((pos, self.prev.take(), self.ply));
+        self.ply = self.ply.saturating_sub(1);
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.line(None)?;
+        if let Some((p, q, n)) = self.stack.pop() {
+            self.pos = p;
+            self.prev = q;
+            self.ply = n;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self) {
+        if !self.started {
+            // No movetext: the start position is still the FEN tag's, as
+            // for a collected game.
+            let variant = if self.has_variant {
+                variant_of_tag(&self.variant_tag)
+            } else {
+                Ok(Variant::Chess)
+            };
+            let fen = self.has_fen.then_some(&self.fen_tag[..]);
+            self.pos = variant
+                .ok()
+                .and_then(|v| variant_start_position(v, fen).ok())
+                .unwrap_or_default();
+            self.mode = castling_mode_of(self.variant_960, self.has_fen, &self.pos);
+        }
+        // A failed write is kept by the parts, which stop the walk.
+        let _written = self.line(None);
+        self.result += 1;
+    }
+}
+
+/// The positions (fen, epd) of a batch that runs alone, written out in
+/// parts as its games are walked, never collected ([`BulkGame`] holds some
+/// 24 bytes a ply): a first walk finds each game's result (the last column
+/// of every line, which a termination record at the game's end gives) and
+/// checks the payloads as [`BulkReader`] does; the second writes the
+/// positions of the games the first walked whole, the same lines as
+/// [`write_positions`].
+fn positions_in_parts(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
+    let mut walker = b.walker(job.opts.limits);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut scan = Outcomes {
+        results: Vec::new(),
+        result_tag: Vec::new(),
+        has_result: false,
+        termination: None,
+        variations: job.opts.variations,
+        payloads: PayloadChecker::new(),
+        record_offset: 0,
+        game: 0,
+        plies: 0,
+        error: None,
+    };
+    let mut whole = 0u64;
+    let error = walk_batch(
+        &mut walker,
+        &mut scan,
+        |v| v.error.take(),
+        |_, whole_game| whole += u64::from(whole_game),
+    );
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut walker = b.walker(job.opts.limits);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut w = PositionLines {
+        job,
+        out: Vec::with_capacity(PART_BYTES + (PART_BYTES >> 2)),
+        parts,
+        results: &scan.results,
+        result: 0,
+        variant_960: false,
+        has_variant: false,
+        has_fen: false,
+        started: false,
+        mode: CastlingMode::Standard,
+        pos: VariantPosition::default(),
+        prev: None,
+        ply: 0,
+        stack: Vec::new(),
+        plies: 0,
+        variant_tag: Vec::new(),
+        fen_tag: Vec::new(),
+    };
+    for _ in 0..whole {
+        // The first walk read these games whole: no error now.
+        if !matches!(walker.walk_game(&mut w), Ok(true)) || w.parts.failed() {
+            break;
+        }
+    }
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    Done {
+        out: w.out,
+        games: whole,
+        plies: w.plies,
+        bytes_in: b.data.len() as u64,
+        error,
+        kept: Vec::new(),
+        write_error: w.parts.take_failure(),
     }
 }
 
