@@ -6,8 +6,13 @@
 //!
 //! At most `2 × jobs` batches are in flight (produced and not yet consumed),
 //! so memory stays bounded however large the input is and however unevenly
-//! the batches take time. With one job everything runs on the calling
-//! thread, in the same order, so the output is the same for every `jobs`.
+//! the batches take time. A batch that holds a huge game runs alone: the
+//! batches before it are consumed first, it runs on the calling thread
+//! with the output at hand ([`Parts`] write its text out as it is made),
+//! and nothing else is produced until it is consumed, so one huge game at
+//! most is in memory, whatever `jobs`. With one job everything runs on the
+//! calling thread, in the same order, so the output is the same for every
+//! `jobs`.
 //!
 //! A PGC input is split into batches at game boundaries by reading its
 //! records with pgc-core's record stream ([`Reader::next_raw`]) and asking the game grammar's boundary rule
