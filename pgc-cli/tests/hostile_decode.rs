@@ -496,3 +496,34 @@ fn positions_written_in_parts_are_those_of_collected_games() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A huge game the file cuts short after part of its text was written
+/// out: the error names the byte as `verify` does and the status is 1; a
+/// file output is not kept (no half game under its name), while on stdout
+/// the text written stays, cut before the damage.
+#[test]
+fn a_huge_game_cut_short_after_parts_were_written() {
+    let dir = temp_dir("cut-parts");
+    let whole = knight_shuffle(1_000_000);
+    let file = dir.join("cut.pgc");
+    std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
+    let v = pgc(&["verify", s(&file)], b"");
+    let first = out(&v).lines().next().unwrap_or_default().to_string();
+    let want = bytes_named(&first)[0];
+    let target = dir.join("out.pgn");
+    let o = pgc(&["decode", "-q", s(&file), "-o", s(&target)], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(bytes_named(&err(&o)).first(), Some(&want), "{}", err(&o));
+    assert!(!target.exists(), "no output file after an error");
+    for cmd in [&["decode", "-q"][..], &["moves", "-q"]] {
+        let mut args = cmd.to_vec();
+        args.push(s(&file));
+        let o = pgc(&args, b"");
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {}", err(&o));
+        assert_eq!(bytes_named(&err(&o)).first(), Some(&want), "{}", err(&o));
+        // Parts of the game's text, never its end.
+        assert!(o.stdout.len() >= 1 << 20, "{cmd:?}");
+        assert!(!o.stdout.ends_with(b"*\n"), "{cmd:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
