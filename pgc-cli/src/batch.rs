@@ -6,8 +6,13 @@
 //!
 //! At most `2 × jobs` batches are in flight (produced and not yet consumed),
 //! so memory stays bounded however large the input is and however unevenly
-//! the batches take time. With one job everything runs on the calling
-//! thread, in the same order, so the output is the same for every `jobs`.
+//! the batches take time. A batch that holds a huge game runs alone: the
+//! batches before it are consumed first, it runs on the calling thread
+//! with the output at hand ([`Parts`] write its text out as it is made),
+//! and nothing else is produced until it is consumed, so one huge game at
+//! most is in memory, whatever `jobs`. With one job everything runs on the
+//! calling thread, in the same order, so the output is the same for every
+//! `jobs`.
 //!
 //! A PGC input is split into batches at game boundaries by reading its
 //! records with pgc-core's record stream ([`Reader::next_raw`]) and asking the game grammar's boundary rule
@@ -22,7 +27,7 @@
 
 use crate::args::{GameRange, PgcBatchArgs};
 use crate::error::{self, Error, Status};
-use crate::io::{Input, Output};
+use crate::io::{Input, Output, Sink};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, DedupMode, KeptGame, duplicates_without_dedup};
 use pgc_core::Limits;
@@ -33,6 +38,7 @@ use pgc_core::{GameVisitor, GameWalker, ReadError, Reader, WalkError};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -51,7 +57,16 @@ pub fn jobs(requested: Option<usize>) -> usize {
 }
 
 /// Runs `work` over the jobs `produce` returns until `None`, on `jobs`
-/// threads, and hands each result to `consume` in production order.
+/// threads, and hands each result to `consume` in production order, with
+/// `state` (the output, which only the calling thread touches).
+///
+/// A job for which `alone` says so (one huge game) runs alone: the jobs
+/// before it are finished and consumed first, then it runs on the calling
+/// thread as `work(job, Some(state))`, which may write its output to
+/// `state` as it goes (it is next in order), and nothing else is produced
+/// until it is consumed. So at most one huge job is in memory, however
+/// many threads there are, and its output need not be held whole. Other
+/// jobs run as `work(job, None)`.
 ///
 /// An error from `produce` is returned after the results of the jobs
 /// produced before it have been consumed (they may hold earlier errors); an
@@ -59,18 +74,20 @@ pub fn jobs(requested: Option<usize>) -> usize {
 ///
 /// # Errors
 /// The first error of `produce` or `consume`, in input order.
-pub fn run_ordered<J, R, E>(
+pub fn run_ordered<J, R, E, S>(
     jobs: usize,
+    state: &mut S,
     mut produce: impl FnMut() -> Result<Option<J>, E>,
-    work: impl Fn(J) -> R + Sync,
-    mut consume: impl FnMut(R) -> Result<(), E>,
+    alone: impl Fn(&J) -> bool,
+    work: impl Fn(J, Option<&mut S>) -> R + Sync,
+    mut consume: impl FnMut(R, &mut S) -> Result<(), E>,
 ) -> Result<(), E>
 where
     J: Send,
     R: Send,
 {
     if jobs <= 1 {
-        return sequential(produce, work, consume);
+        return sequential(state, produce, alone, work, consume);
     }
     let cancel = AtomicBool::new(false);
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(jobs * 2);
@@ -94,7 +111,7 @@ where
                     if cancel.load(Ordering::Relaxed) {
                         break;
                     }
-                    if res_tx.send((seq, work(job))).is_err() {
+                    if res_tx.send((seq, work(job, None))).is_err() {
                         break;
                     }
                 }
@@ -107,7 +124,7 @@ where
         drop(res_tx);
         let job_tx = job_tx;
         if workers == 0 {
-            return sequential(&mut produce, &work, &mut consume);
+            return sequential(state, &mut produce, &alone, &work, &mut consume);
         }
         let max_in_flight = workers * 2;
         let mut produced = 0u64;
@@ -115,9 +132,12 @@ where
         let mut pending = BTreeMap::new();
         let mut more = true;
         let mut stashed = None;
+        // A job to run alone, once every job before it is consumed.
+        let mut waiting = None;
         let result = loop {
-            while more && produced - consumed < max_in_flight as u64 {
+            while more && waiting.is_none() && produced - consumed < max_in_flight as u64 {
                 match produce() {
+                    Ok(Some(job)) if alone(&job) => waiting = Some(job),
                     Ok(Some(job)) => {
                         // Never blocks: the channel holds jobs * 2 >= max_in_flight.
                         if job_tx.send((produced, job)).is_err() {
@@ -134,7 +154,16 @@ where
                 }
             }
             if produced == consumed {
-                break stashed.map_or(Ok(()), Err);
+                match waiting.take() {
+                    Some(job) => {
+                        let r = work(job, Some(&mut *state));
+                        if let Err(e) = consume(r, state) {
+                            break Err(e);
+                        }
+                        continue;
+                    }
+                    None => break stashed.map_or(Ok(()), Err),
+                }
             }
             let Ok((seq, r)) = res_rx.recv() else {
                 // Every worker is gone (only a panic does that; the scope
@@ -145,7 +174,7 @@ where
             let mut failed = None;
             while let Some(r) = pending.remove(&consumed) {
                 consumed += 1;
-                if let Err(e) = consume(r) {
+                if let Err(e) = consume(r, state) {
                     failed = Some(e);
                     break;
                 }
@@ -163,6 +192,80 @@ where
 /// A batch is cut after the game, or the record between games, that brings
 /// it to this many bytes.
 const BATCH_BYTES: usize = 128 << 10;
+
+/// A PGC batch over this many bytes (one game of more than 128 KiB, some
+/// 100,000 plies and more) runs alone ([`run_ordered`]), its text written
+/// out in parts of [`PART_BYTES`]: the text of a game can be a hundred
+/// times its PGC (`pgc moves --format fen`).
+pub const ALONE_PGC_BYTES: usize = 2 * BATCH_BYTES;
+
+/// The text of a batch that runs alone is written out once it holds this
+/// many bytes.
+pub const PART_BYTES: usize = 1 << 20;
+
+/// Where the text of a batch goes as it is made: a batch that runs alone
+/// ([`run_ordered`]) writes it to the output in parts of at least
+/// [`PART_BYTES`], as soon as it has them, so that a huge game's text is
+/// never held whole; another batch holds its text until it is its turn.
+pub struct Parts<'a> {
+    sink: Option<&'a mut Sink>,
+    /// The write that failed; nothing more is written then.
+    failed: Option<Error>,
+}
+
+impl<'a> Parts<'a> {
+    /// Text written to `sink` as it is made, when there is one (the batch
+    /// runs alone); held otherwise.
+    pub fn new(sink: Option<&'a mut Sink>) -> Parts<'a> {
+        Parts { sink, failed: None }
+    }
+
+    /// Text held until the batch's turn.
+    pub fn held() -> Parts<'a> {
+        Parts::new(None)
+    }
+
+    /// Whether text is written out as it is made.
+    pub fn streams(&self) -> bool {
+        self.sink.is_some()
+    }
+
+    /// Writes `text` out and empties it, when it holds at least
+    /// [`PART_BYTES`] and the batch runs alone; `Break` once a write has
+    /// failed (the walk can stop: nothing more is written).
+    pub fn offer(&mut self, text: &mut Vec<u8>) -> ControlFlow<()> {
+        if self.failed.is_some() {
+            return ControlFlow::Break(());
+        }
+        if text.len() < PART_BYTES {
+            return ControlFlow::Continue(());
+        }
+        let Some(sink) = self.sink.as_deref_mut() else {
+            return ControlFlow::Continue(());
+        };
+        match sink.put(text) {
+            Ok(()) => {
+                text.clear();
+                ControlFlow::Continue(())
+            }
+            Err(e) => {
+                self.failed = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// The write that failed, if any.
+    pub fn take_failure(&mut self) -> Option<Error> {
+        self.failed.take()
+    }
+
+    /// Whether a write has failed (the error stays for
+    /// [`Parts::take_failure`]).
+    pub fn failed(&self) -> bool {
+        self.failed.is_some()
+    }
+}
 
 /// Splits a PGC stream into batches of whole games.
 pub struct PgcSplitter<R> {
@@ -305,6 +408,8 @@ pub struct Done {
     /// With `--dedup`: each game written, with its key and the end of its
     /// text in `out` (see [`crate::select::Dedup::split`]).
     pub kept: Vec<KeptGame>,
+    /// Writing the text of a batch that ran alone failed: the run stops.
+    pub write_error: Option<Error>,
 }
 
 impl Batch {
@@ -402,11 +507,13 @@ pub struct Duplicates<'a> {
 }
 
 impl PgcBatches<'_> {
-    /// Runs `work` on every batch and writes its text in input order.
+    /// Runs `work` on every batch and writes its text in input order; a
+    /// batch over [`ALONE_PGC_BYTES`] runs alone, and its [`Parts`] write
+    /// its text out as it is made.
     ///
     /// # Errors
     /// Usage, I/O, invalid PGC (positioned).
-    pub fn run(&self, work: impl Fn(Batch) -> Done + Sync) -> error::Result<Status> {
+    pub fn run(&self, work: impl Fn(Batch, Parts<'_>) -> Done + Sync) -> error::Result<Status> {
         self.run_noting(work, || None)
     }
 
@@ -417,7 +524,7 @@ impl PgcBatches<'_> {
     /// Usage, I/O, invalid PGC (positioned).
     pub fn run_noting(
         &self,
-        work: impl Fn(Batch) -> Done + Sync,
+        work: impl Fn(Batch, Parts<'_>) -> Done + Sync,
         note: impl FnOnce() -> Option<String>,
     ) -> error::Result<Status> {
         let a = self.args;
@@ -442,13 +549,18 @@ impl PgcBatches<'_> {
             let mut splitter = open_batches(input, limits, a.games, jobs, a.report.quiet)?;
             run_ordered(
                 jobs,
+                &mut sink,
                 || {
                     splitter
                         .next_batch()
                         .map_err(|e| Error::io(&input.name, &e))
                 },
-                &work,
-                |mut d: Done| {
+                |b: &Batch| b.data.len() > ALONE_PGC_BYTES,
+                |b, sink| work(b, Parts::new(sink)),
+                |mut d: Done, sink| {
+                    if let Some(e) = d.write_error.take() {
+                        return Err(e);
+                    }
                     match &self.dedup {
                         None => sink.put_games(&d.out)?,
                         Some(how) => {
@@ -609,14 +721,22 @@ pub fn open_batches(
     })
 }
 
-/// [`run_ordered`] on the calling thread.
-fn sequential<J, R, E>(
+/// [`run_ordered`] on the calling thread: every job is next in order, so
+/// one to run alone gets `state` to write its output to as it goes.
+fn sequential<J, R, E, S>(
+    state: &mut S,
     mut produce: impl FnMut() -> Result<Option<J>, E>,
-    work: impl Fn(J) -> R,
-    mut consume: impl FnMut(R) -> Result<(), E>,
+    alone: impl Fn(&J) -> bool,
+    work: impl Fn(J, Option<&mut S>) -> R,
+    mut consume: impl FnMut(R, &mut S) -> Result<(), E>,
 ) -> Result<(), E> {
     while let Some(job) = produce()? {
-        consume(work(job))?;
+        let r = if alone(&job) {
+            work(job, Some(&mut *state))
+        } else {
+            work(job, None)
+        };
+        consume(r, state)?;
     }
     Ok(())
 }
@@ -625,11 +745,14 @@ fn sequential<J, R, E>(
 mod tests {
     use super::*;
 
+    /// Jobs 1..=n; a job that is a multiple of 7 runs alone and writes its
+    /// result straight to the output, the others hand theirs to `consume`.
     fn run(jobs: usize, n: u64, fail_produce_at: Option<u64>) -> (Vec<u64>, Result<(), String>) {
         let mut next = 0;
         let mut out = Vec::new();
         let r = run_ordered(
             jobs,
+            &mut out,
             || {
                 if Some(next) == fail_produce_at {
                     return Err(format!("produce {next}"));
@@ -637,13 +760,21 @@ mod tests {
                 next += 1;
                 Ok((next <= n).then_some(next))
             },
-            |x| {
+            |&x| x % 7 == 0,
+            |x, out: Option<&mut Vec<u64>>| {
                 // Uneven work so that results arrive out of order.
                 std::thread::sleep(std::time::Duration::from_micros((x * 7919) % 500));
-                x * 2
+                match out {
+                    Some(out) => {
+                        assert_eq!(x % 7, 0, "only the jobs to run alone");
+                        out.push(x * 2);
+                        None
+                    }
+                    None => Some(x * 2),
+                }
             },
-            |x| {
-                out.push(x);
+            |x, out| {
+                out.extend(x);
                 Ok(())
             },
         );
@@ -664,6 +795,8 @@ mod tests {
     fn same_order_for_every_job_count() {
         let (one, r) = run(1, 50, None);
         assert!(r.is_ok());
+        // Every result in order, those of the jobs run alone included.
+        assert_eq!(one, (1..=50).map(|x| x * 2).collect::<Vec<_>>());
         for jobs in [2, 3, 8] {
             assert_eq!(run(jobs, 50, None).0, one);
         }

@@ -31,6 +31,19 @@ pub(crate) struct Job {
     pub(crate) unclaimed: Vec<u8>,
 }
 
+/// A batch over this many bytes (a game of more than 1 MiB) is converted
+/// alone ([`crate::batch::run_ordered`]): nothing else is read or converted
+/// while it is, so one huge game at most is in memory.
+pub(crate) const ALONE_BYTES: usize = 1 << 20;
+
+impl Job {
+    /// Whether the batch is converted alone (it holds a game of more than
+    /// [`ALONE_BYTES`] - [`BATCH_BYTES`]).
+    pub(crate) fn alone(&self) -> bool {
+        self.data.len() > ALONE_BYTES
+    }
+}
+
 /// A game over `--max-game-bytes`: never held in memory.
 pub(crate) struct Oversized {
     pub(crate) reject: Reject,

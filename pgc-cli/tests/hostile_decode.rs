@@ -296,3 +296,234 @@ fn a_bad_payload_is_reported_before_a_later_error_of_its_game() {
         );
     }
 }
+
+/// One PGC game of `plies` knight moves (Nf3 Nf6 Ng1 Ng8 over and over),
+/// in long-moves records of 65,535 moves: about one byte a ply, whose
+/// text (`decode`) is about 8 bytes a ply and whose positions (`moves
+/// --format fen`) about 70.
+fn knight_shuffle(plies: usize) -> Vec<u8> {
+    // Game begin; the tag Event "k".
+    let mut g = vec![0x05, 0x02, 5];
+    g.extend(b"Event");
+    g.extend([1, b'k']);
+    // The ordinals of Nf3, Nf6, Ng1, Ng8 in their positions.
+    let ordinals = [2u8, 2, 4, 5];
+    let mut ply = 0;
+    while ply < plies {
+        let n = (plies - ply).min(0xffff);
+        g.push(0x04);
+        g.extend((n as u16).to_le_bytes());
+        g.extend((ply..ply + n).map(|i| ordinals[i % 4]));
+        ply += n;
+    }
+    // Termination `*`, game end.
+    g.extend([0x80, 0x03, 0x01, 0x04, 0x06]);
+    g
+}
+
+/// Small games around the huge one, so that batches before and after it
+/// are in flight on other threads.
+fn small_games(n: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.extend(knight_shuffle(1 + out.len() % 7));
+    }
+    out
+}
+
+/// A game of a million plies, among small games: its text is written out
+/// in parts, so `decode` and every `moves` format stay within a bound
+/// that does not grow with its text (a hundred megabytes of positions),
+/// and the output is the same for every `-j` and as when the text is held
+/// whole (under a `--where` that keeps every game).
+#[test]
+fn a_huge_game_is_written_in_parts_in_bounded_memory() {
+    let dir = temp_dir("huge-game");
+    let file = dir.join("huge.pgc");
+    let mut pgc_bytes = small_games(3000);
+    pgc_bytes.extend(knight_shuffle(1_000_000));
+    pgc_bytes.extend(small_games(3000));
+    std::fs::write(&file, &pgc_bytes).unwrap();
+    let v = pgc(&["verify", s(&file)], b"");
+    assert!(v.status.success(), "{}", out(&v));
+    let text = dir.join("out.txt");
+    for cmd in [
+        &["decode"][..],
+        &["moves"],
+        &["moves", "--format", "san"],
+        &["moves", "--format", "fen"],
+        &["moves", "--format", "csv"],
+    ] {
+        let mut outputs = Vec::new();
+        for j in ["1", "2", "3"] {
+            let mut args = cmd.to_vec();
+            args.extend(["-q", "-f", "-j", j, s(&file), "-o", s(&text)]);
+            let Some((kib, o)) = peak_kib(&args) else {
+                return;
+            };
+            assert!(o.status.success(), "{cmd:?} -j {j}: {}", err(&o));
+            // Before, the text was held whole: 100 MB for the positions.
+            assert!(kib < 64 << 10, "{cmd:?} -j {j}: peak {} MiB", kib >> 10);
+            outputs.push(std::fs::read(&text).unwrap());
+        }
+        let mut args = cmd.to_vec();
+        args.extend(["-q", "-j", "2", "--where", "Event = \"k\"", s(&file)]);
+        let whole = pgc(&args, b"");
+        assert!(whole.status.success(), "{cmd:?}: {}", err(&whole));
+        assert!(whole.stdout.len() > 2 << 20, "{cmd:?}: more than one part");
+        for (j, o) in outputs.iter().enumerate() {
+            assert!(
+                *o == whole.stdout,
+                "{cmd:?} -j {}: not the same text",
+                j + 1
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The case: `moves --format fen` of a 10 MB game (ten million
+/// plies, 700 MB of positions) peaks under 256 MiB at `-j 2`; it took
+/// 1 GB when the text was held whole.
+#[test]
+fn positions_of_a_ten_million_ply_game_stay_under_256_mib() {
+    let dir = temp_dir("ten-million");
+    let file = dir.join("huge.pgc");
+    std::fs::write(&file, knight_shuffle(10_000_000)).unwrap();
+    let args = [
+        "moves",
+        "--format",
+        "fen",
+        "-q",
+        "-j",
+        "2",
+        s(&file),
+        "-o",
+        "/dev/null",
+    ];
+    if let Some((kib, o)) = peak_kib(&args) {
+        assert!(o.status.success(), "{}", err(&o));
+        assert!(kib <= 256 << 10, "peak {} MiB", kib >> 10);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A write that fails while a huge game's text is written in parts stops
+/// the run with the error, as any other write error (here a full device).
+#[test]
+fn a_failed_write_of_a_part_stops_the_run() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = temp_dir("full");
+    let file = dir.join("huge.pgc");
+    std::fs::write(&file, knight_shuffle(300_000)).unwrap();
+    let o = pgc(
+        &["moves", "--format", "fen", "-q", s(&file), "-o", s(full)],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("/dev/full"), "{}", err(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The positions of a huge game with variations, null moves and NAGs,
+/// among games with a FEN tag, a Result tag and no termination record,
+/// written in parts as the game is walked (not collected): the same lines
+/// as when the text is held whole (under a `--where` that keeps every
+/// game), for every `-j`, and the same games and error when the file is
+/// cut inside or after the huge game.
+#[test]
+fn positions_written_in_parts_are_those_of_collected_games() {
+    let dir = temp_dir("positions-parts");
+    let cycle = "Nf3 (Nc3 Nc6 (Nf6) Nd5) Nf6 (-- Nc3 Nc6) Ng1 {c} $1 Ng8 ";
+    let small = "[Event \"s\"]\n[Result \"0-1\"]\n\n1. e4 (1. d4 d5 (1... Nf6) 2. c4) 1... e5 2. Nf3 -- 3. Bc4 0-1\n\n";
+    let fen = "[Event \"f\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n";
+    let pgn = format!(
+        "{}{fen}[Event \"v\"]\n[Result \"1-0\"]\n\n{}\n\n{}{fen}1. Rh2 *\n\n",
+        small.repeat(5),
+        cycle.repeat(30_000),
+        small.repeat(3)
+    );
+    let pgn_file = dir.join("var.pgn");
+    std::fs::write(&pgn_file, pgn).unwrap();
+    let file = dir.join("var.pgc");
+    let e = pgc(&["encode", "-q", s(&pgn_file), "-o", s(&file)], b"");
+    assert!(e.status.success(), "{}", err(&e));
+    let bytes = std::fs::read(&file).unwrap();
+    assert!(bytes.len() > 1 << 20);
+    let cut = dir.join("cut.pgc");
+    for (input, data) in [
+        (&file, None),
+        (&cut, Some(&bytes[..bytes.len() / 2])),
+        (&cut, Some(&bytes[..bytes.len() - 3])),
+    ] {
+        if let Some(d) = data {
+            std::fs::write(&cut, d).unwrap();
+        }
+        for extra in [
+            &["--format", "fen"][..],
+            &["--format", "fen", "--all"],
+            &["--format", "epd", "--all", "--skip-plies", "3"],
+        ] {
+            let mut held = vec!["moves", "-q", "-j", "2", "--where", "Event != \"zz\""];
+            held.extend(extra);
+            held.push(s(input));
+            let want = pgc(&held, b"");
+            let status = if data.is_some() { 1 } else { 0 };
+            assert_eq!(
+                want.status.code(),
+                Some(status),
+                "{extra:?}: {}",
+                err(&want)
+            );
+            assert!(want.stdout.len() > 4 << 20 || data.is_some(), "{extra:?}");
+            for j in ["1", "2"] {
+                let mut args = vec!["moves", "-q", "-j", j];
+                args.extend(extra);
+                args.push(s(input));
+                let got = pgc(&args, b"");
+                assert_eq!(got.status.code(), want.status.code(), "{extra:?} -j {j}");
+                assert!(
+                    got.stdout == want.stdout,
+                    "{extra:?} -j {j}: not the same lines"
+                );
+                assert_eq!(err(&got), err(&want), "{extra:?} -j {j}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A huge game the file cuts short after part of its text was written
+/// out: the error names the byte as `verify` does and the status is 1; a
+/// file output is not kept (no half game under its name), while on stdout
+/// the text written stays, cut before the damage.
+#[test]
+fn a_huge_game_cut_short_after_parts_were_written() {
+    let dir = temp_dir("cut-parts");
+    let whole = knight_shuffle(1_000_000);
+    let file = dir.join("cut.pgc");
+    std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
+    let v = pgc(&["verify", s(&file)], b"");
+    let first = out(&v).lines().next().unwrap_or_default().to_string();
+    let want = bytes_named(&first)[0];
+    let target = dir.join("out.pgn");
+    let o = pgc(&["decode", "-q", s(&file), "-o", s(&target)], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert_eq!(bytes_named(&err(&o)).first(), Some(&want), "{}", err(&o));
+    assert!(!target.exists(), "no output file after an error");
+    for cmd in [&["decode", "-q"][..], &["moves", "-q"]] {
+        let mut args = cmd.to_vec();
+        args.push(s(&file));
+        let o = pgc(&args, b"");
+        assert_eq!(o.status.code(), Some(1), "{cmd:?}: {}", err(&o));
+        assert_eq!(bytes_named(&err(&o)).first(), Some(&want), "{}", err(&o));
+        // Parts of the game's text, never its end.
+        assert!(o.stdout.len() >= 1 << 20, "{cmd:?}");
+        assert!(!o.stdout.ends_with(b"*\n"), "{cmd:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

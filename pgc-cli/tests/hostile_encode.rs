@@ -340,6 +340,29 @@ fn encode_memory_is_a_small_multiple_of_the_game() {
     }
 }
 
+/// The case: two games of twenty million NAGs (57 MiB each, under
+/// the default `--max-game-bytes`) with a small game between them encode
+/// under 256 MiB at `-j 2`: a huge game is converted alone, never two at
+/// once (they took 460 MB then), and the reader's buffer grown for one is
+/// given back before it is converted.
+#[test]
+fn two_huge_games_at_j2_stay_under_256_mib() {
+    let d = tmp();
+    let game = nag_game(20_000_000);
+    let small = b"[Event \"s\"]\n\n1. d4 d5 *\n\n";
+    let input = d.path().join("two.pgn");
+    fs::write(&input, [&game[..], small, &game[..]].concat()).unwrap();
+    let out = d.path().join("two.pgc");
+    let Some(peak) = peak_rss(&["encode", "-q", "-j", "2", p(&input), "-o", p(&out)]) else {
+        return;
+    };
+    assert!(peak <= 256 << 20, "peak {} MiB", peak >> 20);
+    // Three games, in order.
+    let o = run(&["moves", "-q", p(&out)], b"");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert_eq!(o.stdout, b"e2e4 *\nd2d4 d7d5 *\ne2e4 *\n");
+}
+
 /// A 50 MB line of junk between two games: the game it makes is kept as
 /// read, the file comes back byte for byte, and the run peaks under
 /// 256 MiB at `-j 2`, with and without a rejects file; under a smaller

@@ -131,6 +131,15 @@ impl Decoder {
         &mut self.out
     }
 
+    /// The text that may be written out before the game being walked
+    /// ends, for a caller that writes a huge game in parts: all of
+    /// [`Decoder::text`] once the game's movetext has begun, unless the
+    /// game has a text patch (applied to its whole text at its end); `None`
+    /// otherwise. The caller may write out and remove any of it.
+    pub fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
+        (self.in_movetext && !self.has_patch).then_some(&mut self.out)
+    }
+
     /// The first extension payload of the last game walked that its codec
     /// refused, positioned (the record's offset relative to the walker's
     /// input, the game, the ply, the kind, what was expected). The text of

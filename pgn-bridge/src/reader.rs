@@ -8,7 +8,9 @@
 //! `max_game_bytes`), reads more and scans again. Then the lexer
 //! ([`crate::lexer::lex_game`]) reports the complete game slice to the
 //! visitor. Nothing is allocated per game or per token once the buffer has
-//! reached the size of the largest game.
+//! reached the size of the largest game, up to [`SHRINK_ABOVE`]: a buffer
+//! grown beyond that for one huge game is given back once the game is
+//! read, so that it is not held while the game is converted.
 
 use std::io::{self, Read};
 
@@ -21,6 +23,10 @@ pub const DEFAULT_MAX_GAME_BYTES: usize = 64 << 20;
 
 /// Initial size of the refill buffer: 256 KiB.
 const INITIAL_BUFFER: usize = 256 << 10;
+
+/// A buffer larger than this (grown for a huge game) is shrunk back to
+/// what it holds once the game is read: 8 MiB.
+const SHRINK_ABOVE: usize = 8 << 20;
 
 /// Bytes the buffer may hold beyond `max_game_bytes`, so that a game of
 /// exactly the limit can be seen to end (the scanner looks at the bytes
@@ -194,6 +200,9 @@ impl<R: Read> PgnReader<R> {
         let output = lexer::lex_game(game, start, ctx, visitor);
         self.consume(end.len);
         self.index += 1;
+        if self.buf.len() > SHRINK_ABOVE {
+            self.shrink();
+        }
         Ok(Some(output))
     }
 
@@ -249,6 +258,17 @@ impl<R: Read> PgnReader<R> {
         }
         self.index += 1;
         Ok(total)
+    }
+
+    /// Replaces the buffer by one just large enough for the unread input
+    /// (at least the initial size), giving back the memory of a huge game.
+    fn shrink(&mut self) {
+        let pending = &self.buf[self.start..self.end];
+        let mut small = vec![0; pending.len().max(INITIAL_BUFFER)];
+        small[..pending.len()].copy_from_slice(pending);
+        self.end = pending.len();
+        self.start = 0;
+        self.buf = small;
     }
 
     fn consume(&mut self, len: usize) {
@@ -453,6 +473,30 @@ mod tests {
             assert_eq!(starts[0].index, 1);
             assert_eq!(starts[0].offset, big.len() as u64);
         }
+    }
+
+    /// The buffer grown for a huge game is given back after it, and the
+    /// games read with it ahead of them come out whole.
+    #[test]
+    fn a_buffer_grown_for_a_huge_game_is_shrunk_after_it() {
+        let mut huge = b"[A \"1\"]\n\n1. e4 {".to_vec();
+        huge.resize(SHRINK_ABOVE + (1 << 20), b'x');
+        huge.extend(b"} *\n\n");
+        let small = b"[A \"2\"]\n\n1. d4 *\n\n";
+        let mut input = huge.clone();
+        for _ in 0..1000 {
+            input.extend(small);
+        }
+        let mut reader = PgnReader::new(&input[..]);
+        let mut raw = Raw::default();
+        let first = reader.read_game(&mut raw).unwrap().unwrap();
+        assert_eq!(first, huge);
+        assert!(reader.buf.len() <= INITIAL_BUFFER.max(input.len() - huge.len()));
+        assert!(reader.buf.len() < SHRINK_ABOVE);
+        let (rest, starts) = read_all(&mut reader);
+        assert_eq!(rest.len(), 1000);
+        assert!(rest.iter().all(|g| g == small));
+        assert_eq!(starts[0].offset, huge.len() as u64);
     }
 
     #[test]

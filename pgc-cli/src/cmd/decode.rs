@@ -4,7 +4,7 @@
 //! with a [`GameWalker`](pgc_core::GameWalker) and a [`Decoder`] and written in input order.
 
 use crate::args::{DecodeArgs, DecodeFormat};
-use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
+use crate::batch::{Batch, Done, Duplicates, Parts, PgcBatches, walk_batch};
 use crate::error::{Result, Status};
 use crate::select::{KeptGame, Select, Selection, pgn_duplicate};
 use pgc_core::Limits;
@@ -20,15 +20,40 @@ use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A [`GameVisitor`] that counts plies and forwards everything to `inner`.
-pub struct PlyCount<V> {
+/// A [`GameVisitor`] that counts plies and forwards everything to `inner`,
+/// a renderer under a selection, writing its text out in parts ([`Parts`])
+/// when the batch runs alone.
+struct PlyCount<'a, 'p, R> {
     /// The visitor.
-    pub inner: V,
+    inner: Select<'a, R>,
     /// Moves played (main lines, variations and null moves).
-    pub plies: u64,
+    plies: u64,
+    parts: Parts<'p>,
+    /// Text was written out since the last whole game.
+    parted: bool,
 }
 
-impl<V: GameVisitor> GameVisitor for PlyCount<V> {
+impl<R: Render> PlyCount<'_, '_, R> {
+    /// Offers the text made so far to [`Parts`] (only without a selection,
+    /// which may drop the game at its end).
+    fn part(&mut self, flow: ControlFlow<()>) -> ControlFlow<()> {
+        flow?;
+        if !self.parts.streams() {
+            return flow;
+        }
+        match self.inner.inner.text_to_write() {
+            Some(text) => {
+                let before = text.len();
+                let f = self.parts.offer(text);
+                self.parted |= text.len() < before;
+                f
+            }
+            None => flow,
+        }
+    }
+}
+
+impl<R: Render> GameVisitor for PlyCount<'_, '_, R> {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.inner.begin_game(info)
     }
@@ -46,26 +71,32 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
     }
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.plies += 1;
-        self.inner.play(ply)
+        let f = self.inner.play(ply);
+        self.part(f)
     }
     fn null_move(&mut self, before: &VariantPosition, spelling: &[u8]) -> ControlFlow<()> {
         self.plies += 1;
-        self.inner.null_move(before, spelling)
+        let f = self.inner.null_move(before, spelling);
+        self.part(f)
     }
     fn nag(&mut self, nag: u8) -> ControlFlow<()> {
-        self.inner.nag(nag)
+        let f = self.inner.nag(nag);
+        self.part(f)
     }
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         self.inner.begin_variation()
     }
     fn end_variation(&mut self) -> ControlFlow<()> {
-        self.inner.end_variation()
+        let f = self.inner.end_variation();
+        self.part(f)
     }
     fn escape(&mut self, text: &[u8]) -> ControlFlow<()> {
-        self.inner.escape(text)
+        let f = self.inner.escape(text);
+        self.part(f)
     }
     fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
-        self.inner.extension(kind, payload)
+        let f = self.inner.extension(kind, payload);
+        self.part(f)
     }
     fn end_game(&mut self) {
         self.inner.end_game();
@@ -81,6 +112,8 @@ impl<V: GameVisitor> GameVisitor for PlyCount<V> {
 /// A visitor that renders games as text.
 trait Render: GameVisitor {
     fn text(&mut self) -> &mut Vec<u8>;
+    /// The text that may be written out before the game ends, if any.
+    fn text_to_write(&mut self) -> Option<&mut Vec<u8>>;
     /// The payload the last game's codec refused, if any.
     fn take_error(&mut self) -> Option<ExtError>;
 }
@@ -88,6 +121,9 @@ trait Render: GameVisitor {
 impl Render for Decoder {
     fn text(&mut self) -> &mut Vec<u8> {
         Decoder::text(self)
+    }
+    fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
+        Decoder::text_to_write(self)
     }
     fn take_error(&mut self) -> Option<ExtError> {
         Decoder::take_error(self)
@@ -98,6 +134,11 @@ impl Render for JsonlWriter {
     fn text(&mut self) -> &mut Vec<u8> {
         JsonlWriter::text(self)
     }
+    /// A JSON line holds its game's result before its moves: it is
+    /// written whole.
+    fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
+        None
+    }
     fn take_error(&mut self) -> Option<ExtError> {
         JsonlWriter::take_error(self)
     }
@@ -107,12 +148,13 @@ impl Render for JsonlWriter {
 /// written with spaces for newlines.
 fn decode_batch(
     b: Batch,
+    parts: Parts<'_>,
     opts: DecodeOptions,
     limits: Limits,
     sel: &Selection,
     notes: &Notes,
 ) -> Done {
-    let (done, dec) = decode_batch_with(b, limits, sel, Decoder::new(opts));
+    let (done, dec) = decode_batch_with(b, parts, limits, sel, Decoder::new(opts));
     notes
         .tags_with_newlines
         .fetch_add(dec.tags_with_newlines, Ordering::Relaxed);
@@ -165,24 +207,34 @@ fn unwritten_note(kinds: &BTreeMap<String, u64>) -> Option<String> {
 
 /// Decodes a batch with `inner` under the selection `sel`: the text of a
 /// game `sel` does not select is dropped, and with `--dedup` each game
-/// written is listed in [`Done::kept`].
-fn decode_batch_with<V: Render>(b: Batch, limits: Limits, sel: &Selection, inner: V) -> (Done, V) {
+/// written is listed in [`Done::kept`]. Without a selection, the text of a
+/// batch that runs alone is written out in parts as it is made.
+fn decode_batch_with<R: Render>(
+    b: Batch,
+    parts: Parts<'_>,
+    limits: Limits,
+    sel: &Selection,
+    inner: R,
+) -> (Done, R) {
     let mut walker = b.walker(limits);
+    let active = sel.is_active();
     let mut v = PlyCount {
         inner: Select::new(inner, sel),
         plies: 0,
+        parts: if active { Parts::held() } else { parts },
+        parted: false,
     };
     *v.inner.inner.text() = crate::batch::output_buffer();
     let mut games = 0;
     let mut good = 0;
     let mut kept = Vec::new();
-    let active = sel.is_active();
     let error = walk_batch(
         &mut walker,
         &mut v,
         |v| v.inner.inner.take_error(),
         |v, whole_game| {
             games += u64::from(whole_game);
+            v.parted = false;
             let s = &mut v.inner;
             if active && whole_game && s.dropped {
                 s.inner.text().truncate(good);
@@ -200,9 +252,11 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, sel: &Selection, inner
             }
         },
     );
+    let write_error = v.parts.take_failure();
     let mut pgn = std::mem::take(v.inner.inner.text());
-    // Drop the text of a game cut short by an error.
-    pgn.truncate(good);
+    // Drop the text of a game cut short by an error (what is left of it
+    // when part of it was written out).
+    pgn.truncate(if v.parted { 0 } else { good });
     let done = Done {
         out: pgn,
         games,
@@ -210,6 +264,7 @@ fn decode_batch_with<V: Render>(b: Batch, limits: Limits, sel: &Selection, inner
         bytes_in: b.data.len() as u64,
         error,
         kept,
+        write_error,
     };
     (done, v.inner.inner)
 }
@@ -241,9 +296,9 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     };
     let notes = Notes::default();
     batches.run_noting(
-        |b| match format {
-            DecodeFormat::Pgn => decode_batch(b, opts, limits, &sel, &notes),
-            DecodeFormat::Jsonl => decode_batch_with(b, limits, &sel, JsonlWriter::new()).0,
+        |b, parts| match format {
+            DecodeFormat::Pgn => decode_batch(b, parts, opts, limits, &sel, &notes),
+            DecodeFormat::Jsonl => decode_batch_with(b, parts, limits, &sel, JsonlWriter::new()).0,
         },
         || notes.lines(),
     )
@@ -282,6 +337,7 @@ mod tests {
         let b = s.next_batch().unwrap().unwrap();
         let d = decode_batch(
             b,
+            Parts::held(),
             DecodeOptions::default(),
             Limits::default(),
             &Selection::default(),

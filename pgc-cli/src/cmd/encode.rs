@@ -12,7 +12,7 @@ use crate::args::EncodeArgs;
 use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
-use crate::pgn_batch::{Job, Oversized, next_batch};
+use crate::pgn_batch::{ALONE_BYTES, BATCH_BYTES, Job, Oversized, next_batch};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, KeptGame, Selection, pgn_duplicate, select_game};
 use pgc_core::ext;
@@ -28,6 +28,10 @@ const SHOWN_REJECTS: usize = 10;
 
 /// What a worker made of a batch.
 struct Done {
+    /// The PGC of the batch's first games, when a huge game follows them:
+    /// written before `pgc`, which then holds the huge game's records,
+    /// moved out of the encoder rather than copied after theirs.
+    earlier: Vec<Vec<u8>>,
     pgc: Vec<u8>,
     rejects: Vec<(Reject, Vec<u8>)>,
     /// A damaged compressed input ended the data here (the message).
@@ -57,7 +61,8 @@ fn encode_batch(
 ) -> Done {
     let mut enc = Encoder::new(opts);
     let mut done = Done {
-        pgc: Vec::with_capacity(job.data.len() / 3),
+        earlier: Vec::new(),
+        pgc: Vec::with_capacity(job.data.len().min(BATCH_BYTES * 2) / 3),
         rejects: Vec::new(),
         damage: job.damage,
         oversized: None,
@@ -91,6 +96,10 @@ fn encode_batch(
                 s.plies += plies;
                 s.identical += u64::from(identical);
                 s.losses.add(&losses);
+                if !sel.is_active() && !done.pgc.is_empty() && enc.take_game().len() > ALONE_BYTES {
+                    // A huge game after others: its records are not copied.
+                    done.earlier.push(std::mem::take(&mut done.pgc));
+                }
                 let from = done.pgc.len();
                 enc.append_game_to(&mut done.pgc);
                 if sel.is_active() {
@@ -163,7 +172,8 @@ fn encode_batch(
         done.stats.bytes_in += o.size;
         done.oversized = Some(o);
     }
-    done.stats.bytes_out = done.pgc.len() as u64;
+    done.stats.bytes_out =
+        (done.pgc.len() + done.earlier.iter().map(Vec::len).sum::<usize>()) as u64;
     done
 }
 
@@ -269,6 +279,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
         run_ordered(
             jobs,
+            &mut (),
             || {
                 next_batch(
                     &mut reader,
@@ -278,8 +289,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                     None,
                 )
             },
-            |job| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
-            |done: Done| {
+            Job::alone,
+            |job, _| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
+            |done: Done, ()| {
                 consume(
                     done,
                     &input.name,
@@ -382,6 +394,9 @@ fn consume(
     total: &mut EncodeStats,
     notes: &mut Notes,
 ) -> Result<()> {
+    for pgc in &done.earlier {
+        sink.put_games(pgc)?;
+    }
     match dedup {
         None => sink.put_games(&done.pgc)?,
         Some(d) => {

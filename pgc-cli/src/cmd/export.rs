@@ -10,7 +10,7 @@
 //! input only, so the table is the same for every `-j N`.
 
 use crate::args::ExportArgs;
-use crate::batch::{Batch, PgcSplitter, jobs, open_batches, run_ordered};
+use crate::batch::{ALONE_PGC_BYTES, Batch, PgcSplitter, jobs, open_batches, run_ordered};
 use crate::error::{Error, Result, Status};
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::pgn_batch::{Job, next_batch, skip_to};
@@ -558,12 +558,14 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 let last = a.games.and_then(|r| r.last);
                 run_ordered(
                     jobs,
+                    &mut (),
                     || match wanted {
                         true => next_batch(&mut reader, name, damage, false, last),
                         false => Ok(None),
                     },
-                    |job| encode_and_convert(job, &opts, &sel, positions),
-                    |done| {
+                    Job::alone,
+                    |job, _| encode_and_convert(job, &opts, &sel, positions),
+                    |done, ()| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
                         Ok(())
@@ -584,9 +586,11 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 };
                 run_ordered(
                     jobs,
+                    &mut (),
                     || splitter.next_batch().map_err(|e| Error::io(name, &e)),
-                    |batch| convert_pgc(&batch, &opts, &sel, positions),
-                    |done| {
+                    |b: &Batch| b.data.len() > ALONE_PGC_BYTES,
+                    |batch, _| convert_pgc(&batch, &opts, &sel, positions),
+                    |done, ()| {
                         table.take(done, name)?;
                         progress.tick(table.bytes_in, table.games);
                         Ok(())

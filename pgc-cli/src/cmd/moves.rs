@@ -22,13 +22,14 @@
 //! every `-j`.
 
 use crate::args::{MovesArgs, MovesFormat};
-use crate::batch::{Batch, Done, Duplicates, PgcBatches, walk_batch};
+use crate::batch::{
+    ALONE_PGC_BYTES, Batch, Done, Duplicates, PART_BYTES, Parts, PgcBatches, walk_batch,
+};
 use crate::error::{Error, Result, Status};
 use crate::select::{
     KeptGame, Select, Selection, bulk_plies_and_key, line_duplicate, selected_runs,
 };
 use crate::training::{TrainingRow, training_rows};
-use pgc_core::VariantPosition;
 use pgc_core::ext::commands::Eval;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker};
 use pgc_core::internals::OpeningCache;
@@ -36,6 +37,7 @@ use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
+use pgc_core::{Variant, VariantPosition, variant_of_tag, variant_start_position};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
@@ -134,9 +136,13 @@ fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
 /// `Variant`, `FEN`) are noted as they come, with [`BulkGame`]'s rules (the
 /// first tag of a name counts); no game is collected first. `--where` and
 /// `--dedup` are applied around it by a [`Select`].
-struct LineWriter<'a> {
+struct LineWriter<'a, 'p> {
     job: &'a Job,
     out: Vec<u8>,
+    /// Where the text goes when the batch runs alone (in parts).
+    parts: Parts<'p>,
+    /// Text was written out since the last whole game.
+    parted: bool,
     /// The first `Result` tag's value, if `has_result`.
     result_tag: Vec<u8>,
     has_result: bool,
@@ -157,11 +163,13 @@ struct LineWriter<'a> {
     error: Option<ExtError>,
 }
 
-impl<'a> LineWriter<'a> {
-    fn new(job: &'a Job, capacity: usize) -> LineWriter<'a> {
+impl<'a, 'p> LineWriter<'a, 'p> {
+    fn new(job: &'a Job, capacity: usize, parts: Parts<'p>) -> LineWriter<'a, 'p> {
         LineWriter {
             job,
             out: Vec::with_capacity(capacity),
+            parts,
+            parted: false,
             result_tag: Vec::new(),
             has_result: false,
             variant_960: false,
@@ -183,9 +191,20 @@ impl<'a> LineWriter<'a> {
         self.out.extend_from_slice(t);
         self.out.push(b' ');
     }
+
+    /// Writes the text out when it is long enough and the batch runs alone.
+    #[inline]
+    fn part(&mut self) -> ControlFlow<()> {
+        if self.out.len() < PART_BYTES {
+            return ControlFlow::Continue(());
+        }
+        let f = self.parts.offer(&mut self.out);
+        self.parted |= self.out.is_empty();
+        f
+    }
 }
 
-impl GameVisitor for LineWriter<'_> {
+impl GameVisitor for LineWriter<'_, '_> {
     fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
         self.game = info.index;
         self.result_tag.clear();
@@ -236,7 +255,7 @@ impl GameVisitor for LineWriter<'_> {
         } else {
             uci(&mut self.out, ply.mv, self.mode, true);
         }
-        ControlFlow::Continue(())
+        self.part()
     }
 
     fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
@@ -247,7 +266,7 @@ impl GameVisitor for LineWriter<'_> {
             b"0000"
         };
         self.token(t);
-        ControlFlow::Continue(())
+        self.part()
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
@@ -299,7 +318,7 @@ fn write_position(
     pos: &VariantPosition,
     ply: u32,
     next: Option<Move>,
-    g: &BulkGame,
+    result: &[u8],
     format: MovesFormat,
     mode: CastlingMode,
 ) {
@@ -314,13 +333,20 @@ fn write_position(
         None => out.push(b'-'),
     }
     out.push(b'\t');
-    out.extend_from_slice(g.result());
+    out.extend_from_slice(result);
     out.push(b'\n');
 }
 
 /// Writes every position of a game (main line, and variations when
-/// decoded) from ply `skip` on.
-fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u32) {
+/// decoded) from ply `skip` on, handing `out` to `part` whenever it holds
+/// [`PART_BYTES`].
+fn write_positions(
+    out: &mut Vec<u8>,
+    g: &BulkGame,
+    format: MovesFormat,
+    skip: u32,
+    part: &mut impl FnMut(&mut Vec<u8>),
+) {
     let mode = g.castling_mode();
     // (position, position before the last move, ply) of each open line.
     let mut stack: Vec<(VariantPosition, Option<VariantPosition>, u32)> = Vec::new();
@@ -331,7 +357,10 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
         match ev {
             Event::Move(m) => {
                 if ply >= skip {
-                    write_position(out, &pos, ply, Some(m), g, format, mode);
+                    write_position(out, &pos, ply, Some(m), g.result(), format, mode);
+                    if out.len() >= PART_BYTES {
+                        part(out);
+                    }
                 }
                 let mut after = pos.clone();
                 after.play_unchecked(m);
@@ -341,7 +370,7 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
             Event::NullMove => {
                 // UCI's null move.
                 if ply >= skip {
-                    let _ = write_position_null(out, &pos, ply, g, format);
+                    let _ = write_position_null(out, &pos, ply, g.result(), format);
                 }
                 let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
                 prev = Some(std::mem::replace(&mut pos, after));
@@ -354,7 +383,7 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
             }
             Event::EndVariation => {
                 if ply >= skip {
-                    write_position(out, &pos, ply, None, g, format, mode);
+                    write_position(out, &pos, ply, None, g.result(), format, mode);
                 }
                 if let Some((p, q, n)) = stack.pop() {
                     pos = p;
@@ -372,7 +401,7 @@ fn write_positions(out: &mut Vec<u8>, g: &BulkGame, format: MovesFormat, skip: u
         }
     }
     if ply >= skip {
-        write_position(out, &pos, ply, None, g, format, mode);
+        write_position(out, &pos, ply, None, g.result(), format, mode);
     }
 }
 
@@ -399,9 +428,19 @@ fn row_move(out: &mut Vec<u8>, r: &TrainingRow<'_>) {
 }
 
 /// Writes the training rows of a game as CSV (`--format csv`; see
-/// [`crate::training::training_rows`]).
-fn write_rows(out: &mut Vec<u8>, g: &BulkGame, skip: u32, min_clock: Option<u64>) {
+/// [`crate::training::training_rows`]), handing `out` to `part` whenever
+/// it holds [`PART_BYTES`].
+fn write_rows(
+    out: &mut Vec<u8>,
+    g: &BulkGame,
+    skip: u32,
+    min_clock: Option<u64>,
+    part: &mut impl FnMut(&mut Vec<u8>),
+) {
     training_rows(g, skip, min_clock, |r| {
+        if out.len() >= PART_BYTES {
+            part(out);
+        }
         let _ = write!(
             out,
             "{},{},{},",
@@ -440,7 +479,7 @@ fn write_position_null(
     out: &mut Vec<u8>,
     pos: &VariantPosition,
     ply: u32,
-    g: &BulkGame,
+    result: &[u8],
     format: MovesFormat,
 ) -> std::io::Result<()> {
     if format == MovesFormat::Epd {
@@ -449,7 +488,7 @@ fn write_position_null(
         write!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal))?;
     }
     write!(out, "\t{ply}\t0000\t")?;
-    out.extend_from_slice(g.result());
+    out.extend_from_slice(result);
     out.push(b'\n');
     Ok(())
 }
@@ -459,25 +498,36 @@ thread_local! {
     static OPENINGS: std::cell::RefCell<OpeningCache> = std::cell::RefCell::default();
 }
 
-/// Writes a game's positions (fen, epd) or rows (csv).
-fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job) {
+/// Writes a game's positions (fen, epd) or rows (csv), handing `out` to
+/// `part` whenever it holds [`PART_BYTES`].
+fn write_game(out: &mut Vec<u8>, g: &BulkGame, job: &Job, part: &mut impl FnMut(&mut Vec<u8>)) {
     if job.format == MovesFormat::Csv {
-        write_rows(out, g, job.skip_plies, job.min_clock);
+        write_rows(out, g, job.skip_plies, job.min_clock, part);
     } else {
-        write_positions(out, g, job.format, job.skip_plies);
+        write_positions(out, g, job.format, job.skip_plies, part);
     }
 }
 
-fn moves_batch(b: Batch, job: &Job) -> Done {
+fn moves_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
+    // A selection may drop a game at its end: its text is held whole.
+    let parts = if job.select.is_active() {
+        Parts::held()
+    } else {
+        parts
+    };
     if matches!(job.format, MovesFormat::Uci | MovesFormat::San) {
-        return lines_batch(b, job);
+        return lines_batch(b, parts, job);
+    }
+    if parts.streams() && matches!(job.format, MovesFormat::Fen | MovesFormat::Epd) {
+        return positions_in_parts(b, parts, job);
     }
     let mut w = Positions {
         job,
-        out: Vec::with_capacity(b.data.len() * 4),
+        out: Vec::with_capacity(b.data.len().min(ALONE_PGC_BYTES) * 4),
         kept: Vec::new(),
         plies: 0,
         games: 0,
+        parts,
     };
     let error = match &job.select.filter {
         None => w.read(BulkReader::from_walker(b.walker(job.opts.limits), job.opts)),
@@ -504,20 +554,23 @@ fn moves_batch(b: Batch, job: &Job) -> Done {
         bytes_in: b.data.len() as u64,
         error,
         kept: w.kept,
+        write_error: w.parts.take_failure(),
     }
 }
 
 /// The positions (fen, epd) or rows (csv) of a batch's games, under the
 /// selection.
-struct Positions<'a> {
+struct Positions<'a, 'p> {
     job: &'a Job,
     out: Vec<u8>,
     kept: Vec<KeptGame>,
     plies: u64,
     games: u64,
+    /// Where the text goes when the batch runs alone (in parts).
+    parts: Parts<'p>,
 }
 
-impl Positions<'_> {
+impl Positions<'_, '_> {
     /// Writes the games `reader` reads; the error that stopped it.
     fn read(&mut self, mut reader: BulkReader<&[u8]>) -> Option<WalkError> {
         OPENINGS.with_borrow_mut(|c| std::mem::swap(c, reader.opening_cache_mut()));
@@ -534,7 +587,7 @@ impl Positions<'_> {
                             continue;
                         }
                         let start = self.out.len();
-                        write_game(&mut self.out, g, self.job);
+                        write_game(&mut self.out, g, self.job, &mut |_| {});
                         if sel.dedup.is_some() {
                             self.kept.push(KeptGame {
                                 game: g.info().index,
@@ -544,7 +597,13 @@ impl Positions<'_> {
                             });
                         }
                     } else {
-                        write_game(&mut self.out, g, self.job);
+                        let parts = &mut self.parts;
+                        write_game(&mut self.out, g, self.job, &mut |out| {
+                            let _stopped = parts.offer(out);
+                        });
+                        if self.parts.failed() {
+                            break;
+                        }
                     }
                 }
                 Ok(None) => break,
@@ -559,12 +618,334 @@ impl Positions<'_> {
     }
 }
 
-/// A batch in a line format (uci, san), written by a [`LineWriter`] under
-/// a [`Select`].
-fn lines_batch(b: Batch, job: &Job) -> Done {
+/// The first walk of [`positions_in_parts`]: each game's result (the last
+/// column of its lines, which a termination record at the game's end
+/// gives) and the payload checks [`BulkReader`] makes, with its positions.
+struct Outcomes {
+    /// The result of each game walked.
+    results: Vec<Vec<u8>>,
+    /// The first `Result` tag's value, if `has_result`.
+    result_tag: Vec<u8>,
+    has_result: bool,
+    termination: Option<Outcome>,
+    variations: bool,
+    payloads: PayloadChecker,
+    record_offset: u64,
+    game: u64,
+    /// Plies of the game, as [`BulkGame::plies`] counts them.
+    plies: u64,
+    error: Option<ExtError>,
+}
+
+impl Outcomes {
+    fn fail(&mut self, kind: ExtKind, e: pgc_core::ext::PayloadError) {
+        if self.error.is_none() {
+            let ply = u32::try_from(self.plies).unwrap_or(u32::MAX);
+            self.error = Some(e.at_record(kind, self.record_offset, self.game, ply));
+        }
+    }
+}
+
+impl GameVisitor for Outcomes {
+    fn begin_game(&mut self, info: &GameInfo) -> ControlFlow<()> {
+        self.game = info.index;
+        self.result_tag.clear();
+        self.has_result = false;
+        self.termination = None;
+        self.plies = 0;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        if name == b"Result" && !self.has_result {
+            self.has_result = true;
+            self.result_tag.extend_from_slice(value);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    fn play(&mut self, _ply: &Ply<'_>) -> ControlFlow<()> {
+        self.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
+        self.plies += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        ControlFlow::Continue(Skip(!self.variations))
+    }
+
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
+        self.record_offset = offset;
+    }
+
+    fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
+        let checked = match kind {
+            ExtKind::TERMINATION => {
+                ext::simple::termination(payload).map(|o| self.termination = Some(o))
+            }
+            ExtKind::LONG_NAG => ext::simple::long_nag(payload).map(|_| ()),
+            _ => self.payloads.check(kind, payload),
+        };
+        if let Err(e) = checked {
+            self.fail(kind, e);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self) {
+        let tag = self.has_result.then_some(&self.result_tag[..]);
+        self.results.push(result_of(self.termination, tag).to_vec());
+    }
+}
+
+/// The second walk of [`positions_in_parts`]: writes the positions of
+/// each game as its moves are played, as [`write_positions`] writes those
+/// of a collected game.
+struct PositionLines<'a, 'p> {
+    job: &'a Job,
+    out: Vec<u8>,
+    parts: Parts<'p>,
+    /// The results of the games, from the first walk.
+    results: &'a [Vec<u8>],
+    result: usize,
+    variant_960: bool,
+    has_variant: bool,
+    has_fen: bool,
+    started: bool,
+    mode: CastlingMode,
+    /// The position, the one before the last move, and the ply.
+    pos: VariantPosition,
+    prev: Option<VariantPosition>,
+    ply: u32,
+    stack: Vec<(VariantPosition, Option<VariantPosition>, u32)>,
+    plies: u64,
+    /// Tags of the game, for the start position of a game with no
+    /// movetext.
+    variant_tag: Vec<u8>,
+    fen_tag: Vec<u8>,
+}
+
+impl PositionLines<'_, '_> {
+    fn result(&self) -> &[u8] {
+        self.results.get(self.result).map_or(b"*", |r| &r[..])
+    }
+
+    fn line(&mut self, next: Option<Move>) -> ControlFlow<()> {
+        if self.ply < self.job.skip_plies {
+            return ControlFlow::Continue(());
+        }
+        let result = self.results.get(self.result).map_or(&b"*"[..], |r| &r[..]);
+        write_position(
+            &mut self.out,
+            &self.pos,
+            self.ply,
+            next,
+            result,
+            self.job.format,
+            self.mode,
+        );
+        self.parts.offer(&mut self.out)
+    }
+}
+
+impl GameVisitor for PositionLines<'_, '_> {
+    fn begin_game(&mut self, _info: &GameInfo) -> ControlFlow<()> {
+        self.variant_960 = false;
+        self.has_variant = false;
+        self.has_fen = false;
+        self.started = false;
+        self.variant_tag.clear();
+        self.fen_tag.clear();
+        self.prev = None;
+        self.ply = 0;
+        self.stack.clear();
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        match name {
+            b"Variant" if !self.has_variant => {
+                self.has_variant = true;
+                self.variant_960 = names_chess960(value);
+                self.variant_tag.extend_from_slice(value);
+            }
+            b"FEN" if !self.has_fen => {
+                self.has_fen = true;
+                self.fen_tag.extend_from_slice(value);
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
+        self.started = true;
+        self.pos = start.clone();
+        self.mode = castling_mode_of(self.variant_960, self.has_fen, start);
+        ControlFlow::Continue(())
+    }
+
+    fn wants_before(&self) -> bool {
+        false
+    }
+
+    fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
+        self.plies += 1;
+        self.line(Some(ply.mv))?;
+        // Played here, as `write_positions` plays a collected game's moves
+        // (after a null move its counters are not the walker's).
+        let mut after = self.pos.clone();
+        after.play_unchecked(ply.mv);
+        self.prev = Some(std::mem::replace(&mut self.pos, after));
+        self.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
+        self.plies += 1;
+        if self.ply >= self.job.skip_plies {
+            let result = self.result().to_vec();
+            let _ =
+                write_position_null(&mut self.out, &self.pos, self.ply, &result, self.job.format);
+            self.parts.offer(&mut self.out)?;
+        }
+        let after = self
+            .pos
+            .clone()
+            .swap_turn()
+            .unwrap_or_else(|_| self.pos.clone());
+        self.prev = Some(std::mem::replace(&mut self.pos, after));
+        self.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        if !self.job.opts.variations {
+            return ControlFlow::Continue(Skip(true));
+        }
+        let before = self.prev.clone().unwrap_or_else(|| self.pos.clone());
+        let pos = std::mem::replace(&mut self.pos, before);
+        self.stack.push((pos, self.prev.take(), self.ply));
+        self.ply = self.ply.saturating_sub(1);
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.line(None)?;
+        if let Some((p, q, n)) = self.stack.pop() {
+            self.pos = p;
+            self.prev = q;
+            self.ply = n;
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self) {
+        if !self.started {
+            // No movetext: the start position is still the FEN tag's, as
+            // for a collected game.
+            let variant = if self.has_variant {
+                variant_of_tag(&self.variant_tag)
+            } else {
+                Ok(Variant::Chess)
+            };
+            let fen = self.has_fen.then_some(&self.fen_tag[..]);
+            self.pos = variant
+                .ok()
+                .and_then(|v| variant_start_position(v, fen).ok())
+                .unwrap_or_default();
+            self.mode = castling_mode_of(self.variant_960, self.has_fen, &self.pos);
+        }
+        // A failed write is kept by the parts, which stop the walk.
+        let _written = self.line(None);
+        self.result += 1;
+    }
+}
+
+/// The positions (fen, epd) of a batch that runs alone, written out in
+/// parts as its games are walked, never collected ([`BulkGame`] holds some
+/// 24 bytes a ply): a first walk finds each game's result (the last column
+/// of every line, which a termination record at the game's end gives) and
+/// checks the payloads as [`BulkReader`] does; the second writes the
+/// positions of the games the first walked whole, the same lines as
+/// [`write_positions`].
+fn positions_in_parts(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
     let mut walker = b.walker(job.opts.limits);
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
-    let mut w = Select::new(LineWriter::new(job, b.data.len() * 4), &job.select);
+    let mut scan = Outcomes {
+        results: Vec::new(),
+        result_tag: Vec::new(),
+        has_result: false,
+        termination: None,
+        variations: job.opts.variations,
+        payloads: PayloadChecker::new(),
+        record_offset: 0,
+        game: 0,
+        plies: 0,
+        error: None,
+    };
+    let mut whole = 0u64;
+    let error = walk_batch(
+        &mut walker,
+        &mut scan,
+        |v| v.error.take(),
+        |_, whole_game| whole += u64::from(whole_game),
+    );
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut walker = b.walker(job.opts.limits);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let mut w = PositionLines {
+        job,
+        out: Vec::with_capacity(PART_BYTES + (PART_BYTES >> 2)),
+        parts,
+        results: &scan.results,
+        result: 0,
+        variant_960: false,
+        has_variant: false,
+        has_fen: false,
+        started: false,
+        mode: CastlingMode::Standard,
+        pos: VariantPosition::default(),
+        prev: None,
+        ply: 0,
+        stack: Vec::new(),
+        plies: 0,
+        variant_tag: Vec::new(),
+        fen_tag: Vec::new(),
+    };
+    for _ in 0..whole {
+        // The first walk read these games whole: no error now.
+        if !matches!(walker.walk_game(&mut w), Ok(true)) || w.parts.failed() {
+            break;
+        }
+    }
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    Done {
+        out: w.out,
+        games: whole,
+        plies: w.plies,
+        bytes_in: b.data.len() as u64,
+        error,
+        kept: Vec::new(),
+        write_error: w.parts.take_failure(),
+    }
+}
+
+/// A batch in a line format (uci, san), written by a [`LineWriter`] under
+/// a [`Select`].
+fn lines_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
+    let mut walker = b.walker(job.opts.limits);
+    OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
+    let capacity = b.data.len().min(ALONE_PGC_BYTES) * 4;
+    let mut w = Select::new(LineWriter::new(job, capacity, parts), &job.select);
     let active = job.select.is_active();
     let mut good = 0;
     let mut games = 0;
@@ -576,6 +957,7 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
         |w, whole_game| {
             // Completed games count, as `BulkReader` returns them.
             games += u64::from(whole_game);
+            w.inner.parted = false;
             if active && whole_game && w.dropped {
                 w.inner.out.truncate(good);
                 return;
@@ -594,8 +976,9 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
     );
     let mut w = w.inner;
     // Drop what a game cut short by an error wrote, as `BulkReader` never
-    // returns such a game.
-    w.out.truncate(good);
+    // returns such a game (what is left of it when part of it was written
+    // out).
+    w.out.truncate(if w.parted { 0 } else { good });
     OPENINGS.with_borrow_mut(|c| std::mem::swap(c, walker.opening_cache_mut()));
     Done {
         out: w.out,
@@ -604,6 +987,7 @@ fn lines_batch(b: Batch, job: &Job) -> Done {
         bytes_in: b.data.len() as u64,
         error,
         kept,
+        write_error: w.parts.take_failure(),
     }
 }
 
@@ -662,5 +1046,5 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         }),
         header: if csv { CSV_HEADER } else { b"" },
     };
-    batches.run(|b| moves_batch(b, &job))
+    batches.run(|b, parts| moves_batch(b, parts, &job))
 }
