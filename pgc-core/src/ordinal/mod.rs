@@ -221,6 +221,27 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
     Ok((count_below(&mut census, class) + below) as u8)
 }
 
+/// The number of legal moves of `pos`, counted per SAN class from
+/// bitboards as [`decode`] counts them (no move list); for a position with
+/// material enough for over 256 moves, `pos.legal_moves().len()`.
+///
+/// ```
+/// use shakmaty::{Chess, Position};
+/// let pos = Chess::default();
+/// assert_eq!(pgc_core::ordinal::legal_count(&pos), pos.legal_moves().len());
+/// ```
+#[inline]
+pub fn legal_count(pos: &shakmaty::Chess) -> usize {
+    match Census::new(pos) {
+        // No class holds an ordinal this large: the error is the count.
+        Some(mut census) => match census.locate(usize::MAX) {
+            Err(legal) => legal,
+            Ok(_) => pos.legal_moves().len(),
+        },
+        None => pos.legal_moves().len(),
+    }
+}
+
 /// Decodes a move ordinal in `pos`.
 ///
 /// # Errors
@@ -299,6 +320,43 @@ mod tests {
                 assert_eq!(t.ordinal_of(*m), Some(i as u8));
                 let (sm, text) = select(&p, &moves, i as u8).unwrap();
                 assert_eq!((sm, text.to_string()), (*m, san.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn legal_count_is_the_number_of_legal_moves() {
+        for fen in [
+            "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/5n2/8/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/5b2/R3K2R w KQkq - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
+            "8/8/8/3pP3/4K3/8/8/4k3 w - d6 0 1",
+            "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            // Beyond the census bound, and checkmate (no move).
+            "6rk/6pp/8/8/8/8/QQQQQQ2/QQQRRBBK w - - 0 1",
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        ] {
+            let p = pos(fen);
+            assert_eq!(legal_count(&p), p.legal_moves().len(), "{fen}");
+        }
+        // Every position of a few pseudo-random games (a fixed LCG picks
+        // each move).
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50 {
+            let mut p = Chess::default();
+            for _ in 0..200 {
+                let legal = p.legal_moves();
+                assert_eq!(legal_count(&p), legal.len());
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                p.play_unchecked(legal[(seed >> 33) as usize % legal.len()]);
             }
         }
     }
