@@ -229,7 +229,7 @@ impl GameRecord {
 /// Where the games of `data` are cut into parts: `(offset, games before)`
 /// of each, at game starts about [`PART_BYTES`] apart. Data that does not
 /// frame is one part (the walk reports where it fails).
-fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
+pub(crate) fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
     let mut cuts = vec![(0usize, 0u64)];
     if data.len() <= PART_BYTES {
         return cuts;
@@ -246,6 +246,16 @@ fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
         }
     }
     cuts
+}
+
+/// A `where` argument as a filter (pgc's filter language,
+/// `pgc_core::filter`); a malformed expression is a `ValueError` saying
+/// where it breaks.
+pub(crate) fn parse_where(where_: Option<&str>) -> PyResult<Option<Filter>> {
+    where_
+        .map(Filter::parse)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))
 }
 
 /// Reads the games of PGC bytes, a chunk at a time.
@@ -275,10 +285,7 @@ impl GameReader {
         threads: usize,
         where_: Option<&str>,
     ) -> PyResult<GameReader> {
-        let filter = where_
-            .map(Filter::parse)
-            .transpose()
-            .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))?;
+        let filter = parse_where(where_)?;
         let bytes = data.as_bytes();
         let points = py.detach(|| cut_points(bytes));
         Ok(GameReader {

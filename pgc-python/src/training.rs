@@ -53,7 +53,7 @@ use pgc_core::{
     GameInfo, GameVisitor, GameWalker, Limits, Ply, Reader, Skip, TagList, VariantPosition,
     WalkError,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use shakmaty::uci::UciMove;
@@ -857,10 +857,7 @@ pub(crate) fn training_arrays<'py>(
     threads: usize,
     where_: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let filter = where_
-        .map(Filter::parse)
-        .transpose()
-        .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))?;
+    let filter = crate::games::parse_where(where_)?;
     let threads = thread_count(threads);
     let cols = py
         .detach(|| build(data, threads, filter.as_ref()))

@@ -229,6 +229,40 @@ def test_read_arrow_columns(corpus_dir):
     assert set(pgc.COLUMNS) >= {"WhiteElo", "uci", "pgc", "other_tags"}
 
 
+@pytest.mark.parametrize("expr", ["WhiteElo>=2400", "Plies>=60 and Result=1-0"])
+def test_read_arrow_where_equals_pgc_export_where(corpus_dir, pgc_bin, tmp_path, expr):
+    src = tmp_path / "games.pgc"
+    src.write_bytes(pgc.to_pgc(corpus_dir / TWIC) * 3)
+    assert src.stat().st_size > 1 << 20, "several batches"
+    out = tmp_path / "games.arrow"
+    run(pgc_bin, "export", "-q", "--uci", "--where", expr, str(src), "-o", str(out))
+    with pa.ipc.open_file(out) as f:
+        theirs = f.read_all()
+    assert 0 < theirs.num_rows < pgc.count_games(src.read_bytes())
+    for threads in (1, 3):
+        ours = pgc.read_arrow(src, uci=True, threads=threads, where=expr).read_all()
+        assert ours.equals(theirs)
+    with pytest.raises(ValueError, match="where="):
+        pgc.read_arrow(src, where="WhiteElo>=2400 and (")
+
+
+def test_read_arrow_converts_while_it_is_read(corpus_dir):
+    good = pgc.to_pgc(corpus_dir / TWIC) * 4
+    assert len(good) > 3 << 20, "several batches"
+    # A game whose only move is ordinal 200 from the initial position, at
+    # the end: the reader is made, and its first batches read, before the
+    # conversion reaches it.
+    data = good + bytes([0x05, 0x03, 1, 200, 0x06])
+    reader = pgc.read_arrow(data, columns=["plies"], threads=2)
+    first = reader.read_next_batch()
+    assert first.num_rows > 0
+    with pytest.raises(pgc.PgcError) as e:
+        while True:
+            reader.read_next_batch()
+    assert e.value.offset == len(good) + 3
+    assert e.value.game == pgc.count_games(good)
+
+
 def test_batch_to_arrow_makes_the_rows_of_a_pgc_column(corpus_dir):
     table = pgc.read_arrow(corpus_dir / LICHESS, uci=True).read_all()
     column = table.column("pgc")
