@@ -32,8 +32,9 @@
 //! the pieces on the threads, each into its slices: a [`GameVisitor`]
 //! writes a row per main-line move from the walker's own position (no move
 //! replayed), the board updated from the move alone (standard chess and
-//! Chess960) and the legal moves counted from bitboards
-//! (`pgc_core::ordinal::legal_count`, no move list). With a `where`
+//! Chess960) and the legal moves counted by the census that decodes the
+//! move (`Ply::legal`: the classes after the move's counted on, no move
+//! list). With a `where`
 //! filter the rows of the games it drops are taken back and the pieces
 //! moved together afterwards.
 //!
@@ -83,8 +84,8 @@ fn castling_bits(pos: &VariantPosition) -> u8 {
         | bit(Color::Black, CastlingSide::QueenSide, 8)
 }
 
-/// The number of legal moves, from bitboards in standard chess.
-#[inline(always)]
+/// The number of legal moves, from bitboards in standard chess (for a
+/// null move's position: the walker counts those of the others).
 fn legal_count(pos: &VariantPosition) -> u16 {
     let n = match pos {
         VariantPosition::Chess(c) => pgc_core::ordinal::legal_count(c),
@@ -93,14 +94,14 @@ fn legal_count(pos: &VariantPosition) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-/// The fields of one position.
+/// The fields of one position but its legal moves (which the walker
+/// counts as it decodes the move played from it).
 #[derive(Clone, Copy)]
 struct Row {
     board: [u8; 64],
     turn: u8,
     castling: u8,
     ep: i8,
-    legal: u16,
 }
 
 impl Row {
@@ -109,7 +110,6 @@ impl Row {
         turn: 0,
         castling: 0,
         ep: -1,
-        legal: 0,
     };
 
     /// Everything but the board, from `pos`.
@@ -120,7 +120,6 @@ impl Row {
         self.ep = pos
             .ep_square(EnPassantMode::Legal)
             .map_or(-1, |s| u8::from(s) as i8);
-        self.legal = legal_count(pos);
     }
 
     /// The board from `pos`'s bitboards, piece by piece.
@@ -425,10 +424,11 @@ impl<'o, 'f> Writer<'o, 'f> {
         }
     }
 
-    /// Writes the current position and the move `from`, `to`,
-    /// `promotion` played from it; false when the piece has no room left.
+    /// Writes the current position, with its `legal` moves, and the move
+    /// `from`, `to`, `promotion` played from it; false when the piece has
+    /// no room left.
     #[inline(always)]
-    fn push(&mut self, from: u8, to: u8, promotion: u8) -> bool {
+    fn push(&mut self, legal: u16, from: u8, to: u8, promotion: u8) -> bool {
         let i = self.rows;
         let o = &mut self.out;
         let Some(board) = o.board.get_mut(i * 64..i * 64 + 64) else {
@@ -439,7 +439,7 @@ impl<'o, 'f> Writer<'o, 'f> {
         o.turn[i] = self.row.turn;
         o.castling[i] = self.row.castling;
         o.ep[i] = self.row.ep;
-        o.legal[i] = self.row.legal;
+        o.legal[i] = legal;
         o.from_sq[i] = from;
         o.to_sq[i] = to;
         o.promotion[i] = promotion;
@@ -542,6 +542,10 @@ impl GameVisitor for Writer<'_, '_> {
         false
     }
 
+    fn wants_legal(&self) -> bool {
+        true
+    }
+
     fn record(&mut self, offset: u64, _record: &pgc_core::RecordRef<'_>) {
         self.offset = offset;
     }
@@ -563,7 +567,9 @@ impl GameVisitor for Writer<'_, '_> {
                 UciMove::Put { to, .. } => (u8::from(to), u8::from(to), 0),
                 UciMove::Null => (64, 64, 0),
             };
-            if !self.push(from, to, promotion) {
+            // Always counted: this visitor wants it.
+            let legal = ply.legal.unwrap_or(0);
+            if !self.push(legal, from, to, promotion) {
                 return ControlFlow::Break(());
             }
             let after = ply.after;
@@ -581,7 +587,7 @@ impl GameVisitor for Writer<'_, '_> {
 
     fn null_move(&mut self, before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
         if self.hidden == 0 {
-            if !self.push(64, 64, 0) {
+            if !self.push(legal_count(before), 64, 64, 0) {
                 return ControlFlow::Break(());
             }
             // In check the walker refuses the null move next.

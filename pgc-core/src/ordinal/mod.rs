@@ -145,6 +145,39 @@ pub(crate) fn select_move<P: Position>(
     Ok((census.to_move(class, key), SanOf(key)))
 }
 
+/// [`select_move`], and the number of legal moves of `pos`, counted by
+/// the same census (the classes after the move's counted on).
+#[inline]
+pub(crate) fn select_move_counted<P: Position>(
+    pos: &P,
+    ordinal: u8,
+) -> Result<(Move, SanOf, usize), OrdinalError> {
+    let Some(mut census) = Census::new(pos) else {
+        let legal = pos.legal_moves().len();
+        let (m, san) = select_move(pos, ordinal)?;
+        return Ok((m, san, legal));
+    };
+    let (class, rest) =
+        census
+            .locate(usize::from(ordinal))
+            .map_err(|legal| OrdinalError::OutOfRange {
+                ordinal: ordinal.into(),
+                legal,
+            })?;
+    let (m, san) = match census.nth_move(class, rest) {
+        Some((m, key)) => (m, key.map_or(SanOf::PLAIN, SanOf)),
+        None => {
+            let mut keys = Keys::new();
+            census.keys(class, &mut keys);
+            let key = nth_key(&mut keys, rest);
+            (census.to_move(class, key), SanOf(key))
+        }
+    };
+    // The classes before the move's hold `ordinal - rest` moves.
+    let legal = usize::from(ordinal) - rest + census.count_from(class);
+    Ok((m, san, legal))
+}
+
 /// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
 /// exactly `san`, and its ordinal, listing only the moves of `san`'s class.
 /// `None` when no legal move has this canonical SAN (the caller then tries
@@ -233,11 +266,7 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
 #[inline]
 pub fn legal_count(pos: &shakmaty::Chess) -> usize {
     match Census::new(pos) {
-        // No class holds an ordinal this large: the error is the count.
-        Some(mut census) => match census.locate(usize::MAX) {
-            Err(legal) => legal,
-            Ok(_) => pos.legal_moves().len(),
-        },
+        Some(mut census) => census.count_from(0),
         None => pos.legal_moves().len(),
     }
 }
@@ -359,6 +388,28 @@ mod tests {
                 p.play_unchecked(legal[(seed >> 33) as usize % legal.len()]);
             }
         }
+    }
+
+    #[test]
+    fn counted_selection_gives_the_move_and_the_legal_moves() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..30 {
+            let mut p = Chess::default();
+            for _ in 0..160 {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let ord = (seed >> 33) as usize % legal.len();
+                let (m, san, n) = select_move_counted(&p, ord as u8).unwrap();
+                let (want, want_san) = select_move(&p, ord as u8).unwrap();
+                assert_eq!((m, san, n), (want, want_san, legal.len()));
+                p.play_unchecked(m);
+            }
+        }
+        let p = pos("6rk/6pp/8/8/8/8/QQQQQQ2/QQQRRBBK w - - 0 1");
+        assert_eq!(select_move_counted(&p, 0).unwrap().2, p.legal_moves().len());
     }
 
     #[test]
