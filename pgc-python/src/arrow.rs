@@ -5,14 +5,15 @@
 //! PyCapsule protocol defines them.
 
 use crate::error::arrow_error;
-use crate::games::{cut_points, parse_where};
+use crate::games::parse_where;
 use crate::threads::thread_count;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, to_ffi};
 use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::SchemaRef;
 use pgc_arrow::{Column, Converted, ExportOptions, GamesBuilder, Joiner, bulk_options, convert};
-use pgc_core::BulkReader;
 use pgc_core::filter::Filter;
+use pgc_core::internals::Bounds;
+use pgc_core::{BulkReader, Reader};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -93,8 +94,14 @@ fn convert_piece(
     })
 }
 
-/// What the converting threads and the reader share.
+/// What the converting threads, the cutting thread and the reader share.
 struct Queue {
+    /// `(offset, games before)` of each piece found so far: the data is
+    /// cut at the first game start [`PIECE_BYTES`] or more after the
+    /// previous cut, as `pgc export` cuts its batches.
+    points: Vec<(usize, u64)>,
+    /// Every piece is found.
+    cut: bool,
     /// Pieces handed out so far (the next piece to convert).
     next_in: usize,
     /// Pieces taken by the reader so far.
@@ -105,10 +112,12 @@ struct Queue {
     stop: bool,
 }
 
+/// The bytes of PGC a piece holds, about (`pgc export`'s batches).
+const PIECE_BYTES: usize = pgc_arrow::PAR_BATCH_BYTES;
+
 /// The pieces of one input and how to convert them.
 struct Job {
     data: PyBackedBytes,
-    points: Vec<(usize, u64)>,
     opts: ExportOptions,
     filter: Option<Filter>,
     /// Pieces converted ahead of the reader, at most.
@@ -122,27 +131,59 @@ impl Job {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A converting thread: takes the next piece while the reader is
-    /// less than `window` pieces behind.
+    /// The cutting thread: finds the pieces, game starts about
+    /// [`PIECE_BYTES`] apart (framing the records, no move decoded), and
+    /// hands each to the converting threads as soon as its end is known.
+    /// Data that stops framing is one piece from the last cut on (its
+    /// walk reports the error).
+    fn cut(&self) {
+        let data: &[u8] = &self.data;
+        if data.len() > PIECE_BYTES {
+            let mut reader = Reader::with_limits(data, self.opts.limits);
+            let mut bounds = Bounds::default();
+            let mut last = 0u64;
+            while let Ok(Some((at, rec))) = reader.next_record() {
+                if !bounds.record(rec.marker()).0 || at - last < PIECE_BYTES as u64 {
+                    continue;
+                }
+                last = at;
+                let mut q = self.lock();
+                if q.stop {
+                    return;
+                }
+                q.points.push((at as usize, bounds.games() - 1));
+                drop(q);
+                self.changed.notify_all();
+            }
+        }
+        self.lock().cut = true;
+        self.changed.notify_all();
+    }
+
+    /// A converting thread: takes the next piece whose end is known while
+    /// the reader is less than `window` pieces behind.
     fn work(&self) {
         let mut builder = GamesBuilder::new(&self.opts);
         loop {
-            let i = {
+            let (i, start, games, end) = {
                 let mut q = self.lock();
-                while !q.stop
-                    && q.next_in < self.points.len()
-                    && q.next_in >= q.next_out + self.window
-                {
+                loop {
+                    if q.stop || (q.cut && q.next_in >= q.points.len()) {
+                        return;
+                    }
+                    let i = q.next_in;
+                    let known = i + 1 < q.points.len() || (q.cut && i < q.points.len());
+                    if known && i < q.next_out + self.window {
+                        break;
+                    }
                     q = self.changed.wait(q).unwrap_or_else(PoisonError::into_inner);
                 }
-                if q.stop || q.next_in >= self.points.len() {
-                    return;
-                }
+                let i = q.next_in;
                 q.next_in += 1;
-                q.next_in - 1
+                let (start, games) = q.points[i];
+                let end = q.points.get(i + 1).map_or(self.data.len(), |p| p.0);
+                (i, start, games, end)
             };
-            let (start, games) = self.points[i];
-            let end = self.points.get(i + 1).map_or(self.data.len(), |p| p.0);
             // A panic (a bug) loses the piece, reported in its place.
             let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 convert_piece(
@@ -163,11 +204,11 @@ impl Job {
     /// after the last.
     fn take(&self) -> Option<Result<Converted, pgc_arrow::Error>> {
         let mut q = self.lock();
-        if q.next_out >= self.points.len() || q.stop {
-            return None;
-        }
         let at = q.next_out;
         let r = loop {
+            if q.stop || (q.cut && at >= q.points.len()) {
+                return None;
+            }
             if let Some(r) = q.done.remove(&at) {
                 break r;
             }
@@ -187,7 +228,8 @@ impl Job {
 }
 
 /// The record batches of a games table, converted on threads while they
-/// are read: the threads work at most a few pieces ahead of the reader.
+/// are read: one thread cuts the data into pieces, the others convert
+/// them, at most a few pieces ahead of the reader.
 /// Iterating gives `ArrowBatch`es, in input order.
 #[pyclass(module = "pgc._pgc")]
 pub(crate) struct ArrowBatches {
@@ -265,7 +307,6 @@ impl ArrowBatches {
 #[pyfunction]
 #[pyo3(signature = (data, columns = None, uci = false, san = false, threads = 0, where_ = None))]
 pub(crate) fn read_arrow(
-    py: Python<'_>,
     data: PyBackedBytes,
     columns: Option<Vec<String>>,
     uci: bool,
@@ -276,15 +317,15 @@ pub(crate) fn read_arrow(
     let opts = options(columns, uci, san)?;
     let filter = parse_where(where_)?;
     let threads = thread_count(threads);
-    let points = py.detach(|| cut_points(&data));
     let schema = opts.schema();
     let job = Arc::new(Job {
         data,
         window: 2 * threads,
-        points,
         opts,
         filter,
         queue: Mutex::new(Queue {
+            points: vec![(0, 0)],
+            cut: false,
             next_in: 0,
             next_out: 0,
             done: BTreeMap::new(),
@@ -292,12 +333,12 @@ pub(crate) fn read_arrow(
         }),
         changed: Condvar::new(),
     });
-    let workers = (0..threads.min(job.points.len()))
-        .map(|_| {
-            let job = Arc::clone(&job);
-            std::thread::spawn(move || job.work())
-        })
-        .collect();
+    let cutter = Arc::clone(&job);
+    let mut workers = vec![std::thread::spawn(move || cutter.cut())];
+    for _ in 0..threads.min(job.data.len() / PIECE_BYTES + 1) {
+        let job = Arc::clone(&job);
+        workers.push(std::thread::spawn(move || job.work()));
+    }
     Ok(ArrowBatches {
         job,
         threads: workers,

@@ -229,7 +229,7 @@ impl GameRecord {
 /// Where the games of `data` are cut into parts: `(offset, games before)`
 /// of each, at game starts about [`PART_BYTES`] apart. Data that does not
 /// frame is one part (the walk reports where it fails).
-pub(crate) fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
+fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
     let mut cuts = vec![(0usize, 0u64)];
     if data.len() <= PART_BYTES {
         return cuts;
