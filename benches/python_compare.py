@@ -4,7 +4,8 @@ python-chess and `pgc encode`, on one PGN file, in one run:
 - `pgc.read_arrow` of the file's PGC (UCI moves, clocks, evals) and
   `pgc.training_arrays` against `rust_pgn_reader_python_binding.parse_games`
   of the same games (one PGN string per game, in a pyarrow array), with the
-  same number of threads;
+  same number of threads; and the time to `read_arrow`'s first batch (the
+  batches are converted while they are read) against its whole table;
 - `pgc.read` (games as Python objects) against python-chess
   `chess.pgn.read_game` (on the first --chess-games games, per game);
 - `pgc.dask.encode_shards` of the file cut into 8 shards on a 2-worker
@@ -98,10 +99,19 @@ def main() -> None:
     t_peer = median_time(lambda: r.parse_games(strings, num_threads=threads), repeat)
     row(f"rust_pgn_reader_python_binding.parse_games, {threads} threads", t_peer)
     cols = ["clocks", "evals"]
-    t = median_time(
+    t_table = median_time(
         lambda: pgc.read_arrow(data, columns=cols, uci=True, threads=threads).read_all(), repeat
     )
-    row("pgc.read_arrow (uci, clocks, evals) / parse_games", t, t_peer)
+    row("pgc.read_arrow (uci, clocks, evals) / parse_games", t_table, t_peer)
+    firsts = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        reader = pgc.read_arrow(data, columns=cols, uci=True, threads=threads)
+        reader.read_next_batch()
+        firsts.append(time.perf_counter() - t)
+        # Dropping the reader (it stops its threads) is not timed.
+        del reader
+    row("pgc.read_arrow, its first batch / the whole table", statistics.median(firsts), t_table)
     t = median_time(lambda: pgc.training_arrays(data, threads=threads), repeat)
     row("pgc.training_arrays / parse_games", t, t_peer)
 

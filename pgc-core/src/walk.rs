@@ -42,6 +42,10 @@ pub struct Ply<'a> {
     /// Ply number within the game's main line or variation (1-based from the
     /// start position's move number: `before.fullmoves()` gives the number).
     pub depth: u32,
+    /// The number of legal moves in the position before the move, when the
+    /// visitor asked for it ([`GameVisitor::wants_legal`]): counted by the
+    /// census that decoded the move, at little cost.
+    pub legal: Option<u16>,
 }
 
 /// Returned by [`GameVisitor::begin_variation`]: `Skip(true)` skips the
@@ -78,6 +82,12 @@ pub trait GameVisitor {
     /// Whether [`Ply::before`] should be filled in.
     fn wants_before(&self) -> bool {
         true
+    }
+    /// Whether [`Ply::legal`] should be filled in. The walker then decodes
+    /// every move with the census (no opening cache) and counts the classes
+    /// after the move's too.
+    fn wants_legal(&self) -> bool {
+        false
     }
     /// A move was played.
     fn play(&mut self, _ply: &Ply<'_>) -> ControlFlow<()> {
@@ -496,6 +506,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     .map_err(|e| err(offset, frame.ply + 1, Some(marker), e.into()))?;
                 frame.node = NO_NODE;
                 let (want_san, want_before) = (v.wants_san(), v.wants_before());
+                let legal = v.wants_legal().then(|| legal_count(&frame.pos));
                 flow(play_one(
                     v,
                     &mut frame.pos,
@@ -506,6 +517,7 @@ impl<V: GameVisitor> At<'_, '_, V> {
                     want_san.then_some(san),
                     want_before,
                     true,
+                    legal,
                 ))
             }
             Event::RavBegin => {
@@ -577,6 +589,7 @@ fn play_run<V: GameVisitor>(
 ) -> Result<ControlFlow<()>, (u32, u64, OrdinalError)> {
     let want_san = v.wants_san();
     let want_before = v.wants_before();
+    let want_legal = v.wants_legal();
     let Frame {
         pos,
         prev,
@@ -592,9 +605,19 @@ fn play_run<V: GameVisitor>(
         };
         // A bad ordinal is reported at its own byte (index `i` in the run)
         // with the 1-based ply it would have been, as the verifier does.
-        let (m, san_of) = opening
-            .select(node, *ply, c, ord)
-            .map_err(|e| (*ply + 1, i as u64, e))?;
+        let (m, san_of, legal) = if want_legal {
+            // The census that decodes the move counts the position's
+            // legal moves too; the cache would skip it.
+            *node = NO_NODE;
+            let (m, san_of, n) =
+                crate::ordinal::select_move_counted(c, ord).map_err(|e| (*ply + 1, i as u64, e))?;
+            (m, san_of, Some(u16::try_from(n).unwrap_or(u16::MAX)))
+        } else {
+            let (m, san_of) = opening
+                .select(node, *ply, c, ord)
+                .map_err(|e| (*ply + 1, i as u64, e))?;
+            (m, san_of, None)
+        };
         // The position before the move becomes `prev` (a RAV, which can
         // only follow the run, starts from it), and `pos` plays the move in
         // place: one copy per move when the visitor wants the position
@@ -622,12 +645,23 @@ fn play_run<V: GameVisitor>(
             ordinal: u16::from(ord),
             san,
             depth: *ply,
+            legal,
         });
         if go.is_break() {
             return Ok(go);
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// The number of legal moves of `pos` (by the census in standard chess).
+#[inline(never)]
+fn legal_count(pos: &VariantPosition) -> u16 {
+    let n = match pos {
+        VariantPosition::Chess(c) => crate::ordinal::legal_count(c),
+        other => other.legal_moves().len(),
+    };
+    u16::try_from(n).unwrap_or(u16::MAX)
 }
 
 /// [`play_run`] in a variant other than standard chess: each ordinal
@@ -643,10 +677,12 @@ fn play_run_variant<V: GameVisitor>(
     at: u64,
 ) -> Result<ControlFlow<()>, (u32, u64, OrdinalError)> {
     let (want_san, want_before) = (v.wants_san(), v.wants_before());
+    let want_legal = v.wants_legal();
     let last = ordinals.len().saturating_sub(1);
     for (i, &ord) in ordinals.iter().enumerate() {
         let (m, san) = crate::ordinal::variant::select_in(pos, u16::from(ord))
             .map_err(|e| (*ply + 1, at + i as u64, e))?;
+        let legal = want_legal.then(|| legal_count(pos));
         let go = play_one(
             v,
             pos,
@@ -657,6 +693,7 @@ fn play_run_variant<V: GameVisitor>(
             want_san.then_some(san),
             want_before,
             i == last,
+            legal,
         );
         if go.is_break() {
             return Ok(go);
@@ -682,8 +719,8 @@ fn keep_before<'a>(
 }
 
 /// Plays `m` in `pos` (a variant other than standard chess, or a wide
-/// move) and calls the visitor; `san` is the move's SAN body when the
-/// visitor wants it.
+/// move) and calls the visitor; `san` is the move's SAN body and `legal`
+/// the legal moves before it when the visitor wants them.
 #[allow(clippy::too_many_arguments)]
 fn play_one<V: GameVisitor>(
     v: &mut V,
@@ -695,6 +732,7 @@ fn play_one<V: GameVisitor>(
     san: Option<MoveText>,
     want_before: bool,
     keep_prev: bool,
+    legal: Option<u16>,
 ) -> ControlFlow<()> {
     let before = if want_before || keep_prev {
         want_before.then_some(keep_before(prev, pos))
@@ -717,6 +755,7 @@ fn play_one<V: GameVisitor>(
         ordinal,
         san: text,
         depth: *ply,
+        legal,
     })
 }
 
@@ -755,6 +794,45 @@ mod tests {
             self.0.push(")".into());
             ControlFlow::Continue(())
         }
+    }
+
+    /// Checks each ply's legal count against the position before it.
+    struct Counted(usize);
+    impl GameVisitor for Counted {
+        fn wants_legal(&self) -> bool {
+            true
+        }
+        fn play(&mut self, p: &Ply<'_>) -> ControlFlow<()> {
+            let before = p.before.expect("before");
+            assert_eq!(p.legal.map(usize::from), Some(before.legal_moves().len()));
+            self.0 += 1;
+            ControlFlow::Continue(())
+        }
+    }
+
+    #[test]
+    fn plies_carry_the_legal_count_when_asked() {
+        // 1. e4 (1. d4 d5) 1... e5 2. Qh5 $1, twice: the second game's
+        // first plies are in the opening cache, which the count bypasses.
+        let game = [
+            0x05, 0x02, 1, b'A', 1, b'B', 0x03, 1, 13, 0x08, 0x03, 2, 11, 10, 0x09, 0x03, 2, 12,
+            14, 0x07, 1, 0x06,
+        ];
+        let bytes = game.repeat(2);
+        let mut w = GameWalker::new(&bytes[..]);
+        let mut v = Counted(0);
+        while w.walk_game(&mut v).unwrap() {}
+        assert_eq!(v.0, 10);
+        // Not asked: no count.
+        let mut w = GameWalker::new(&bytes[..]);
+        struct Plain;
+        impl GameVisitor for Plain {
+            fn play(&mut self, p: &Ply<'_>) -> ControlFlow<()> {
+                assert_eq!(p.legal, None);
+                ControlFlow::Continue(())
+            }
+        }
+        while w.walk_game(&mut Plain).unwrap() {}
     }
 
     #[test]

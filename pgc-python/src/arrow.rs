@@ -1,58 +1,33 @@
 //! Games tables (pgc-arrow's schema) handed to pyarrow through the Arrow C
-//! data interface, without a copy: a stream of record batches
-//! (`__arrow_c_stream__`) and one record batch (`__arrow_c_array__`), as
-//! the Arrow PyCapsule protocol defines them.
+//! data interface, without a copy: record batches made on threads as they
+//! are read ([`ArrowBatches`], each an `__arrow_c_array__`, with the
+//! schema as `__arrow_c_schema__`), and one record batch, as the Arrow
+//! PyCapsule protocol defines them.
 
 use crate::error::arrow_error;
+use crate::games::parse_where;
 use crate::threads::thread_count;
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, to_ffi};
-use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{Array, RecordBatch, RecordBatchIterator, StructArray};
+use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::SchemaRef;
-use pgc_arrow::{Column, ExportOptions, GamesBuilder, Joiner, convert, convert_par};
+use pgc_arrow::{Column, Converted, ExportOptions, GamesBuilder, Joiner, bulk_options, convert};
+use pgc_core::filter::Filter;
+use pgc_core::internals::Bounds;
+use pgc_core::{BulkReader, Reader};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyCapsule, PyTuple};
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 
 fn options(columns: Option<Vec<String>>, uci: bool, san: bool) -> PyResult<ExportOptions> {
     match columns {
         None => Ok(ExportOptions::new(uci, san)),
         Some(names) => ExportOptions::with_columns(&names, uci, san)
             .map_err(|e| PyValueError::new_err(e.to_string())),
-    }
-}
-
-/// A stream of record batches, read once by a consumer of the Arrow
-/// PyCapsule protocol (`pyarrow.RecordBatchReader.from_stream`).
-#[pyclass(module = "pgc._pgc")]
-pub(crate) struct ArrowStream {
-    schema: SchemaRef,
-    batches: Option<Vec<RecordBatch>>,
-}
-
-#[pymethods]
-impl ArrowStream {
-    /// The stream as an `arrow_array_stream` capsule (once).
-    #[pyo3(signature = (requested_schema = None))]
-    fn __arrow_c_stream__<'py>(
-        &mut self,
-        py: Python<'py>,
-        requested_schema: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
-        // The schema is the table's: a requested one is not cast to.
-        let _ = requested_schema;
-        let batches = self
-            .batches
-            .take()
-            .ok_or_else(|| PyRuntimeError::new_err("the stream was already read"))?;
-        let reader = RecordBatchIterator::new(batches.into_iter().map(Ok), self.schema.clone());
-        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
-        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
-    }
-
-    /// Batches in the stream (0 once read).
-    fn __len__(&self) -> usize {
-        self.batches.as_ref().map_or(0, Vec::len)
     }
 }
 
@@ -86,27 +61,289 @@ impl ArrowBatch {
     }
 }
 
-/// The games table of PGC bytes as a stream of record batches, made on
-/// `threads` threads (0: one per core); the batches are those of `pgc
-/// export` for every number of threads.
-#[pyfunction]
-#[pyo3(signature = (data, columns = None, uci = false, san = false, threads = 0))]
-pub(crate) fn read_arrow(
-    py: Python<'_>,
+/// The games of one piece of `data` (whole records, at byte `offset` after
+/// `games` games) made into rows: all of them, or those `filter` chooses
+/// (decided on the tags and the main line's plies, as `pgc.read` does).
+/// A game left out takes the records before it along; the records after
+/// the last game are the piece's rest ([`Converted::rest`]).
+fn convert_piece(
     data: &[u8],
+    offset: u64,
+    games: u64,
+    builder: &mut GamesBuilder,
+    filter: Option<&Filter>,
+) -> Result<Converted, pgc_arrow::Error> {
+    let Some(filter) = filter else {
+        return convert(data, offset, games, builder);
+    };
+    let mut reader =
+        BulkReader::new(data, bulk_options(builder.options())).starting_at(offset, games);
+    let mut start = 0usize;
+    while let Some(game) = reader.next_game()? {
+        let end = usize::try_from(game.end_offset() - offset)
+            .unwrap_or(data.len())
+            .clamp(start, data.len());
+        if filter.matches(game, game.plies()) {
+            builder.push(game, &data[start..end])?;
+        }
+        start = end;
+    }
+    Ok(Converted {
+        batch: builder.finish()?,
+        rest: data[start..].to_vec(),
+    })
+}
+
+/// What the converting threads, the cutting thread and the reader share.
+struct Queue {
+    /// `(offset, games before)` of each piece found so far: the data is
+    /// cut at the first game start [`PIECE_BYTES`] or more after the
+    /// previous cut, as `pgc export` cuts its batches.
+    points: Vec<(usize, u64)>,
+    /// Every piece is found.
+    cut: bool,
+    /// Pieces handed out so far (the next piece to convert).
+    next_in: usize,
+    /// Pieces taken by the reader so far.
+    next_out: usize,
+    /// Converted pieces not yet taken, by piece number.
+    done: BTreeMap<usize, Result<Converted, pgc_arrow::Error>>,
+    /// The reader is gone or failed: no more work.
+    stop: bool,
+}
+
+/// The bytes of PGC a piece holds, about (`pgc export`'s batches).
+const PIECE_BYTES: usize = pgc_arrow::PAR_BATCH_BYTES;
+
+/// The pieces of one input and how to convert them.
+struct Job {
+    data: PyBackedBytes,
+    opts: ExportOptions,
+    filter: Option<Filter>,
+    /// Pieces converted ahead of the reader, at most.
+    window: usize,
+    queue: Mutex<Queue>,
+    changed: Condvar,
+}
+
+impl Job {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The cutting thread: finds the pieces, game starts about
+    /// [`PIECE_BYTES`] apart (framing the records, no move decoded), and
+    /// hands each to the converting threads as soon as its end is known.
+    /// Data that stops framing is one piece from the last cut on (its
+    /// walk reports the error).
+    fn cut(&self) {
+        let data: &[u8] = &self.data;
+        if data.len() > PIECE_BYTES {
+            let mut reader = Reader::with_limits(data, self.opts.limits);
+            let mut bounds = Bounds::default();
+            let mut last = 0u64;
+            while let Ok(Some((at, rec))) = reader.next_record() {
+                if !bounds.record(rec.marker()).0 || at - last < PIECE_BYTES as u64 {
+                    continue;
+                }
+                last = at;
+                let mut q = self.lock();
+                if q.stop {
+                    return;
+                }
+                q.points.push((at as usize, bounds.games() - 1));
+                drop(q);
+                self.changed.notify_all();
+            }
+        }
+        self.lock().cut = true;
+        self.changed.notify_all();
+    }
+
+    /// A converting thread: takes the next piece whose end is known while
+    /// the reader is less than `window` pieces behind.
+    fn work(&self) {
+        let mut builder = GamesBuilder::new(&self.opts);
+        loop {
+            let (i, start, games, end) = {
+                let mut q = self.lock();
+                loop {
+                    if q.stop || (q.cut && q.next_in >= q.points.len()) {
+                        return;
+                    }
+                    let i = q.next_in;
+                    let known = i + 1 < q.points.len() || (q.cut && i < q.points.len());
+                    if known && i < q.next_out + self.window {
+                        break;
+                    }
+                    q = self.changed.wait(q).unwrap_or_else(PoisonError::into_inner);
+                }
+                let i = q.next_in;
+                q.next_in += 1;
+                let (start, games) = q.points[i];
+                let end = q.points.get(i + 1).map_or(self.data.len(), |p| p.0);
+                (i, start, games, end)
+            };
+            // A panic (a bug) loses the piece, reported in its place.
+            let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                convert_piece(
+                    &self.data[start..end],
+                    start as u64,
+                    games,
+                    &mut builder,
+                    self.filter.as_ref(),
+                )
+            }))
+            .unwrap_or(Err(pgc_arrow::Error::Lost));
+            self.lock().done.insert(i, r);
+            self.changed.notify_all();
+        }
+    }
+
+    /// The next converted piece in input order, waiting for it; `None`
+    /// after the last.
+    fn take(&self) -> Option<Result<Converted, pgc_arrow::Error>> {
+        let mut q = self.lock();
+        let at = q.next_out;
+        let r = loop {
+            if q.stop || (q.cut && at >= q.points.len()) {
+                return None;
+            }
+            if let Some(r) = q.done.remove(&at) {
+                break r;
+            }
+            q = self.changed.wait(q).unwrap_or_else(PoisonError::into_inner);
+        };
+        q.next_out += 1;
+        q.stop |= r.is_err();
+        drop(q);
+        self.changed.notify_all();
+        Some(r)
+    }
+
+    fn stop(&self) {
+        self.lock().stop = true;
+        self.changed.notify_all();
+    }
+}
+
+/// The record batches of a games table, converted on threads while they
+/// are read: one thread cuts the data into pieces, the others convert
+/// them, at most a few pieces ahead of the reader.
+/// Iterating gives `ArrowBatch`es, in input order.
+#[pyclass(module = "pgc._pgc")]
+pub(crate) struct ArrowBatches {
+    job: Arc<Job>,
+    threads: Vec<JoinHandle<()>>,
+    joiner: Option<Joiner>,
+    schema: SchemaRef,
+}
+
+impl ArrowBatches {
+    /// The next batch, `None` at the end (runs without the GIL).
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>, pgc_arrow::Error> {
+        loop {
+            let Some(joiner) = self.joiner.as_mut() else {
+                return Ok(None);
+            };
+            match self.job.take() {
+                Some(converted) => {
+                    if let Some(batch) = joiner.push(converted?)? {
+                        return Ok(Some(batch));
+                    }
+                }
+                None => return self.joiner.take().map_or(Ok(None), Joiner::finish),
+            }
+        }
+    }
+
+    fn shut_down(&mut self) {
+        self.job.stop();
+        for t in self.threads.drain(..) {
+            // A converting thread catches its panics (see `work`): joining
+            // cannot fail.
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for ArrowBatches {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+#[pymethods]
+impl ArrowBatches {
+    /// The table's schema as an `arrow_schema` capsule.
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        let schema = FFI_ArrowSchema::try_from(self.schema.as_ref())
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        PyCapsule::new_with_value(py, schema, c"arrow_schema")
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The next batch (waiting for it without the GIL), or the end.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<ArrowBatch>> {
+        let next = py.detach(|| self.next_batch());
+        match next {
+            Ok(batch) => Ok(batch.map(|batch| ArrowBatch { batch })),
+            Err(e) => {
+                self.joiner = None;
+                py.detach(|| self.shut_down());
+                Err(arrow_error(py, &e))
+            }
+        }
+    }
+}
+
+/// The games table of PGC bytes as batches converted on `threads`
+/// threads (0: one per core) as they are read (see [`ArrowBatches`]); the
+/// batches are those of `pgc export` for every number of threads. With
+/// `where_`, the games that expression of pgc's filter language chooses.
+#[pyfunction]
+#[pyo3(signature = (data, columns = None, uci = false, san = false, threads = 0, where_ = None))]
+pub(crate) fn read_arrow(
+    data: PyBackedBytes,
     columns: Option<Vec<String>>,
     uci: bool,
     san: bool,
     threads: usize,
-) -> PyResult<ArrowStream> {
+    where_: Option<&str>,
+) -> PyResult<ArrowBatches> {
     let opts = options(columns, uci, san)?;
+    let filter = parse_where(where_)?;
     let threads = thread_count(threads);
-    let batches = py
-        .detach(|| convert_par(data, threads, &opts))
-        .map_err(|e| arrow_error(py, &e))?;
-    Ok(ArrowStream {
-        schema: opts.schema(),
-        batches: Some(batches),
+    let schema = opts.schema();
+    let job = Arc::new(Job {
+        data,
+        window: 2 * threads,
+        opts,
+        filter,
+        queue: Mutex::new(Queue {
+            points: vec![(0, 0)],
+            cut: false,
+            next_in: 0,
+            next_out: 0,
+            done: BTreeMap::new(),
+            stop: false,
+        }),
+        changed: Condvar::new(),
+    });
+    let cutter = Arc::clone(&job);
+    let mut workers = vec![std::thread::spawn(move || cutter.cut())];
+    for _ in 0..threads.min(job.data.len() / PIECE_BYTES + 1) {
+        let job = Arc::clone(&job);
+        workers.push(std::thread::spawn(move || job.work()));
+    }
+    Ok(ArrowBatches {
+        job,
+        threads: workers,
+        joiner: Some(Joiner::default()),
+        schema,
     })
 }
 

@@ -248,6 +248,16 @@ fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
     cuts
 }
 
+/// A `where` argument as a filter (pgc's filter language,
+/// `pgc_core::filter`); a malformed expression is a `ValueError` saying
+/// where it breaks.
+pub(crate) fn parse_where(where_: Option<&str>) -> PyResult<Option<Filter>> {
+    where_
+        .map(Filter::parse)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))
+}
+
 /// Reads the games of PGC bytes, a chunk at a time.
 #[pyclass(module = "pgc._pgc")]
 pub(crate) struct GameReader {
@@ -275,10 +285,7 @@ impl GameReader {
         threads: usize,
         where_: Option<&str>,
     ) -> PyResult<GameReader> {
-        let filter = where_
-            .map(Filter::parse)
-            .transpose()
-            .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))?;
+        let filter = parse_where(where_)?;
         let bytes = data.as_bytes();
         let points = py.detach(|| cut_points(bytes));
         Ok(GameReader {

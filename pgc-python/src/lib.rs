@@ -150,8 +150,9 @@ fn _pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(input::sniff, m)?)?;
     m.add_class::<games::GameReader>()?;
     m.add_class::<games::GameRecord>()?;
-    m.add_class::<arrow::ArrowStream>()?;
+    m.add_class::<arrow::ArrowBatches>()?;
     m.add_class::<arrow::ArrowBatch>()?;
+    m.add_class::<training::Column>()?;
     m.add_function(wrap_pyfunction!(arrow::read_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::batch_to_arrow, m)?)?;
     m.add_function(wrap_pyfunction!(arrow::column_names, m)?)?;

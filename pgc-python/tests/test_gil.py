@@ -40,7 +40,7 @@ def test_conversions_release_the_gil(corpus_dir, name):
     calls = {
         "encode": lambda: pgc.encode(text, threads=1),
         "decode": lambda: pgc.decode(data),
-        "read_arrow": lambda: pgc.read_arrow(data, uci=True, threads=1),
+        "read_arrow": lambda: pgc.read_arrow(data, uci=True, threads=1).read_all(),
         "training_arrays": lambda: pgc.training_arrays(data, threads=1),
     }
     spent, pause = longest_pause(calls[name])

@@ -229,6 +229,40 @@ def test_read_arrow_columns(corpus_dir):
     assert set(pgc.COLUMNS) >= {"WhiteElo", "uci", "pgc", "other_tags"}
 
 
+@pytest.mark.parametrize("expr", ["WhiteElo>=2400", "Plies>=60 and Result=1-0"])
+def test_read_arrow_where_equals_pgc_export_where(corpus_dir, pgc_bin, tmp_path, expr):
+    src = tmp_path / "games.pgc"
+    src.write_bytes(pgc.to_pgc(corpus_dir / TWIC) * 3)
+    assert src.stat().st_size > 1 << 20, "several batches"
+    out = tmp_path / "games.arrow"
+    run(pgc_bin, "export", "-q", "--uci", "--where", expr, str(src), "-o", str(out))
+    with pa.ipc.open_file(out) as f:
+        theirs = f.read_all()
+    assert 0 < theirs.num_rows < pgc.count_games(src.read_bytes())
+    for threads in (1, 3):
+        ours = pgc.read_arrow(src, uci=True, threads=threads, where=expr).read_all()
+        assert ours.equals(theirs)
+    with pytest.raises(ValueError, match="where="):
+        pgc.read_arrow(src, where="WhiteElo>=2400 and (")
+
+
+def test_read_arrow_converts_while_it_is_read(corpus_dir):
+    good = pgc.to_pgc(corpus_dir / TWIC) * 4
+    assert len(good) > 3 << 20, "several batches"
+    # A game whose only move is ordinal 200 from the initial position, at
+    # the end: the reader is made, and its first batches read, before the
+    # conversion reaches it.
+    data = good + bytes([0x05, 0x03, 1, 200, 0x06])
+    reader = pgc.read_arrow(data, columns=["plies"], threads=2)
+    first = reader.read_next_batch()
+    assert first.num_rows > 0
+    with pytest.raises(pgc.PgcError) as e:
+        while True:
+            reader.read_next_batch()
+    assert e.value.offset == len(good) + 3
+    assert e.value.game == pgc.count_games(good)
+
+
 def test_batch_to_arrow_makes_the_rows_of_a_pgc_column(corpus_dir):
     table = pgc.read_arrow(corpus_dir / LICHESS, uci=True).read_all()
     column = table.column("pgc")
@@ -289,6 +323,57 @@ def test_training_arrays_agree_with_python_chess(corpus_dir, name):
             assert a["mate"][i] == (ev.white().mate() if ev and ev.white().is_mate() else 0)
             i += 1
     assert i == offsets[-1]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (SAMPLES / "variants").glob("*.pgn")))
+def test_training_arrays_of_variants_agree_with_python_chess(name):
+    # python-chess plays each game by the rules its Variant tag names.
+    pgn = (SAMPLES / "variants" / name).read_bytes()
+    a = pgc.training_arrays(pgn, threads=2)
+    i = 0
+    for _, plies in replay(pgn):
+        for board, move, _, _ in plies:
+            expect = bytes(
+                0 if (p := board.piece_at(sq)) is None else p.piece_type + (0 if p.color else 6)
+                for sq in chess.SQUARES
+            )
+            assert a["board"][i].tobytes() == expect, (name, i)
+            assert a["turn"][i] == (0 if board.turn else 1)
+            assert a["legal"][i] == board.legal_moves.count(), (name, i)
+            uci = chess.Move.from_uci(board.uci(move, chess960=board.chess960))
+            assert (a["from_sq"][i], a["to_sq"][i]) == (uci.from_square, uci.to_square)
+            i += 1
+    assert i == a["offsets"][-1] == len(a["board"]) > 0
+
+
+@pytest.mark.parametrize("expr", ["WhiteElo>=2400", "Plies>=60 and Result=1-0", "Round=1"])
+def test_training_arrays_where_keeps_the_rows_of_the_games_read_chooses(corpus_dir, expr):
+    data = pgc.to_pgc(corpus_dir / TWIC)
+    whole = pgc.training_arrays(data, threads=3)
+    chosen = [g.index for g in pgc.read(data, where=expr)]
+    assert 0 < len(chosen) < len(whole["offsets"]) - 1
+    part = pgc.training_arrays(data, threads=3, where=expr)
+    offsets = whole["offsets"]
+    rows = [range(offsets[g], offsets[g + 1]) for g in chosen]
+    lengths = [len(r) for r in rows]
+    assert list(part["offsets"]) == [sum(lengths[:k]) for k in range(len(chosen) + 1)]
+    picked = [i for r in rows for i in r]
+    for name, column in whole.items():
+        if name != "offsets":
+            assert part[name].tobytes() == column[picked].tobytes(), name
+    with pytest.raises(ValueError, match="where="):
+        pgc.training_arrays(data, where="WhiteElo>=2400 and (")
+
+
+def test_training_arrays_are_read_only_views_that_keep_their_buffer(corpus_dir):
+    a = pgc.training_arrays(corpus_dir / EVALS, threads=1)
+    board = a.pop("board")
+    del a
+    assert not board.flags.writeable
+    with pytest.raises(ValueError):
+        board[0, 0] = 1
+    # The buffer outlives the dict: the start position's back rank.
+    assert board[0, :8].tolist() == [4, 2, 3, 5, 6, 3, 2, 4]
 
 
 # -- python-chess interop ------------------------------------------------------

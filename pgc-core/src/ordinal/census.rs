@@ -501,6 +501,45 @@ impl<'a, P: Position> Census<'a, P> {
         Err(ordinal - rest)
     }
 
+    /// How many legal moves the classes from `class` on hold (after
+    /// [`Census::locate`] found the move in `class`, this completes the
+    /// count of the position's legal moves).
+    #[inline]
+    pub(crate) fn count_from(&mut self, class: usize) -> usize {
+        let mut n: usize = (class.min(PAWNS)..PAWNS).map(|c| self.count(c)).sum();
+        // The pawns on the files from the class's on, as whole target sets
+        // (a capture towards the a-file lands one file left of its pawn,
+        // one towards the h-file one file right).
+        let file = class.saturating_sub(PAWNS);
+        let from_file = |f: usize| {
+            let f = f.min(8);
+            Bitboard(((0xffu64 << f) & 0xff) * 0x0101_0101_0101_0101)
+        };
+        let pawns = self.ours(Role::Pawn) & from_file(file);
+        if pawns.is_empty() {
+            return n;
+        }
+        let s = self.pawn_sets();
+        let here = from_file(file);
+        let single = s.single & here;
+        let double = s.double & here;
+        let west = s.west & from_file(file.saturating_sub(1));
+        let east = s.east & from_file(file + 1);
+        n += single.count() + double.count() + west.count() + east.count();
+        if ((single | west | east) & Bitboard::BACKRANKS).any() {
+            // A promotion is four moves.
+            n += 3
+                * ((single & Bitboard::BACKRANKS).count()
+                    + (west & Bitboard::BACKRANKS).count()
+                    + (east & Bitboard::BACKRANKS).count());
+        }
+        for from in pawns & self.pinned {
+            let t = self.pawn_targets(from);
+            n += t.count() << (2 * usize::from(t.intersects(Bitboard::BACKRANKS)));
+        }
+        n + (s.ep_from & here).count()
+    }
+
     /// How many legal moves class `class` holds.
     #[inline]
     pub(crate) fn count(&mut self, class: usize) -> usize {
@@ -931,6 +970,17 @@ mod tests {
     pub(crate) fn assert_agrees(p: &Chess) {
         let Some(mut c) = Census::new(p) else { return };
         let legal = p.legal_moves();
+        for class in 0..CLASSES {
+            let each: usize = (class..CLASSES)
+                .map(|c| Census::new(p).unwrap().count(c))
+                .sum();
+            assert_eq!(
+                Census::new(p).unwrap().count_from(class),
+                each,
+                "from {class}"
+            );
+        }
+        assert_eq!(Census::new(p).unwrap().count_from(0), legal.len(), "all");
         for class in 0..CLASSES {
             let mut want: Vec<Move> = legal
                 .iter()

@@ -145,6 +145,39 @@ pub(crate) fn select_move<P: Position>(
     Ok((census.to_move(class, key), SanOf(key)))
 }
 
+/// [`select_move`], and the number of legal moves of `pos`, counted by
+/// the same census (the classes after the move's counted on).
+#[inline]
+pub(crate) fn select_move_counted<P: Position>(
+    pos: &P,
+    ordinal: u8,
+) -> Result<(Move, SanOf, usize), OrdinalError> {
+    let Some(mut census) = Census::new(pos) else {
+        let legal = pos.legal_moves().len();
+        let (m, san) = select_move(pos, ordinal)?;
+        return Ok((m, san, legal));
+    };
+    let (class, rest) =
+        census
+            .locate(usize::from(ordinal))
+            .map_err(|legal| OrdinalError::OutOfRange {
+                ordinal: ordinal.into(),
+                legal,
+            })?;
+    let (m, san) = match census.nth_move(class, rest) {
+        Some((m, key)) => (m, key.map_or(SanOf::PLAIN, SanOf)),
+        None => {
+            let mut keys = Keys::new();
+            census.keys(class, &mut keys);
+            let key = nth_key(&mut keys, rest);
+            (census.to_move(class, key), SanOf(key))
+        }
+    };
+    // The classes before the move's hold `ordinal - rest` moves.
+    let legal = usize::from(ordinal) - rest + census.count_from(class);
+    Ok((m, san, legal))
+}
+
 /// Finds the legal move of `pos` whose canonical SAN body (no `+`/`#`) is
 /// exactly `san`, and its ordinal, listing only the moves of `san`'s class.
 /// `None` when no legal move has this canonical SAN (the caller then tries
@@ -219,6 +252,23 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
         & !INDEX_MASK;
     let below = keys.iter().filter(|&&k| k & !INDEX_MASK < key).count();
     Ok((count_below(&mut census, class) + below) as u8)
+}
+
+/// The number of legal moves of `pos`, counted per SAN class from
+/// bitboards as [`decode`] counts them (no move list); for a position with
+/// material enough for over 256 moves, `pos.legal_moves().len()`.
+///
+/// ```
+/// use shakmaty::{Chess, Position};
+/// let pos = Chess::default();
+/// assert_eq!(pgc_core::ordinal::legal_count(&pos), pos.legal_moves().len());
+/// ```
+#[inline]
+pub fn legal_count(pos: &shakmaty::Chess) -> usize {
+    match Census::new(pos) {
+        Some(mut census) => census.count_from(0),
+        None => pos.legal_moves().len(),
+    }
 }
 
 /// Decodes a move ordinal in `pos`.
@@ -301,6 +351,65 @@ mod tests {
                 assert_eq!((sm, text.to_string()), (*m, san.clone()));
             }
         }
+    }
+
+    #[test]
+    fn legal_count_is_the_number_of_legal_moves() {
+        for fen in [
+            "4k3/8/8/8/1b6/2N5/8/4K1N1 w - - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/5n2/8/4K3 w - - 0 1",
+            "4k3/8/8/8/1b6/8/8/r3K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/5b2/R3K2R w KQkq - 0 1",
+            "rkrbbnnq/pppppppp/8/8/8/8/PPPPPPPP/RKRBBNNQ w KQkq - 0 1",
+            "8/8/8/K2pP2r/8/8/8/4k3 w - d6 0 1",
+            "8/8/8/3pP3/4K3/8/8/4k3 w - d6 0 1",
+            "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
+            "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            // Beyond the census bound, and checkmate (no move).
+            "6rk/6pp/8/8/8/8/QQQQQQ2/QQQRRBBK w - - 0 1",
+            "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        ] {
+            let p = pos(fen);
+            assert_eq!(legal_count(&p), p.legal_moves().len(), "{fen}");
+        }
+        // Every position of a few pseudo-random games (a fixed LCG picks
+        // each move).
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50 {
+            let mut p = Chess::default();
+            for _ in 0..200 {
+                let legal = p.legal_moves();
+                assert_eq!(legal_count(&p), legal.len());
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                p.play_unchecked(legal[(seed >> 33) as usize % legal.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn counted_selection_gives_the_move_and_the_legal_moves() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..30 {
+            let mut p = Chess::default();
+            for _ in 0..160 {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let ord = (seed >> 33) as usize % legal.len();
+                let (m, san, n) = select_move_counted(&p, ord as u8).unwrap();
+                let (want, want_san) = select_move(&p, ord as u8).unwrap();
+                assert_eq!((m, san, n), (want, want_san, legal.len()));
+                p.play_unchecked(m);
+            }
+        }
+        let p = pos("6rk/6pp/8/8/8/8/QQQQQQ2/QQQRRBBK w - - 0 1");
+        assert_eq!(select_move_counted(&p, 0).unwrap().2, p.legal_moves().len());
     }
 
     #[test]

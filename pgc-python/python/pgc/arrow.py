@@ -20,19 +20,25 @@ def read_arrow(
     uci: bool = False,
     san: bool = False,
     threads: int = 0,
+    where: str | None = None,
 ) -> Any:
     """The games of a PGC or PGN file (a path, a binary file object or
     bytes; plain or compressed) as a ``pyarrow.RecordBatchReader``: the
     table of ``pgc export`` (typed tag columns, ``other_tags``, ``plies``,
     ``ordinals``, ``clocks``, ``evals``, ``mates``, ``pgc``; ``uci`` and
-    ``san`` when asked), or only ``columns``. Made on ``threads`` threads
-    (0: one per core); the batches are the same for every number of
-    threads. The batches are all made before the reader is returned (the
-    whole table is in memory). ``.read_all()`` gives a ``pyarrow.Table``."""
+    ``san`` when asked), or only ``columns``; with ``where``, only the
+    games that expression of pgc's filter language chooses (as ``read``
+    does). The batches are converted on ``threads`` threads (0: one per
+    core) while the reader is read, the threads a few batches ahead of it
+    at most; they are the same for every number of threads.
+    ``.read_all()`` gives a ``pyarrow.Table``. A malformed ``where`` or an
+    unknown column raises ``ValueError`` at once; invalid input raises
+    ``PgcError`` when its batch is read."""
     import pyarrow as pa
 
-    stream = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads)
-    return pa.RecordBatchReader.from_stream(stream)
+    batches = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads, where)
+    schema = pa.schema(batches)
+    return pa.RecordBatchReader.from_batches(schema, (pa.record_batch(b) for b in batches))
 
 
 def _pgc_bytes(array: Any) -> bytes:

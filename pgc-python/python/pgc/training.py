@@ -8,10 +8,12 @@ from pgc import _pgc
 from pgc.games import Source, to_pgc
 
 
-def training_arrays(source: Source, threads: int = 0) -> dict[str, Any]:
+def training_arrays(source: Source, threads: int = 0, where: str | None = None) -> dict[str, Any]:
     """Every main-line position of every game of a PGC or PGN file, and
     the move played from it, as NumPy arrays (no Python object per move),
-    made on ``threads`` threads (0: one per core):
+    made on ``threads`` threads (0: one per core); with ``where``, of the
+    games that expression of pgc's filter language chooses (as in
+    ``read``; the moves of a game its tags rule out are not decoded):
 
     - ``board`` (positions x 64, uint8): square a1 = 0 ... h8 = 63; 0
       empty, 1-6 White pawn, knight, bishop, rook, queen, king, 7-12 the
@@ -24,7 +26,8 @@ def training_arrays(source: Source, threads: int = 0) -> dict[str, Any]:
     - ``legal`` (uint16): the number of legal moves;
     - ``from_sq``, ``to_sq`` (uint8): the move (64 for a null move;
       castling as the game's UCI: ``e1g1``, or king takes rook in
-      Chess960); ``promotion`` (uint8): 0, or 2-5 knight to queen
+      Chess960; both the square of a crazyhouse drop, as python-chess has
+      it); ``promotion`` (uint8): 0, or 2-5 knight to queen
       (python-chess's piece types);
     - ``clock`` (float32): ``[%clk]`` after the move, in seconds (NaN: none);
       ``eval`` (float32): ``[%eval]`` in centipawns (NaN: none or a mate);
@@ -32,13 +35,10 @@ def training_arrays(source: Source, threads: int = 0) -> dict[str, Any]:
     - ``offsets`` (int64, games + 1): the positions of game ``i`` are
       ``offsets[i]:offsets[i+1]``.
 
-    The arrays are views of the bytes made in Rust (``numpy.frombuffer``),
-    read-only."""
+    The arrays are read-only views of the buffers made in Rust (no copy),
+    which live as long as an array on them does. A malformed ``where``
+    raises ``ValueError``; invalid input ``PgcError``."""
     import numpy as np
 
-    raw = _pgc.training_arrays(to_pgc(source, threads=threads), threads)
-    out = {}
-    for name, (data, dtype, width) in raw.items():
-        a = np.frombuffer(data, dtype=np.dtype(dtype))
-        out[name] = a.reshape(-1, width) if width > 1 else a
-    return out
+    raw = _pgc.training_arrays(to_pgc(source, threads=threads), threads, where)
+    return {name: np.asarray(column) for name, column in raw.items()}
