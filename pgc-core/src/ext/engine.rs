@@ -56,6 +56,10 @@ pub const MAX_STREAMS: usize = 255;
 pub const MAX_NUMBER: i64 = 999_999_999_999_999_999;
 /// Most moves of one move list.
 pub const MAX_MOVES: usize = 1024;
+/// The move lists of a record, shared prefixes copied, hold at most this
+/// many times the payload's bytes: a reader never allocates more than a
+/// small multiple of what it was given.
+pub const MAX_EXPANSION: usize = 16;
 
 // ---------------------------------------------------------------------------
 // Numbers
@@ -912,8 +916,57 @@ impl StreamKeys {
 #[derive(Debug, Clone)]
 enum Stream {
     Numbers(Vec<i64>),
-    /// Move lists, encoded (header and bytes), and their count.
-    Moves(Vec<u8>, u64),
+    /// Move lists.
+    Moves(MoveStream),
+}
+
+/// A move stream while a game's notes are collected: the encoded lists,
+/// and every list's ordinals whole, for the next lists to share.
+#[derive(Debug, Clone, Default)]
+struct MoveStream {
+    out: Vec<u8>,
+    /// Per list: whether it is ordinals, and its range in `full`.
+    lists: Vec<(bool, u32, u32)>,
+    full: Vec<u8>,
+}
+
+impl MoveStream {
+    /// Appends a list of ordinals starting from `from`, sharing the
+    /// longest prefix it can with the list one back (from its second move)
+    /// or two back (from its third).
+    fn push_ordinals(&mut self, from: MovesFrom, o: &[u8]) {
+        let mut best = (0usize, 0u64);
+        // A list of one move shares nothing: the field would cost its byte.
+        for back in (1..=2usize).filter(|_| o.len() >= 2) {
+            let Some(&(true, a, b)) = self.lists.len().checked_sub(back).map(|i| &self.lists[i])
+            else {
+                continue;
+            };
+            let prev = self
+                .full
+                .get(a as usize + back..b as usize)
+                .unwrap_or_default();
+            let shared = prev.iter().zip(o).take_while(|(x, y)| x == y).count();
+            if shared > best.0 {
+                best = (shared, back as u64);
+            }
+        }
+        put_varint(&mut self.out, (o.len() as u64) << 2 | from as u64);
+        if o.len() >= 2 {
+            put_varint(&mut self.out, (best.0 as u64) << 2 | best.1);
+        }
+        self.out.extend_from_slice(&o[best.0..]);
+        let a = self.full.len() as u32;
+        self.full.extend_from_slice(o);
+        self.lists.push((true, a, self.full.len() as u32));
+    }
+
+    /// Appends a list kept as text.
+    fn push_text(&mut self, t: &[u8]) {
+        put_varint(&mut self.out, (t.len() as u64) << 2 | 3);
+        self.out.extend_from_slice(t);
+        self.lists.push((false, 0, 0));
+    }
 }
 
 /// The engine notes of one game, collected into one record (kind 0x14).
@@ -1010,21 +1063,15 @@ impl GameNotes {
                 self.streams.push(Stream::Numbers(Vec::new()));
             }
             if !matches!(p, Piece::Number(..)) && !matches!(self.streams[id], Stream::Moves(..)) {
-                self.streams[id] = Stream::Moves(Vec::new(), 0);
+                self.streams[id] = Stream::Moves(MoveStream::default());
             }
             match (&mut self.streams[id], *p) {
                 (Stream::Numbers(v), Piece::Number(x, _)) => v.push(x),
-                (Stream::Moves(b, n), Piece::Moves(from, s, e)) => {
-                    let o = &note.bytes[s as usize..e as usize];
-                    put_varint(b, (o.len() as u64) << 2 | from as u64);
-                    b.extend_from_slice(o);
-                    *n += 1;
+                (Stream::Moves(m), Piece::Moves(from, s, e)) => {
+                    m.push_ordinals(from, &note.bytes[s as usize..e as usize]);
                 }
-                (Stream::Moves(b, n), Piece::MovesText(s, e)) => {
-                    let o = &note.bytes[s as usize..e as usize];
-                    put_varint(b, (o.len() as u64) << 2 | 3);
-                    b.extend_from_slice(o);
-                    *n += 1;
+                (Stream::Moves(m), Piece::MovesText(s, e)) => {
+                    m.push_text(&note.bytes[s as usize..e as usize]);
                 }
                 _ => {}
             }
@@ -1042,9 +1089,9 @@ impl GameNotes {
         for s in &self.streams {
             match s {
                 Stream::Numbers(v) => write_numbers(v, out),
-                Stream::Moves(b, n) => {
-                    put_varint(out, *n);
-                    out.extend_from_slice(b);
+                Stream::Moves(m) => {
+                    put_varint(out, m.lists.len() as u64);
+                    out.extend_from_slice(&m.out);
                 }
             }
         }
@@ -1340,12 +1387,50 @@ impl GameNotesReader {
                                 Found::Value(len),
                             ));
                         }
+                        let s = self.move_bytes.len() as u32;
+                        let mut shared = 0;
+                        if h & 3 != 3 && len >= 2 {
+                            let at = r.pos;
+                            let sh = r.u64("a shared prefix")?;
+                            let (n, back) = ((sh >> 2) as usize, (sh & 3) as usize);
+                            let this = self.moves.len();
+                            let prev = this
+                                .checked_sub(back)
+                                .filter(|&i| back > 0 && i >= start)
+                                .map(|i| self.moves[i]);
+                            let copy = match prev {
+                                _ if n == 0 && back < 3 => Some(0..0),
+                                Some((code, a, b)) if code != 3 && back < 3 => {
+                                    let from = a as usize + back;
+                                    (from + n <= b as usize && n as u64 <= len)
+                                        .then_some(from..from + n)
+                                }
+                                _ => None,
+                            };
+                            let Some(copy) = copy else {
+                                return Err(r.err_at(
+                                    at,
+                                    "a prefix shared with a list of ordinals one or two back in the stream, within its moves",
+                                    Found::Value(sh),
+                                ));
+                            };
+                            self.move_bytes.extend_from_within(copy);
+                            shared = n;
+                        }
                         let b = r.take(
-                            usize::try_from(len).unwrap_or(usize::MAX),
+                            usize::try_from(len)
+                                .unwrap_or(usize::MAX)
+                                .saturating_sub(shared),
                             "the bytes of a move list",
                         )?;
-                        let s = self.move_bytes.len() as u32;
                         self.move_bytes.extend_from_slice(b);
+                        if self.move_bytes.len() > payload.len().saturating_mul(MAX_EXPANSION) {
+                            return Err(r.err_at(
+                                at,
+                                "move lists of at most 16 times the payload's size, shared prefixes included",
+                                Found::Value(self.move_bytes.len() as u64),
+                            ));
+                        }
                         self.moves
                             .push(((h & 3) as u8, s, self.move_bytes.len() as u32));
                     }
