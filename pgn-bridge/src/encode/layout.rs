@@ -442,11 +442,15 @@ impl LayoutTracker {
                 identical: true,
             };
         }
-        // The newlines that end the text beyond those that end the
-        // rendering, as the trailer.
+        // The newlines that end the text (before any padding of NULs,
+        // spaces or tabs) beyond those that end the rendering, as the
+        // trailer.
         let ends = |t: &[u8]| {
+            let mut end = t
+                .iter()
+                .rposition(|b| !matches!(b, 0 | b' ' | b'\t'))
+                .map_or(0, |i| i + 1);
             let mut n = 0usize;
-            let mut end = t.len();
             while n < 255 && t[..end].ends_with(nl) {
                 end -= nl.len();
                 n += 1;
