@@ -529,8 +529,15 @@ fn write_u32(buf: &mut [u8], mut n: u32) -> usize {
 /// cannot hold ([`is_tag_line_break`]). Returns how many bytes were
 /// replaced.
 pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) -> usize {
+    // Most values need nothing: copied whole up to the first byte that does.
+    let Some(first) = memchr::memchr3(b'\\', b'"', b'\n', value) else {
+        out.extend_from_slice(value);
+        return 0;
+    };
+    debug_assert!(value[..first].iter().all(|&b| !is_tag_line_break(b)));
+    out.extend_from_slice(&value[..first]);
     let mut replaced = 0;
-    for &b in value {
+    for &b in &value[first..] {
         if b == b'\\' || b == b'"' {
             out.push(b'\\');
         }
@@ -546,7 +553,12 @@ pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) -> usize {
 
 /// Undoes [`escape_into`]: `\"` → `"`, `\\` → `\`; other backslashes stay.
 pub fn unescape_into(out: &mut Vec<u8>, raw: &[u8]) {
-    let mut i = 0;
+    // Most values hold no backslash: copied whole up to the first one.
+    let Some(mut i) = memchr::memchr(b'\\', raw) else {
+        out.extend_from_slice(raw);
+        return;
+    };
+    out.extend_from_slice(&raw[..i]);
     while i < raw.len() {
         let b = raw[i];
         if b == b'\\'

@@ -14,7 +14,7 @@
 //! the decoder needs; else the text patch (`pgc_core::ext::patch`) holds
 //! the differences. Nothing is rendered twice and no token is recorded.
 
-use crate::export::{ExportWriter, unescape_into};
+use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::patch;
 use pgc_core::ordinal::MoveText;
@@ -62,8 +62,6 @@ pub(crate) struct LayoutTracker {
     writer: ExportWriter,
     /// The rendering so far.
     render: Vec<u8>,
-    /// Scratch for an unescaped tag value.
-    value: Vec<u8>,
     /// The rendering is what the decoder will write (else the text patch
     /// holds the whole text).
     exact: bool,
@@ -98,7 +96,6 @@ impl LayoutTracker {
         LayoutTracker {
             writer,
             render: Vec::with_capacity(4096),
-            value: Vec::with_capacity(256),
             exact: true,
             gap: Gap::default(),
             used: Used::default(),
@@ -202,16 +199,14 @@ impl LayoutTracker {
         }
     }
 
-    /// A tag pair, its value as written (escaped).
-    pub(crate) fn tag(&mut self, name: &[u8], raw_value: &[u8]) {
+    /// A tag pair, its value unescaped (as stored).
+    pub(crate) fn tag(&mut self, name: &[u8], value: &[u8]) {
         if !self.exact {
             return;
         }
         self.tags = true;
         self.before_token();
-        self.value.clear();
-        unescape_into(&mut self.value, raw_value);
-        self.writer.tag(&mut self.render, name, &self.value);
+        self.writer.tag(&mut self.render, name, value);
     }
 
     /// A move read as `token` (check suffix included), numbered `number`,

@@ -691,7 +691,7 @@ impl Visitor for Encoder {
             self.too_long("a tag", payload);
             return ControlFlow::Continue(());
         }
-        self.layout.tag(name, value);
+        self.layout.tag(name_u, value_u);
         if self.opts.strict && !GameBuilder::tag_fits(name_u, value_u) {
             self.g.losses.long_tags += 1;
             self.game.omit_tag();
