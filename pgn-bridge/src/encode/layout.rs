@@ -265,7 +265,7 @@ impl LayoutTracker {
         self.consume_gap(broke);
         self.moves += 1;
         let want = want_suffix();
-        if canonical && suffix == want {
+        if canonical && same_suffix(suffix, want) {
             self.writer.san(&mut self.render, number, white, token);
         } else {
             // The decoder writes the move's SAN and the suffix the position
@@ -464,5 +464,16 @@ impl LayoutTracker {
             layout,
             identical: false,
         }
+    }
+}
+
+/// `a == b` for check suffixes, without a call to `memcmp` for the usual
+/// lengths (none or one byte), which the per-move path cannot afford.
+#[inline]
+fn same_suffix(a: &[u8], b: &[u8]) -> bool {
+    match (a, b) {
+        ([], []) => true,
+        ([x], [y]) => x == y,
+        _ => a == b,
     }
 }
