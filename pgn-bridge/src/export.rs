@@ -225,7 +225,7 @@ impl ExportWriter {
                 self.col += 1;
             }
         }
-        out.extend_from_slice(&self.word);
+        put(out, &self.word);
         let last = if self.word_lines {
             memchr::memrchr(b'\n', &self.word)
         } else {
@@ -247,7 +247,7 @@ impl ExportWriter {
             self.fit.break_word = self.fit.break_next;
         }
         self.glue_next = false;
-        self.word.extend_from_slice(t);
+        put(&mut self.word, t);
     }
 
     /// A move: `number` is the fullmove number, `white` the side that moved,
@@ -256,9 +256,9 @@ impl ExportWriter {
         if self.numbers(white) {
             let mut buf = [0u8; 16];
             let mut n = write_u32(&mut buf, number);
-            let dots: &[u8] = if white { b"." } else { b"..." };
-            buf[n..n + dots.len()].copy_from_slice(dots);
-            n += dots.len();
+            let dots = if white { 1 } else { 3 };
+            buf[n..n + 3].copy_from_slice(b"...");
+            n += dots;
             if white && self.layout.move_per_line && self.number_within_line() {
                 self.flush_word(out);
                 out.extend_from_slice(self.layout.newline());
@@ -274,7 +274,7 @@ impl ExportWriter {
         if !white && self.after_white && self.layout.pair_words && !self.word.is_empty() {
             // The reply joins the white move's word.
             self.word.push(b' ');
-            self.word.extend_from_slice(san);
+            put(&mut self.word, san);
         } else {
             self.token(out, san);
         }
@@ -305,7 +305,7 @@ impl ExportWriter {
     pub fn nag(&mut self, out: &mut Vec<u8>, nag: u32) {
         match GLYPHS.get(nag as usize) {
             Some(g) if self.layout.glyphs && !g.is_empty() && !self.word.is_empty() => {
-                self.word.extend_from_slice(g);
+                put(&mut self.word, g);
             }
             _ => {
                 let mut buf = [0u8; 16];
@@ -508,20 +508,34 @@ impl ExportWriter {
 }
 
 /// Writes `n` in decimal at the start of `buf` (at least 10 bytes); returns the length.
-fn write_u32(buf: &mut [u8], mut n: u32) -> usize {
-    let mut tmp = [0u8; 10];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn write_u32(buf: &mut [u8], n: u32) -> usize {
+    // The digits written from the last, in place (no copy).
+    let mut len = 1;
+    let mut m = n / 10;
+    while m > 0 {
+        len += 1;
+        m /= 10;
     }
-    let len = tmp.len() - i;
-    buf[..len].copy_from_slice(&tmp[i..]);
+    let mut n = n;
+    for d in buf[..len].iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
     len
+}
+
+/// Appends `t` to `out`: a short token byte by byte (a call to `memcpy`
+/// costs more than the copy for the few bytes of a move or a number).
+#[inline(always)]
+fn put(out: &mut Vec<u8>, t: &[u8]) {
+    if t.len() <= 16 {
+        out.reserve(t.len());
+        for &b in t {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(t);
+    }
 }
 
 /// Appends `value` as the inside of a PGN string: `\` and `"` escaped
