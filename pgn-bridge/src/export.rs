@@ -78,6 +78,8 @@ pub(crate) struct WidthFit {
     break_word: bool,
     /// The text broke the line between a move number and its move.
     break_after_number: bool,
+    /// The last word written held a line end (a comment of several lines).
+    after_lines: bool,
 }
 
 impl WidthFit {
@@ -89,6 +91,7 @@ impl WidthFit {
         break_next: false,
         break_word: false,
         break_after_number: false,
+        after_lines: false,
     };
 
     /// The width to store for the range `lo..=hi`: the export width when
@@ -235,6 +238,7 @@ impl ExportWriter {
             Some(i) => self.col = self.word.len() - i - 1,
             None => self.col += self.word.len(),
         }
+        self.fit.after_lines = last.is_some();
         self.word.clear();
         self.word_lines = false;
     }
@@ -445,6 +449,11 @@ impl ExportWriter {
         if f.frozen {
             return;
         }
+        // After a comment of several lines the line holds the comment's
+        // last line: a text that breaks there where the export width would
+        // not (Lichess studies) says nothing of its width, and the writer
+        // keeps the word on the line.
+        let broke = broke && !(f.after_lines && need <= EXPORT_WIDTH && need <= f.hi);
         let consistent = if broke { need > f.lo } else { need <= f.hi };
         let w = if !consistent {
             f.frozen = true;

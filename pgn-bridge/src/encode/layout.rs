@@ -452,7 +452,16 @@ impl LayoutTracker {
             }
             n
         };
-        let trailer = ends(raw).saturating_sub(ends(&self.render)) as u8;
+        let mut trailer = ends(raw).saturating_sub(ends(&self.render)) as u8;
+        if (Layout {
+            trailer: 2,
+            ..layout
+        }) == Layout::EXPORT
+        {
+            // The text patch mends the trailer too: cheaper than a layout
+            // record for it alone.
+            trailer = 2;
+        }
         layout.trailer = trailer;
         if patch {
             for _ in 0..trailer {

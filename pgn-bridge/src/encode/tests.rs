@@ -808,3 +808,15 @@ fn any_spacing_comes_back_byte_for_byte() {
         layout_of(&text);
     }
 }
+
+#[test]
+fn a_line_break_after_a_comment_of_several_lines_sets_no_width() {
+    // Lichess studies: a comment of several lines, a line end, then the
+    // movetext on one line. The line end after the comment is mended by
+    // the text patch; the movetext line says there is no wrapping.
+    let line = fill(&words(false, false), 0).remove(0);
+    let text = format!("{STR_TAGS}\n{{A comment\nof two lines}}\n{line} 1-0\n\n");
+    let (layout, patch) = layout_of(&text);
+    assert_eq!(layout.expect("a layout record").width, 0);
+    assert!(patch);
+}
