@@ -427,6 +427,20 @@ impl ExportWriter {
     fn fit_outcome(&mut self, out: &mut Vec<u8>, len: usize) {
         self.flush_word(out);
         let gap = if self.layout.result_gap { 2 } else { 1 };
+        let f = &mut self.fit;
+        if self.col > 0
+            && f.break_next
+            && !f.frozen
+            && self.col + gap + len <= EXPORT_WIDTH
+            && f.lo <= EXPORT_WIDTH
+            && EXPORT_WIDTH <= f.hi
+        {
+            // A line break before the marker that the export width would
+            // not make: following it would store a width for the last
+            // decision of the game, where the text patch restores it for
+            // less (Lichess studies write ` *` on a line of its own).
+            f.break_next = false;
+        }
         if self.col > 0 && !self.fit.break_next && self.col + gap + len > self.fit_hi() {
             self.layout.result_nowrap = true;
         }
