@@ -3,9 +3,11 @@
 //!
 //! It is a pure formatter over a `Vec<u8>`: it knows nothing of chess. The
 //! PGC → PGN decoder feeds it moves from the ordinal table; the PGN → PGC
-//! encoder feeds it the tokens it has just read, to check whether the game's
-//! text is exactly what this writer produces under some [`Layout`] (then the
-//! layout is all that must be stored for a byte-identical round trip).
+//! encoder feeds it each token as it reads it, reading the [`Layout`] facts
+//! from the text as the writer first needs them (the line width is fitted
+//! by the writer itself, [`WidthFit`]), and compares the rendering with
+//! the text once, at the game's end: the layout, and a text patch where
+//! they differ, are what must be stored for a byte-identical round trip.
 //!
 //! Rules, with the layout's defaults:
 //! - tags `[Name "value"]`, one per line, `\` and `"` escaped (8.1.1), a
@@ -44,9 +46,72 @@ pub struct ExportWriter {
     after_white: bool,
     /// The next black move needs `N...`.
     black_number: bool,
+    /// A comment stood since the last move: the next black move needs
+    /// `N...` when the layout says numbers follow comments.
+    after_comment: bool,
     /// Tags were written (an empty line separates them from the movetext).
     tags: bool,
+    /// The line width fitted to a text while it is rendered (encoder only).
+    fit: WidthFit,
 }
+
+/// Fits the line width to a text while the writer renders it: the encoder
+/// says, before each token, whether the text broke the line before it
+/// ([`ExportWriter::text_breaks_before`]). Where the writer decides a
+/// word's separator, it follows the text as long as one width gives every
+/// decision so far: the widths from the longest line kept whole (`lo`) to
+/// one less than the shortest line the text broke (`hi`). Past that, the
+/// width is fixed (79, else 80, else `lo`) and the writer follows it. Off in
+/// the decoder.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WidthFit {
+    on: bool,
+    /// The width is fixed (the text's line breaks need no single width).
+    frozen: bool,
+    /// The longest line the text kept whole so far.
+    lo: usize,
+    /// The widest width that breaks every line the text broke so far.
+    hi: usize,
+    /// The text broke the line before the next token.
+    break_next: bool,
+    /// The text broke the line before the word being built.
+    break_word: bool,
+    /// The text broke the line between a move number and its move.
+    break_after_number: bool,
+    /// The last word written held a line end (a comment of several lines).
+    after_lines: bool,
+}
+
+impl WidthFit {
+    const START: WidthFit = WidthFit {
+        on: false,
+        frozen: false,
+        lo: 0,
+        hi: usize::MAX,
+        break_next: false,
+        break_word: false,
+        break_after_number: false,
+        after_lines: false,
+    };
+
+    /// The width to store for the range `lo..=hi`: the export width when
+    /// it is in it, else 80 (ChessBase), else the longest line.
+    fn pick(&self) -> usize {
+        let ok = |w: usize| self.lo <= w && w <= self.hi;
+        if ok(EXPORT_WIDTH) {
+            EXPORT_WIDTH
+        } else if ok(EXPORT_WIDTH + 1) {
+            EXPORT_WIDTH + 1
+        } else if self.lo > 0 {
+            self.lo
+        } else {
+            self.hi
+        }
+    }
+}
+
+/// The export width: lines of less than 80 characters (8.2.1).
+const EXPORT_WIDTH: usize = 79;
 
 const GLYPHS: [&[u8]; 7] = [b"", b"!", b"?", b"!!", b"??", b"!?", b"?!"];
 
@@ -67,7 +132,9 @@ impl ExportWriter {
             word_lines: false,
             after_white: false,
             black_number: true,
+            after_comment: false,
             tags: false,
+            fit: WidthFit::START,
         }
     }
 
@@ -85,25 +152,15 @@ impl ExportWriter {
         self.word_lines = false;
         self.after_white = false;
         self.black_number = true;
+        self.after_comment = false;
         self.tags = false;
+        self.fit = WidthFit {
+            on: self.fit.on,
+            ..WidthFit::START
+        };
         if layout.bom {
             out.extend_from_slice(b"\xef\xbb\xbf");
         }
-    }
-
-    /// Starts a game in `layout` whose tag section (tags: `had_tags`) is
-    /// already written: the state `begin_game` and the tags leave.
-    pub(crate) fn begin_after_tags(&mut self, layout: Layout, had_tags: bool) {
-        // As `begin_game`, without the byte-order mark it writes.
-        self.begin_game(
-            &mut Vec::new(),
-            Layout {
-                bom: false,
-                ..layout
-            },
-        );
-        self.layout = layout;
-        self.tags = had_tags;
     }
 
     /// Changes the layout before anything of the game is written (a LAYOUT
@@ -158,8 +215,12 @@ impl ExportWriter {
             })
         };
         if self.col > 0 {
+            let need = self.col + 1 + first;
+            if self.fit.on {
+                self.fit_width(need, self.fit.break_word);
+            }
             let w = self.layout.width as usize;
-            if w > 0 && self.col + 1 + first > w {
+            if w > 0 && need > w {
                 out.extend_from_slice(self.layout.newline());
                 self.col = 0;
             } else {
@@ -167,7 +228,7 @@ impl ExportWriter {
                 self.col += 1;
             }
         }
-        out.extend_from_slice(&self.word);
+        put(out, &self.word);
         let last = if self.word_lines {
             memchr::memrchr(b'\n', &self.word)
         } else {
@@ -177,6 +238,7 @@ impl ExportWriter {
             Some(i) => self.col = self.word.len() - i - 1,
             None => self.col += self.word.len(),
         }
+        self.fit.after_lines = last.is_some();
         self.word.clear();
         self.word_lines = false;
     }
@@ -186,30 +248,28 @@ impl ExportWriter {
         self.after_white = false;
         if !self.glue_next {
             self.flush_word(out);
+            self.fit.break_word = self.fit.break_next;
         }
         self.glue_next = false;
-        self.word.extend_from_slice(t);
+        put(&mut self.word, t);
     }
 
     /// A move: `number` is the fullmove number, `white` the side that moved,
     /// `san` the SAN with any `+`/`#`.
     pub fn san(&mut self, out: &mut Vec<u8>, number: u32, white: bool, san: &[u8]) {
-        if white || self.black_number {
+        if self.numbers(white) {
             let mut buf = [0u8; 16];
             let mut n = write_u32(&mut buf, number);
-            let dots: &[u8] = if white { b"." } else { b"..." };
-            buf[n..n + dots.len()].copy_from_slice(dots);
-            n += dots.len();
-            if white
-                && self.layout.move_per_line
-                && self.col + self.word.len() > 0
-                && !self.glue_next
-            {
+            let dots = if white { 1 } else { 3 };
+            buf[n..n + 3].copy_from_slice(b"...");
+            n += dots;
+            if white && self.layout.move_per_line && self.number_within_line() {
                 self.flush_word(out);
                 out.extend_from_slice(self.layout.newline());
                 self.col = 0;
             }
             self.token(out, &buf[..n]);
+            self.fit.break_next = self.fit.break_after_number;
             if self.layout.glued_numbers {
                 // `1.e4`: the move joins its number's word.
                 self.glue_next = true;
@@ -218,19 +278,38 @@ impl ExportWriter {
         if !white && self.after_white && self.layout.pair_words && !self.word.is_empty() {
             // The reply joins the white move's word.
             self.word.push(b' ');
-            self.word.extend_from_slice(san);
+            put(&mut self.word, san);
         } else {
             self.token(out, san);
         }
         self.after_white = white;
         self.black_number = false;
+        self.after_comment = false;
+    }
+
+    /// Whether a move number written now would not start its line (where
+    /// `move_per_line` starts a new one).
+    pub(crate) fn number_within_line(&self) -> bool {
+        self.col + self.word.len() > 0 && !self.glue_next
+    }
+
+    /// Whether a move by White (`white`) or Black gets its move number
+    /// here (8.2.2.2).
+    pub(crate) fn numbers(&self, white: bool) -> bool {
+        white || self.black_number || (self.after_comment && self.layout.number_after_comment)
+    }
+
+    /// Whether the number of a black move here depends on the layout's
+    /// `number_after_comment`.
+    pub(crate) fn black_after_comment(&self) -> bool {
+        self.after_comment && !self.black_number
     }
 
     /// A NAG (`$n`, or a glyph glued to the move when the layout says so).
     pub fn nag(&mut self, out: &mut Vec<u8>, nag: u32) {
         match GLYPHS.get(nag as usize) {
             Some(g) if self.layout.glyphs && !g.is_empty() && !self.word.is_empty() => {
-                self.word.extend_from_slice(g);
+                put(&mut self.word, g);
             }
             _ => {
                 let mut buf = [0u8; 16];
@@ -247,15 +326,14 @@ impl ExportWriter {
         self.after_white = false;
         if !self.glue_next {
             self.flush_word(out);
+            self.fit.break_word = self.fit.break_next;
         }
         self.glue_next = false;
         self.word_lines = true;
         self.word.push(b'{');
         self.word.extend_from_slice(text);
         self.word.push(b'}');
-        if self.layout.number_after_comment {
-            self.black_number = true;
-        }
+        self.after_comment = true;
     }
 
     /// A `;` comment: it runs to the end of the line.
@@ -315,9 +393,15 @@ impl ExportWriter {
         if marker.is_empty() {
             return;
         }
+        if self.fit.on && !self.glue_next {
+            self.fit_outcome(out, marker.len());
+        }
         if (self.layout.result_nowrap || self.layout.result_gap) && !self.glue_next {
             self.flush_word(out);
             let gap: &[u8] = if self.layout.result_gap { b"  " } else { b" " };
+            if self.fit.on && self.col > 0 && !self.layout.result_nowrap {
+                self.fit_width(self.col + gap.len() + marker.len(), self.fit.break_next);
+            }
             let w = self.layout.width as usize;
             let fits =
                 self.layout.result_nowrap || w == 0 || self.col + gap.len() + marker.len() <= w;
@@ -336,6 +420,104 @@ impl ExportWriter {
         }
     }
 
+    /// Fitting the width: before the termination marker, the word before it
+    /// is written; a marker the text keeps on a line no width fitted so far
+    /// keeps whole stays there (`result_nowrap`, as TWIC and ChessBase
+    /// write it).
+    fn fit_outcome(&mut self, out: &mut Vec<u8>, len: usize) {
+        self.flush_word(out);
+        let gap = if self.layout.result_gap { 2 } else { 1 };
+        let f = &mut self.fit;
+        if self.col > 0
+            && f.break_next
+            && !f.frozen
+            && self.col + gap + len <= EXPORT_WIDTH
+            && f.lo <= EXPORT_WIDTH
+            && EXPORT_WIDTH <= f.hi
+        {
+            // A line break before the marker that the export width would
+            // not make: following it would store a width for the last
+            // decision of the game, where the text patch restores it for
+            // less (Lichess studies write ` *` on a line of its own).
+            f.break_next = false;
+        }
+        if self.col > 0 && !self.fit.break_next && self.col + gap + len > self.fit_hi() {
+            self.layout.result_nowrap = true;
+        }
+    }
+
+    /// The widest width the fitting allows.
+    fn fit_hi(&self) -> usize {
+        match (self.fit.frozen, self.layout.width) {
+            (true, 0) => usize::MAX,
+            (true, w) => w as usize,
+            (false, _) => self.fit.hi,
+        }
+    }
+
+    /// Fitting the width: a word or marker would make the line `need`
+    /// bytes long, and the text broke the line before it (`broke`) or not;
+    /// sets the width the writer decides with.
+    fn fit_width(&mut self, need: usize, broke: bool) {
+        let f = &mut self.fit;
+        if f.frozen {
+            return;
+        }
+        // After a comment of several lines the line holds the comment's
+        // last line: a text that breaks there where the export width would
+        // not (Lichess studies) says nothing of its width, and the writer
+        // keeps the word on the line.
+        let broke = broke && !(f.after_lines && need <= EXPORT_WIDTH && need <= f.hi);
+        let consistent = if broke { need > f.lo } else { need <= f.hi };
+        let w = if !consistent {
+            f.frozen = true;
+            f.pick()
+        } else if broke {
+            f.hi = f.hi.min(need - 1);
+            f.hi
+        } else {
+            f.lo = f.lo.max(need);
+            f.hi
+        };
+        // `usize::MAX`: no line broken yet, no wrapping.
+        self.layout.width = u32::try_from(w).unwrap_or(0);
+    }
+
+    /// Starts fitting the line width to a text (see [`WidthFit`]).
+    pub(crate) fn fit_width_on(&mut self) {
+        self.fit.on = true;
+    }
+
+    /// Whether the text broke the line before the next token, and, for a
+    /// move, between its number and the move.
+    pub(crate) fn text_breaks_before(&mut self, broke: bool, after_number: bool) {
+        self.fit.break_next = broke;
+        self.fit.break_after_number = after_number;
+    }
+
+    /// The layout, to change a fact before it is first used (the encoder
+    /// reads them from the text as it is rendered).
+    pub(crate) fn layout_mut(&mut self) -> &mut Layout {
+        &mut self.layout
+    }
+
+    /// The width the fitting found: no wrapping (0) for a text that never
+    /// broke a line the export width would have broken.
+    pub(crate) fn fitted_width(&self) -> u32 {
+        let f = &self.fit;
+        if f.frozen {
+            self.layout.width
+        } else if f.hi == usize::MAX {
+            if f.lo <= EXPORT_WIDTH {
+                EXPORT_WIDTH as u32
+            } else {
+                0
+            }
+        } else {
+            u32::try_from(f.pick()).unwrap_or(0)
+        }
+    }
+
     /// Ends the game with the layout's trailer of newlines (counted after
     /// whatever ended the last line, so a game ending in a `;` comment has one
     /// line end more than the trailer).
@@ -349,20 +531,34 @@ impl ExportWriter {
 }
 
 /// Writes `n` in decimal at the start of `buf` (at least 10 bytes); returns the length.
-fn write_u32(buf: &mut [u8], mut n: u32) -> usize {
-    let mut tmp = [0u8; 10];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn write_u32(buf: &mut [u8], n: u32) -> usize {
+    // The digits written from the last, in place (no copy).
+    let mut len = 1;
+    let mut m = n / 10;
+    while m > 0 {
+        len += 1;
+        m /= 10;
     }
-    let len = tmp.len() - i;
-    buf[..len].copy_from_slice(&tmp[i..]);
+    let mut n = n;
+    for d in buf[..len].iter_mut().rev() {
+        *d = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
     len
+}
+
+/// Appends `t` to `out`: a short token byte by byte (a call to `memcpy`
+/// costs more than the copy for the few bytes of a move or a number).
+#[inline(always)]
+fn put(out: &mut Vec<u8>, t: &[u8]) {
+    if t.len() <= 16 {
+        out.reserve(t.len());
+        for &b in t {
+            out.push(b);
+        }
+    } else {
+        out.extend_from_slice(t);
+    }
 }
 
 /// Appends `value` as the inside of a PGN string: `\` and `"` escaped
@@ -370,8 +566,15 @@ fn write_u32(buf: &mut [u8], mut n: u32) -> usize {
 /// cannot hold ([`is_tag_line_break`]). Returns how many bytes were
 /// replaced.
 pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) -> usize {
+    // Most values need nothing: copied whole up to the first byte that does.
+    let Some(first) = memchr::memchr3(b'\\', b'"', b'\n', value) else {
+        out.extend_from_slice(value);
+        return 0;
+    };
+    debug_assert!(value[..first].iter().all(|&b| !is_tag_line_break(b)));
+    out.extend_from_slice(&value[..first]);
     let mut replaced = 0;
-    for &b in value {
+    for &b in &value[first..] {
         if b == b'\\' || b == b'"' {
             out.push(b'\\');
         }
@@ -387,7 +590,12 @@ pub fn escape_into(out: &mut Vec<u8>, value: &[u8]) -> usize {
 
 /// Undoes [`escape_into`]: `\"` → `"`, `\\` → `\`; other backslashes stay.
 pub fn unescape_into(out: &mut Vec<u8>, raw: &[u8]) {
-    let mut i = 0;
+    // Most values hold no backslash: copied whole up to the first one.
+    let Some(mut i) = memchr::memchr(b'\\', raw) else {
+        out.extend_from_slice(raw);
+        return;
+    };
+    out.extend_from_slice(&raw[..i]);
     while i < raw.len() {
         let b = raw[i];
         if b == b'\\'

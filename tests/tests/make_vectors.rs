@@ -1194,13 +1194,16 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             title: "a pgnmentor/ChessBase-style game: glued move numbers, lines of their own length, two spaces before the result (extension kinds 0x07 and 0x0b)",
             about: "ChessBase exports (pgnmentor.com files) end lines in CR LF, glue the \
                     move number to White's move (`1.e4`), break lines where they like \
-                    and put two spaces before the result. The layout record keeps the \
-                    facts every line shows (CR LF, glued numbers, the gap before the \
-                    result); the lines that no width reproduces are mended by a text \
-                    patch (kind 0x0b, form 0): each edit copies bytes of the decoder's \
-                    rendering, deletes some and inserts the bytes read (here a line end \
-                    where the rendering has a space, and a space where it has a line \
-                    end). The moves are those of Capablanca - Corzo, Havana 1901.",
+                    and put two spaces before the result. The encoder reads the layout \
+                    facts from the text as its rendering first needs them: CR LF at the \
+                    first line end, glued numbers (and move pairs as units) at the first \
+                    move, the gap at the result; the width (81) is the widest that \
+                    breaks the first lines where the text does. The lines that width \
+                    does not give back are mended by a text patch (kind 0x0b, form 0): \
+                    each edit copies bytes of the decoder's rendering, deletes some and \
+                    inserts the bytes read (here a line end where the rendering has a \
+                    space, and a space where it has a line end). The moves are those of \
+                    Capablanca - Corzo, Havana 1901.",
             pgn: "[Event \"Spec pgnmentor\"]\r\n[Site \"Havana\"]\r\n[Date \"1901.??.??\"]\r\n\
                   [Round \"1\"]\r\n[White \"Capablanca, Jose Raul\"]\r\n\
                   [Black \"Corzo y Prinzipe, Juan\"]\r\n[Result \"0-1\"]\r\n[WhiteElo \"\"]\r\n\
@@ -1216,9 +1219,12 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             title: "an engine-tournament game: one move pair per line, an engine comment after every move (extension kinds 0x07 and 0x14)",
             about: "Engine-tournament archives (TCEC, cutechess) write one move pair per \
                     line, each move followed by the engine's evaluation, depth and time \
-                    as a comment. The layout record's flag 0x20 (one move pair per \
-                    line) gives the text back with no text patch; the comments are \
-                    engine notes (kind 0x14), so the eight moves stay one move run.",
+                    as a comment, and no `N...` before a black move after a comment. The \
+                    text's first line break in the movetext stands right before the \
+                    second white move, so the layout record has flag 0x20 (one move \
+                    pair per line) and flag 0x04 (no `N...` after a comment); they give \
+                    the text back with no text patch. The comments are engine notes \
+                    (kind 0x14), so the eight moves stay one move run.",
             pgn: "[Event \"Spec pair per line\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
                   [Round \"?\"]\n[White \"Engine A\"]\n[Black \"Engine B\"]\n\
                   [Result \"1/2-1/2\"]\n\n\
@@ -1248,8 +1254,10 @@ fn bridge_vectors() -> Vec<BridgeVector> {
             title: "a byte-order mark and mixed line ends (extension kinds 0x07 and 0x0b)",
             about: "The text starts with a UTF-8 byte-order mark and ends its lines in CR \
                     LF, except two that end in LF alone. The layout record keeps the \
-                    byte-order mark and CR LF (flags 0x03); the text patch turns the \
-                    two CR LF the rendering writes where the text has LF back into LF.",
+                    byte-order mark and CR LF (flags 0x03, CR LF read at the first line \
+                    end) and the width 30 that breaks the movetext's one line break; the \
+                    text patch turns the two CR LF the rendering writes where the text \
+                    has LF back into LF.",
             pgn: "\u{feff}[Event \"Spec bom\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\n\
                   [Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n[Result \"1-0\"]\r\n\r\n\
                   1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6\n4. Qxf7# 1-0\r\n\r\n"

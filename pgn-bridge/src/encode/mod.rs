@@ -4,13 +4,13 @@
 //! The work is split by job: `resolve` turns SAN into moves and ordinals
 //! on the positions of the line being read and of the lines its variations
 //! interrupt; `result` reconciles the Result tag with the termination
-//! marker; `layout_probe` decides the text layout once
-//! per game; pgc-core's [`GameBuilder`] owns the records, the choice between
+//! marker; `layout` renders the game as it is read and finds its text
+//! layout in the same pass; pgc-core's [`GameBuilder`] owns the records, the choice between
 //! 0x01 and 0x05 and the marker bytes. A game is built in reused buffers and
 //! written only once it is complete, so a game with an illegal move is
 //! rejected whole, verbatim.
 
-mod layout_probe;
+mod layout;
 mod reject;
 mod resolve;
 mod result;
@@ -24,7 +24,7 @@ use crate::export::unescape_into;
 use crate::layout::Layout;
 use crate::notes::parse_note;
 use crate::visitor::{GameStart, Skip, Visitor};
-use layout_probe::LayoutProbe;
+use layout::LayoutTracker;
 use pgc_core::ext::engine::{EngineNote, GameNotes};
 use pgc_core::ext::{self, Outcome};
 use pgc_core::ordinal::{MoveText, OrdinalError};
@@ -178,10 +178,6 @@ impl Tags {
         self.list.clear();
     }
 
-    fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
     /// Adds a tag; its name and unescaped value.
     fn push(&mut self, name: &[u8], raw_value: &[u8]) -> (&[u8], &[u8]) {
         let n0 = self.text.len();
@@ -275,8 +271,8 @@ pub struct Encoder {
     tags: Tags,
     /// Positions of the line being read and of the lines it interrupts.
     moves: Resolver,
-    /// The game's tokens and layout facts, for the layout decision.
-    layout: LayoutProbe,
+    /// The game rendered as it is read, for its layout and text patch.
+    layout: LayoutTracker,
     /// Typed embedded commands of the game (one CLOCKS record).
     commands: GameCommands,
     /// Scratch for parsing one comment's commands.
@@ -319,7 +315,7 @@ impl Encoder {
                 list: Vec::with_capacity(32),
             },
             moves: Resolver::new(),
-            layout: LayoutProbe::new(),
+            layout: LayoutTracker::new(),
             commands: GameCommands::new(),
             typed: TypedComment::new(),
             layout_payload: Vec::with_capacity(8),
@@ -515,8 +511,6 @@ impl Encoder {
     /// content. `false` when the game is already failing or cut at a null
     /// move, so the item is not recorded.
     fn movetext_item(&mut self) -> bool {
-        self.layout.not_outcome();
-        self.layout.token();
         self.g.seen.content = true;
         self.start_movetext();
         !self.failed() && !self.g.cut_at_null
@@ -535,7 +529,6 @@ impl Encoder {
 
     /// Junk, or a move number no move followed: kept as a JUNK record.
     fn keep_junk(&mut self, raw: &[u8]) {
-        self.layout.not_outcome();
         if self.failed() {
             return;
         }
@@ -599,17 +592,17 @@ impl Encoder {
                 self.written(r);
             }
         }
-        let decision = self.layout.decide(raw, !self.tags.is_empty());
+        // What the layout facts do not give back, the text patch does.
+        let decision = self
+            .layout
+            .finish(raw, !self.opts.strict, &mut self.patch_payload);
         let (mut layout, mut identical) = (decision.layout, decision.identical);
-        self.patch_payload.clear();
         if self.opts.strict {
             if layout != Layout::EXPORT || !identical {
                 self.g.losses.layouts += 1;
             }
             layout = Layout::EXPORT;
-        } else if !identical {
-            // What the layout facts do not give back, the text patch does.
-            self.layout.patch(raw, layout, &mut self.patch_payload);
+        } else {
             identical = true;
         }
         // What strict mode left out does not come back.
@@ -726,7 +719,7 @@ impl Visitor for Encoder {
             self.too_long("a tag", payload);
             return ControlFlow::Continue(());
         }
-        self.layout.tag(name, value);
+        self.layout.tag(name_u, value_u);
         if self.opts.strict && !GameBuilder::tag_fits(name_u, value_u) {
             self.g.losses.long_tags += 1;
             self.game.omit_tag();
@@ -744,7 +737,6 @@ impl Visitor for Encoder {
 
     fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
         self.pending_number.clear();
-        self.layout.not_outcome();
         self.g.seen.content = true;
         self.start_movetext();
         match token {
@@ -762,12 +754,7 @@ impl Visitor for Encoder {
     }
 
     fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
-        self.layout.whitespace(ws, self.g.outcome.is_some());
-        ControlFlow::Continue(())
-    }
-
-    fn en_passant_marker(&mut self, _raw: &[u8]) -> ControlFlow<()> {
-        self.layout.unfit();
+        self.layout.whitespace(ws);
         ControlFlow::Continue(())
     }
 
@@ -789,7 +776,7 @@ impl Visitor for Encoder {
                 return ControlFlow::Continue(());
             }
         }
-        self.layout.nag(raw, nag, is_suffix);
+        self.layout.nag(nag, is_suffix);
         if self.opts.strict && nag > 255 {
             self.g.losses.long_nags += 1;
             return ControlFlow::Continue(());
@@ -838,7 +825,6 @@ impl Visitor for Encoder {
     }
 
     fn line_comment(&mut self, text: &[u8]) -> ControlFlow<()> {
-        self.layout.not_outcome();
         self.g.seen.content = true;
         if self.failed() || self.g.cut_at_null || self.ext_too_long(ext::LINE_COMMENT, text.len()) {
             return ControlFlow::Continue(());
@@ -853,7 +839,6 @@ impl Visitor for Encoder {
     }
 
     fn escape_line(&mut self, text: &[u8]) -> ControlFlow<()> {
-        self.layout.not_outcome();
         self.g.seen.content = true;
         if self.failed() {
             return ControlFlow::Continue(());
@@ -887,8 +872,6 @@ impl Visitor for Encoder {
 
     fn end_variation(&mut self) -> ControlFlow<()> {
         self.flush_number();
-        self.layout.not_outcome();
-        self.layout.token();
         if self.failed() || self.g.cut_at_null {
             return ControlFlow::Continue(());
         }
@@ -904,7 +887,6 @@ impl Visitor for Encoder {
 
     fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
         self.flush_number();
-        self.layout.outcome_gap();
         self.g.seen.content = true;
         if self.moves.depth() > 0 {
             // `(*`: a continuation marker inside a variation; not kept exactly.

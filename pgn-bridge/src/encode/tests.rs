@@ -551,3 +551,272 @@ fn an_escape_line_no_record_holds_rejects_the_game() {
             .any(|w| w == [0x0a, 4, 0, b'n', b'o', b't', b'e'])
     );
 }
+
+/// Moves of Fischer - Spassky, 1992, game 1 (a long main line for the
+/// layout tests).
+const LONG_GAME: &str = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 \
+                         d4 Nbd7 c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 \
+                         Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6 Nc4 Nxc4 Bxc4 Nb6 Ne5 Rae8 Bxf7+ Rxf7 \
+                         Nxf7 Rxe1+ Qxe1 Kxf7 Qe3 Qg5 Qxg5 hxg5 b3 Ke6 a3 Kd6 axb4 cxb4";
+
+/// The movetext words of [`LONG_GAME`]: `N.` before each white move
+/// (glued to it with `glued`), or white move and reply as one word with
+/// `pairs`.
+fn words(glued: bool, pairs: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, san) in LONG_GAME.split_whitespace().enumerate() {
+        if i % 2 == 0 {
+            let n = i / 2 + 1;
+            if glued {
+                out.push(format!("{n}.{san}"));
+            } else {
+                out.push(format!("{n}."));
+                out.push(san.to_string());
+            }
+        } else if pairs {
+            let last = out.last_mut().unwrap();
+            last.push(' ');
+            last.push_str(san);
+        } else {
+            out.push(san.to_string());
+        }
+    }
+    out
+}
+
+/// Greedy line filling (8.2.1), written here apart from the export
+/// writer: a word goes on the next line when it would make the line
+/// longer than `width` (0: never).
+fn fill(words: &[String], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for w in words {
+        if line.is_empty() {
+            line.push_str(w);
+        } else if width > 0 && line.len() + 1 + w.len() > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(w);
+        } else {
+            line.push(' ');
+            line.push_str(w);
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+/// The layout record (if any) of the first game of `pgn` and whether it
+/// has a text patch; checks that the whole text comes back byte for byte.
+fn layout_of(pgn: &str) -> (Option<crate::layout::Layout>, bool) {
+    let mut pgc = Vec::new();
+    crate::pgn_to_pgc(pgn.as_bytes(), &mut pgc, None, &Default::default()).unwrap();
+    let mut back = Vec::new();
+    crate::pgc_to_pgn(&pgc[..], &mut back, &Default::default()).unwrap();
+    assert_eq!(String::from_utf8_lossy(&back), pgn);
+    let mut r = pgc_core::Reader::new(&pgc[..]);
+    let (mut layout, mut patch) = (None, false);
+    while let Ok(Some((_, rec))) = r.next_record() {
+        match rec {
+            pgc_core::RecordRef::Extension {
+                kind: ext::LAYOUT,
+                payload,
+            } => layout = Some(crate::layout::Layout::from_payload(payload).unwrap()),
+            pgc_core::RecordRef::Extension {
+                kind: ext::TEXT_PATCH,
+                ..
+            } => patch = true,
+            pgc_core::RecordRef::GameEnd => break,
+            _ => {}
+        }
+    }
+    (layout, patch)
+}
+
+fn game_text(lines: &[String], nl: &str, result: &str) -> String {
+    format!(
+        "{}{nl}{}{nl}{nl}",
+        STR_TAGS.replace("1-0", result).replace('\n', nl),
+        lines.join(nl)
+    )
+}
+
+#[test]
+fn export_text_needs_no_layout_record() {
+    let mut w = words(false, false);
+    w.push("1-0".into());
+    let (layout, patch) = layout_of(&game_text(&fill(&w, 79), "\n", "1-0"));
+    assert_eq!((layout, patch), (None, false));
+}
+
+#[test]
+fn a_narrower_greedy_width_is_found_in_one_pass() {
+    let mut w = words(false, false);
+    w.push("1-0".into());
+    let lines = fill(&w, 60);
+    let longest = lines.iter().map(|l| l.len()).max().unwrap() as u32;
+    let (layout, patch) = layout_of(&game_text(&lines, "\n", "1-0"));
+    let layout = layout.expect("a layout record");
+    assert!(!patch);
+    // Any width from the longest line to 60 breaks the same lines; the
+    // longest line is stored.
+    assert_eq!(layout.width, longest);
+    assert_eq!(
+        crate::layout::Layout {
+            width: 79,
+            ..layout
+        },
+        crate::layout::Layout::EXPORT
+    );
+}
+
+#[test]
+fn lichess_movetext_on_one_line_is_width_zero() {
+    let mut w = words(false, false);
+    w.push("0-1".into());
+    let (layout, patch) = layout_of(&game_text(&fill(&w, 0), "\r\n", "0-1"));
+    let layout = layout.expect("a layout record");
+    assert!(!patch);
+    assert!(layout.crlf);
+    assert_eq!(layout.width, 0);
+    assert!(!layout.glued_numbers && !layout.result_gap && !layout.result_nowrap);
+}
+
+#[test]
+fn pgnmentor_style_glued_pairs_and_a_gap_before_the_result() {
+    // Move pairs as units, glued numbers, lines up to 80, two spaces
+    // before the result (which stays on the last line).
+    let lines = fill(&words(true, true), 80);
+    let mut text = game_text(&lines, "\r\n", "1/2-1/2");
+    let at = text.rfind("\r\n\r\n").unwrap();
+    text.insert_str(at, "  1/2-1/2");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    assert!(layout.crlf && layout.glued_numbers && layout.pair_words && layout.result_gap);
+    // 79 when it breaks the same lines as 80.
+    let w = words(true, true);
+    let want = if fill(&w, 79) == fill(&w, 80) { 79 } else { 80 };
+    assert_eq!(layout.width, want);
+}
+
+#[test]
+fn one_move_pair_per_line_with_comments() {
+    let sans: Vec<&str> = LONG_GAME.split_whitespace().take(12).collect();
+    let lines: Vec<String> = sans
+        .chunks(2)
+        .enumerate()
+        .map(|(i, p)| format!("{}. {} {{+0.{i}/20}} {} {{-0.{i}/21}}", i + 1, p[0], p[1]))
+        .collect();
+    let mut text = game_text(&lines, "\n", "*");
+    let at = text.rfind("\n\n").unwrap();
+    text.insert_str(at, " *");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    assert!(layout.move_per_line && !layout.number_after_comment);
+}
+
+#[test]
+fn a_result_past_the_width_stays_on_its_line() {
+    let w = words(false, false);
+    let mut lines = fill(&w, 79);
+    // The last line filled to 78, then the marker past the width.
+    while lines.last().unwrap().len() < 77 {
+        lines.last_mut().unwrap().push_str(" {x}");
+    }
+    lines.last_mut().unwrap().push_str(" 1/2-1/2");
+    let text = game_text(&lines, "\n", "1/2-1/2");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    assert!(layout.result_nowrap);
+    assert_eq!(layout.width, 79);
+}
+
+#[test]
+fn glyphs_and_a_narrow_line() {
+    // A black move after a NAG has its number (8.2.2.2).
+    let text = format!("{STR_TAGS}\n1. e4! 1... e5?? 2. Nf3\nNc6 3. Bb5 1-0\n\n");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(layout.glyphs);
+    // The width that breaks the first line where the text does: its length.
+    assert_eq!(layout.width, "1. e4! 1... e5?? 2. Nf3".len() as u32);
+    assert!(!patch);
+    // Without the number the export writer writes, a text patch.
+    let text = text.replace("1... ", "");
+    let (layout, patch) = layout_of(&text);
+    assert!(layout.expect("a layout record").glyphs);
+    assert!(patch);
+}
+
+#[test]
+fn any_spacing_comes_back_byte_for_byte() {
+    // Texts whose separators are drawn at random (a fixed sequence): one
+    // space, two, a line end (LF or CR LF), numbers glued or missing,
+    // comments, glyphs; every one must come back exactly, which holds only
+    // if the encoder's rendering is the decoder's for the layout it stores.
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let sans: Vec<&str> = LONG_GAME.split_whitespace().collect();
+    for _ in 0..300 {
+        let nl = if next(2) == 0 { "\n" } else { "\r\n" };
+        let mut text = String::new();
+        if next(4) == 0 {
+            text.push('\u{feff}');
+        }
+        text.push_str(&STR_TAGS.replace('\n', nl));
+        text.push_str(nl);
+        if next(5) == 0 {
+            text.push_str("{A game comment}");
+            text.push_str([" ", nl][next(2) as usize]);
+        }
+        for (i, san) in sans.iter().enumerate().take(10 + next(50) as usize) {
+            if i > 0 {
+                text.push_str([" ", " ", " ", "  ", nl, "\n", "\t"][next(7) as usize]);
+            }
+            let n = i / 2 + 1;
+            match (i % 2, next(6)) {
+                (0, 0) => text.push_str(&format!("{n}.")),
+                (0, 1) => {}
+                (0, _) => text.push_str(&format!("{n}. ")),
+                (_, 0) => text.push_str(&format!("{n}... ")),
+                _ => {}
+            }
+            text.push_str(san);
+            match next(12) {
+                0 => text.push('!'),
+                1 => text.push_str(" $2"),
+                2 => text.push_str(&format!(" {{c{i}}}")),
+                3 => text.push_str(&format!("{nl}{{two{nl}lines}}")),
+                _ => {}
+            }
+        }
+        text.push_str(["  ", " ", nl][next(3) as usize]);
+        text.push_str("1-0");
+        for _ in 0..next(4) {
+            text.push_str(nl);
+        }
+        if next(6) == 0 {
+            text.push_str("\0\0");
+        }
+        layout_of(&text);
+    }
+}
+
+#[test]
+fn a_line_break_after_a_comment_of_several_lines_sets_no_width() {
+    // Lichess studies: a comment of several lines, a line end, then the
+    // movetext on one line. The line end after the comment is mended by
+    // the text patch; the movetext line says there is no wrapping.
+    let line = fill(&words(false, false), 0).remove(0);
+    let text = format!("{STR_TAGS}\n{{A comment\nof two lines}}\n{line} 1-0\n\n");
+    let (layout, patch) = layout_of(&text);
+    assert_eq!(layout.expect("a layout record").width, 0);
+    assert!(patch);
+}
