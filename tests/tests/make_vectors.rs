@@ -1614,14 +1614,33 @@ impl RecordWalk {
                     self.used = base + at;
                     if h & 3 == 3 {
                         self.text(&payload[at..at + len], "moves kept as text");
+                        at += len;
                     } else {
-                        let list: Vec<String> = payload[at..at + len]
-                            .iter()
-                            .map(|o| o.to_string())
-                            .collect();
-                        self.put(len, format!("ordinals {}", list.join(" ")));
+                        let mut shared = 0;
+                        if len >= 2 {
+                            let (k, kn) = leb(at);
+                            shared = (k >> 2) as usize;
+                            let what = match k & 3 {
+                                0 => "nothing shared".to_string(),
+                                b => format!(
+                                    "the first {shared} moves are those of the list {b} back, from its move {}",
+                                    b + 1
+                                ),
+                            };
+                            self.put(kn, format!("LEB128 {k}: {what}"));
+                            at += kn;
+                            self.used = base + at;
+                        }
+                        let tail = len - shared;
+                        if tail > 0 {
+                            let list: Vec<String> = payload[at..at + tail]
+                                .iter()
+                                .map(|o| o.to_string())
+                                .collect();
+                            self.put(tail, format!("ordinals {}", list.join(" ")));
+                        }
+                        at += tail;
                     }
-                    at += len;
                 }
             } else {
                 self.used = base + at;
