@@ -1086,9 +1086,9 @@ impl GameNotes {
         out.extend_from_slice(&self.templates);
         self.place.write(out, self.template_ends.len());
         put_varint(out, self.streams.len() as u64);
-        for s in &self.streams {
+        for (i, s) in self.streams.iter().enumerate() {
             match s {
-                Stream::Numbers(v) => write_numbers(v, out),
+                Stream::Numbers(_) => write_numbers(i, &self.streams, out),
                 Stream::Moves(m) => {
                     put_varint(out, m.lists.len() as u64);
                     out.extend_from_slice(&m.out);
@@ -1103,29 +1103,142 @@ fn leb_len(v: u64) -> usize {
     (64 - v.leading_zeros()).div_ceil(7).max(1) as usize
 }
 
-/// The residual of value `i` under predictor `p`.
-fn residual(v: &[i64], i: usize, p: u8) -> i64 {
-    let back = usize::from(p);
-    if p == 0 || i < back {
-        v[i]
-    } else {
-        v[i].wrapping_sub(v[i - back])
+/// How a numbers stream predicts each value; the stream stores the
+/// residuals `v[i] − prediction` (`spec/extensions-engine.md` section 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Predictor {
+    /// 0: nothing (the value itself).
+    Value,
+    /// 1: the value before.
+    Previous,
+    /// 2: the value two before.
+    TwoBack,
+    /// 3: `a[i] × b[i] / 10^scale` of two earlier streams (nodes from
+    /// speed and time).
+    Product { a: u8, b: u8, scale: u8 },
+    /// 4: `v[i−2] − a[i] + bias` (time left from the time left two notes
+    /// before, the move time of stream `a`, and the increment).
+    TwoBackLess { a: u8, bias: i64 },
+}
+
+impl Predictor {
+    /// The prediction of value `i`, given the values before it and the
+    /// earlier streams' values (`None` where a stream is short, which a
+    /// reader refuses and a writer never chooses).
+    fn predict(self, own: &[i64], i: usize, stream: impl Fn(u8) -> Option<i64>) -> Option<i128> {
+        let back = |k: usize| i.checked_sub(k).map(|j| i128::from(own[j]));
+        Some(match self {
+            Predictor::Value => 0,
+            Predictor::Previous => back(1).unwrap_or(0),
+            Predictor::TwoBack => back(2).unwrap_or(0),
+            Predictor::Product { a, b, scale } => {
+                i128::from(stream(a)?) * i128::from(stream(b)?) / 10i128.pow(u32::from(scale))
+            }
+            Predictor::TwoBackLess { a, bias } => match back(2) {
+                Some(p) => p - i128::from(stream(a)?) + i128::from(bias),
+                None => 0,
+            },
+        })
+    }
+
+    fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Predictor::Value => out.push(0),
+            Predictor::Previous => out.push(1),
+            Predictor::TwoBack => out.push(2),
+            Predictor::Product { a, b, scale } => out.extend_from_slice(&[3, a, b, scale]),
+            Predictor::TwoBackLess { a, bias } => {
+                out.extend_from_slice(&[4, a]);
+                put_varint(out, zigzag(bias));
+            }
+        }
     }
 }
 
-/// A numbers stream: the predictor that takes the fewest bytes, the count,
-/// the zig-zag residuals.
-fn write_numbers(v: &[i64], out: &mut Vec<u8>) {
-    let cost = |p: u8| -> usize {
-        (0..v.len())
-            .map(|i| leb_len(zigzag(residual(v, i, p))))
-            .sum()
+/// The residuals of `v` under `p`, or `None` if one is beyond 64 bits.
+fn residuals<'a>(
+    v: &'a [i64],
+    p: Predictor,
+    streams: &'a [Stream],
+) -> impl Iterator<Item = Option<i64>> + 'a {
+    let stream = move |s: u8, i: usize| match streams.get(usize::from(s)) {
+        Some(Stream::Numbers(x)) => x.get(i).copied(),
+        _ => None,
     };
-    let best = (0..3u8).min_by_key(|&p| (cost(p), p)).unwrap_or(0);
-    out.push(best);
+    (0..v.len()).map(move |i| {
+        let pred = p.predict(v, i, |s| stream(s, i))?;
+        i64::try_from(i128::from(v[i]) - pred).ok()
+    })
+}
+
+/// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable).
+fn cost(v: &[i64], p: Predictor, streams: &[Stream]) -> usize {
+    let mut n = 0usize;
+    for r in residuals(v, p, streams) {
+        match r {
+            Some(r) => n += leb_len(zigzag(r)),
+            None => return usize::MAX,
+        }
+    }
+    n
+}
+
+/// A numbers stream (stream `me` of `streams`): the predictor that takes
+/// the fewest bytes, the count, the zig-zag residuals. Predictors from
+/// other streams are tried only where the plain ones leave more than two
+/// bytes a value.
+fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
+    let Some(Stream::Numbers(v)) = streams.get(me) else {
+        return;
+    };
+    let mut best = (usize::MAX, Predictor::Value);
+    for p in [Predictor::Value, Predictor::Previous, Predictor::TwoBack] {
+        let c = cost(v, p, streams);
+        if c < best.0 {
+            best = (c, p);
+        }
+    }
+    if best.0 > 2 * v.len() {
+        // Earlier numbers streams with a value for each of ours.
+        let peers: Vec<u8> = (0..me)
+            .filter(|&s| matches!(&streams[s], Stream::Numbers(x) if x.len() == v.len()))
+            .map(|s| s as u8)
+            .collect();
+        for (k, &a) in peers.iter().enumerate() {
+            for &b in &peers[k..] {
+                for scale in 0..=6 {
+                    let p = Predictor::Product { a, b, scale };
+                    let c = cost(v, p, streams).saturating_add(4);
+                    if c < best.0 {
+                        best = (c, p);
+                    }
+                }
+            }
+            // The median of v[i] - v[i-2] + a[i] as the bias.
+            let Some(Stream::Numbers(x)) = streams.get(usize::from(a)) else {
+                continue;
+            };
+            let mut d: Vec<i64> = (2..v.len())
+                .map(|i| v[i].wrapping_sub(v[i - 2]).wrapping_add(x[i]))
+                .collect();
+            if d.is_empty() {
+                continue;
+            }
+            d.sort_unstable();
+            let p = Predictor::TwoBackLess {
+                a,
+                bias: d[d.len() / 2],
+            };
+            let c = cost(v, p, streams).saturating_add(2 + leb_len(zigzag(d[d.len() / 2])));
+            if c < best.0 {
+                best = (c, p);
+            }
+        }
+    }
+    best.1.write(out);
     put_varint(out, v.len() as u64);
-    for i in 0..v.len() {
-        put_varint(out, zigzag(residual(v, i, best)));
+    for r in residuals(v, best.1, streams) {
+        put_varint(out, zigzag(r.unwrap_or(0)));
     }
 }
 
@@ -1325,12 +1438,44 @@ impl GameNotesReader {
             match kind {
                 StreamKind::Numbers => {
                     let at = r.pos;
-                    let p = r.byte("a predictor")?;
-                    if p > 2 {
-                        return Err(r.err_at(at, "a predictor 0, 1 or 2", Found::Byte(p)));
-                    }
-                    let at = r.pos;
+                    let p = match r.byte("a predictor")? {
+                        0 => Predictor::Value,
+                        1 => Predictor::Previous,
+                        2 => Predictor::TwoBack,
+                        3 => Predictor::Product {
+                            a: r.byte("a stream")?,
+                            b: r.byte("a stream")?,
+                            scale: r.byte("a scale")?,
+                        },
+                        4 => Predictor::TwoBackLess {
+                            a: r.byte("a stream")?,
+                            bias: unzigzag(r.u64("a bias")?),
+                        },
+                        b => {
+                            return Err(r.err_at(at, "a predictor 0 to 4", Found::Byte(b)));
+                        }
+                    };
+                    let at_count = r.pos;
                     let n = r.count(1, "a count of numbers")?;
+                    // Streams a predictor refers to: earlier numbers
+                    // streams with as many values.
+                    let refs: &[u8] = match &p {
+                        Predictor::Product { a, b, .. } => &[*a, *b],
+                        Predictor::TwoBackLess { a, .. } => std::slice::from_ref(a),
+                        _ => &[],
+                    };
+                    let bad_ref = refs.iter().any(|&s| {
+                        !matches!(self.streams.get(usize::from(s)),
+                            Some((StreamKind::Numbers, range)) if range.len() == n)
+                    });
+                    if bad_ref || matches!(p, Predictor::Product { scale, .. } if scale > 18) {
+                        return Err(r.err_at(
+                            at,
+                            "a predictor from earlier numbers streams of as many values, scale at most 18",
+                            Found::Byte(3),
+                        ));
+                    }
+                    let at = at_count;
                     if n as u64 != need[i] {
                         return Err(r.err_at(
                             at,
@@ -1343,15 +1488,17 @@ impl GameNotesReader {
                     for j in 0..n {
                         let at = r.pos;
                         let res = unzigzag(r.u64("a number")?);
-                        let back = usize::from(p);
-                        let v = if p == 0 || j < back {
-                            Some(res)
-                        } else {
-                            self.numbers[start + j - back].checked_add(res)
-                        };
+                        let (own, streams) = (&self.numbers[start..], &self.streams);
+                        let numbers = &self.numbers;
+                        let pred = p.predict(own, j, |s| {
+                            streams
+                                .get(usize::from(s))
+                                .and_then(|(_, range)| numbers.get(range.start + j).copied())
+                        });
+                        let v = pred.map(|x| x + i128::from(res));
                         match v {
-                            Some(v) if v.unsigned_abs() <= MAX_NUMBER as u64 => {
-                                self.numbers.push(v)
+                            Some(v) if v.unsigned_abs() <= MAX_NUMBER as u128 => {
+                                self.numbers.push(v as i64)
                             }
                             _ => {
                                 return Err(r.err_at(

@@ -197,15 +197,68 @@ fn every_truncation_and_corruption_is_an_error_or_reads() {
     assert_eq!(e.at, 0);
 }
 
+fn numbers_payload(v: &[i64]) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_numbers(0, &[Stream::Numbers(v.to_vec())], &mut out);
+    out
+}
+
 #[test]
 fn predictors_pick_the_smallest() {
-    let mut out = Vec::new();
-    write_numbers(&[1_000_000, 1_000_010, 1_000_020, 1_000_030], &mut out);
+    let out = numbers_payload(&[1_000_000, 1_000_010, 1_000_020, 1_000_030]);
     assert_eq!(out[0], 1, "delta to the previous value");
-    out.clear();
-    write_numbers(&[5_000_000, 100, 5_000_001, 101, 5_000_002], &mut out);
+    let out = numbers_payload(&[5_000_000, 100, 5_000_001, 101, 5_000_002]);
     assert_eq!(out[0], 2, "delta to the value two before");
-    out.clear();
-    write_numbers(&[3, -2, 7], &mut out);
-    assert_eq!(out, [0, 3, 6, 3, 14]);
+    assert_eq!(numbers_payload(&[3, -2, 7]), [0, 3, 6, 3, 14]);
+}
+
+/// TCEC-like values: nodes = speed × time / 1000, time left falls by the
+/// move time and rises by the increment; both predicted from the other
+/// streams, and read back exactly.
+#[test]
+fn predictors_from_other_streams_round_trip() {
+    let start = VariantPosition::default();
+    let mut game = GameNotes::new();
+    let (mut tl, mut notes) = ([900_000i64, 900_000], Vec::new());
+    for i in 0..40i64 {
+        let mt = 1_000 + (i * 7_919) % 50_000;
+        let s = 40_000_000 + (i * 104_729) % 9_000_000;
+        let n = s * mt / 1000 + i % 7;
+        let side = (i % 2) as usize;
+        tl[side] = tl[side] - mt + 3_000;
+        let mut note = EngineNote::new();
+        for (k, v) in [("mt=", mt), (", tl=", tl[side]), (", s=", s), (", n=", n)] {
+            note.push_literal(k.as_bytes());
+            note.push_number(v, NumberFormat::INTEGER);
+        }
+        note.push_literal(b", pv=");
+        assert!(note.push_moves_text(b"e4", &line(&start)));
+        assert!(game.push(i as u64, &note));
+        notes.push(note);
+    }
+    let mut payload = Vec::new();
+    game.to_payload(&mut payload);
+    let mut r = GameNotesReader::from_payload(&payload).unwrap();
+    let mut got = EngineNote::new();
+    for (i, want) in notes.iter().enumerate() {
+        assert!(r.note_at(i as u64, &mut got));
+        assert_eq!(&got, want, "note {i}");
+    }
+    // Predictors 3 and 4 were chosen: each is named in the payload.
+    assert!(
+        payload.windows(4).any(|w| w[0] == 3 && w[3] == 3),
+        "product with scale 3"
+    );
+    assert!(
+        payload.windows(2).any(|w| w[0] == 4 && w[1] == 0),
+        "time left from stream 0"
+    );
+    // A predictor naming a later stream is refused.
+    let at = payload
+        .windows(4)
+        .position(|w| w[0] == 3 && w[3] == 3)
+        .unwrap();
+    let mut bad = payload.clone();
+    bad[at + 1] = 9;
+    assert!(GameNotesReader::from_payload(&bad).is_err());
 }
