@@ -24,7 +24,7 @@ fn info_counts_typed_and_text_comments_by_command() {
     let out = String::from_utf8(out).expect("utf-8");
     // Four comments made only of commands, one of words.
     assert!(
-        out.contains("comments     5 (4 as typed commands, 1 as text)"),
+        out.contains("comments     5 (4 as typed commands, 0 as engine notes, 1 as text)"),
         "{out}"
     );
     assert!(out.contains("[%clk]       4 typed, 0 in text"), "{out}");

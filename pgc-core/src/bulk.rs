@@ -156,7 +156,9 @@ enum Raw {
     Eval(Eval),
     Arrows(u32, u32),
     Squares(u32, u32),
-    Engine(RawEngine),
+    /// An index into `BulkGame::engine` (kept out of line: the enum stays
+    /// small, and every event pays its size).
+    Engine(u32),
 }
 
 /// One game as read by [`BulkReader`]: everything borrows the reader's
@@ -182,6 +184,8 @@ pub struct BulkGame {
     squares: Vec<SquareMark>,
     /// Moves of engine notes' principal variations.
     pv_moves: Vec<Move>,
+    /// Values of engine notes.
+    engine: Vec<RawEngine>,
     termination: Option<Outcome>,
     depth: u32,
     plies: u64,
@@ -208,6 +212,7 @@ impl Default for BulkGame {
             arrows: Vec::new(),
             squares: Vec::new(),
             pv_moves: Vec::new(),
+            engine: Vec::new(),
             termination: None,
             depth: 0,
             plies: 0,
@@ -294,15 +299,20 @@ impl BulkGame {
             Raw::Eval(e) => Event::Eval(e),
             Raw::Arrows(a, b) => Event::Arrows(&self.arrows[a as usize..b as usize]),
             Raw::Squares(a, b) => Event::Squares(&self.squares[a as usize..b as usize]),
-            Raw::Engine(e) => Event::Engine(EngineValues {
-                eval: e.eval,
-                depth: e.depth,
-                seldepth: e.seldepth,
-                time_ms: e.time_ms,
-                nodes: e.nodes,
-                pv: &self.pv_moves[e.pv.0 as usize..e.pv.1 as usize],
-                pv_from: e.pv_from,
-            }),
+            Raw::Engine(i) => self.engine_values(i),
+        })
+    }
+
+    fn engine_values(&self, i: u32) -> Event<'_> {
+        let e = self.engine[i as usize];
+        Event::Engine(EngineValues {
+            eval: e.eval,
+            depth: e.depth,
+            seldepth: e.seldepth,
+            time_ms: e.time_ms,
+            nodes: e.nodes,
+            pv: &self.pv_moves[e.pv.0 as usize..e.pv.1 as usize],
+            pv_from: e.pv_from,
         })
     }
 
@@ -359,6 +369,7 @@ impl BulkGame {
         self.arrows.clear();
         self.squares.clear();
         self.pv_moves.clear();
+        self.engine.clear();
         self.has_null = false;
         self.termination = None;
         self.started = false;
@@ -521,7 +532,8 @@ impl Collector {
             replayed = replay_moves(pos, ordinals, |_, _, m, _| moves.push(m));
             pv_from = Some(from);
         }
-        g.events.push(Raw::Engine(RawEngine {
+        g.events.push(Raw::Engine(g.engine.len() as u32));
+        g.engine.push(RawEngine {
             eval: s.eval,
             depth: s.depth,
             seldepth: s.seldepth,
@@ -529,7 +541,7 @@ impl Collector {
             nodes: s.nodes,
             pv: (start, g.pv_moves.len() as u32),
             pv_from,
-        }));
+        });
         if let Err(e) = replayed {
             self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
         }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sizes of engine-game archives: PGN, PGC (engine notes typed), each under
+# zstd -19 and xz -9, and SCID's si4 database of the same games (the three
+# files together, and under zstd -19), one row per file, as Markdown.
+#
+# Usage: benches/engine_sizes.sh [PGC_BINARY]
+#   PGC_CORPUS   corpus directory (default ../shared/corpus beside the checkout)
+#   BENCH_INPUT  also a row for this file (e.g. the masters+TCEC input)
+# Needs zstd and xz; tkscid (Debian package scid) for the SCID columns.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+pgc="${1:-$root/target/release/pgc}"
+corpus="${PGC_CORPUS:-$root/../shared/corpus}"
+export PATH="$PATH:/usr/games"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+files=("$corpus"/TCEC-Chess__tcecgames/master-archive/* \
+       "$corpus"/niklasf__python-chess/data/pgn/cutechess-fischerrandom.pgn)
+[ -n "${BENCH_INPUT:-}" ] && files+=("$BENCH_INPUT")
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", 100 * a / b }'; }
+echo "| file | PGN | PGC | PGN zstd -19 | PGC zstd -19 | PGN xz -9 | PGC xz -9 | SCID | SCID zstd -19 |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for f in "${files[@]}"; do
+  case "$f" in *.zst) zstd -qdc "$f" > "$work/in.pgn" ;; *) cp "$f" "$work/in.pgn" ;; esac
+  "$pgc" encode -q "$work/in.pgn" -o "$work/in.pgc" --force || true
+  pgn=$(stat -c %s "$work/in.pgn"); pgcb=$(stat -c %s "$work/in.pgc")
+  zp=$(zstd -19 -c "$work/in.pgn" | wc -c); zc=$(zstd -19 -c "$work/in.pgc" | wc -c)
+  xp=$(xz -9 -c "$work/in.pgn" | wc -c); xc=$(xz -9 -c "$work/in.pgc" | wc -c)
+  scid="-"; zscid="-"
+  if command -v tkscid >/dev/null &&
+     tkscid "$root/benches/tools/scid_import.tcl" "$work/db" "$work/in.pgn" >/dev/null 2>&1; then
+    scid=$(cat "$work"/db.si4 "$work"/db.sg4 "$work"/db.sn4 | wc -c)
+    zscid=$(cat "$work"/db.si4 "$work"/db.sg4 "$work"/db.sn4 | zstd -19 -c | wc -c)
+  fi
+  echo "| $(basename "$f") | $pgn | $pgcb ($(pct "$pgcb" "$pgn")) | $zp | $zc ($(pct "$zc" "$zp")) | $xp | $xc ($(pct "$xc" "$xp")) | $scid | $zscid |"
+done
