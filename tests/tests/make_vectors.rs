@@ -1591,12 +1591,13 @@ impl RecordWalk {
             per_note = vec![0; notes as usize];
         }
         let streams = field(self, &mut at, "streams");
-        for id in 0..streams as usize {
+        assert_eq!(streams as usize, kinds.len());
+        for (id, &is_moves) in kinds.iter().enumerate() {
             let need: usize = per_note
                 .iter()
                 .map(|&t| uses[t].iter().filter(|&&s| s == id).count())
                 .sum();
-            if kinds[id] {
+            if is_moves {
                 let n = field(self, &mut at, &format!("stream {id} (move lists): count"));
                 assert_eq!(n as usize, need);
                 for _ in 0..n {
