@@ -18,8 +18,8 @@ files=("$corpus"/TCEC-Chess__tcecgames/master-archive/* \
        "$corpus"/niklasf__python-chess/data/pgn/cutechess-fischerrandom.pgn)
 [ -n "${BENCH_INPUT:-}" ] && files+=("$BENCH_INPUT")
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", 100 * a / b }'; }
-echo "| file | PGN | PGC | PGN zstd -19 | PGC zstd -19 | PGN xz -9 | PGC xz -9 | SCID | SCID zstd -19 |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| file | games | PGN | PGC | PGN zstd -19 | PGC zstd -19 | PGN xz -9 | PGC xz -9 | SCID | SCID zstd -19 |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do
   case "$f" in *.zst) zstd -qdc "$f" > "$work/in.pgn" ;; *) cp "$f" "$work/in.pgn" ;; esac
   "$pgc" encode -q "$work/in.pgn" -o "$work/in.pgc" --force || true
@@ -27,10 +27,12 @@ for f in "${files[@]}"; do
   zp=$(zstd -19 -c "$work/in.pgn" | wc -c); zc=$(zstd -19 -c "$work/in.pgc" | wc -c)
   xp=$(xz -9 -c "$work/in.pgn" | wc -c); xc=$(xz -9 -c "$work/in.pgc" | wc -c)
   scid="-"; zscid="-"
+  # SCID's column names the games it imported (it refuses Chess960 games).
   if command -v tkscid >/dev/null &&
-     tkscid "$root/benches/tools/scid_import.tcl" "$work/db" "$work/in.pgn" >/dev/null 2>&1; then
-    scid=$(cat "$work"/db.si4 "$work"/db.sg4 "$work"/db.sn4 | wc -c)
+     n=$(tkscid "$root/benches/tools/scid_import.tcl" "$work/db" "$work/in.pgn" 2>/dev/null); then
+    scid="$(cat "$work"/db.si4 "$work"/db.sg4 "$work"/db.sn4 | wc -c) (${n#imported })"
     zscid=$(cat "$work"/db.si4 "$work"/db.sg4 "$work"/db.sn4 | zstd -19 -c | wc -c)
   fi
-  echo "| $(basename "$f") | $pgn | $pgcb ($(pct "$pgcb" "$pgn")) | $zp | $zc ($(pct "$zc" "$zp")) | $xp | $xc ($(pct "$xc" "$xp")) | $scid | $zscid |"
+  games=$("$pgc" info "$work/in.pgc" | awk '/^  games/ { print $2 }')
+  echo "| $(basename "$f") | $games | $pgn | $pgcb ($(pct "$pgcb" "$pgn")) | $zp | $zc ($(pct "$zc" "$zp")) | $xp | $xc ($(pct "$xc" "$xp")) | $scid | $zscid |"
 done

@@ -35,7 +35,7 @@
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
-use crate::ext::engine::{EngineNote, MovesFrom, NoteLine, Score, render_note, replay_moves};
+use crate::ext::engine::{MovesFrom, NoteLine, Score, replay_moves};
 use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
@@ -450,7 +450,6 @@ struct Collector {
     typed: TypedComment,
     /// The engine note of an anchor, its text, and the line positions its
     /// move lists start from.
-    note: EngineNote,
     note_text: Vec<u8>,
     note_line: NoteLine,
     /// Variations entered only to count anchors (comments on, variations
@@ -469,7 +468,6 @@ impl Collector {
             game: BulkGame::default(),
             anchors: Anchors::new(),
             typed: TypedComment::new(),
-            note: EngineNote::new(),
             note_text: Vec::new(),
             note_line: NoteLine::default(),
             hidden: 0,
@@ -495,16 +493,12 @@ impl Collector {
         }
         if self.hidden > 0 {
             self.anchors.skip(1);
-            // A hidden note still uses its values.
-            if self.anchors.has_notes() {
-                self.anchors.note_here(&mut self.note);
-            }
             return;
         }
         if self.anchors.after_anchor(&mut self.typed) {
             self.typed_values();
         }
-        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
+        if self.anchors.has_notes() {
             self.note_values();
         }
     }
@@ -513,15 +507,30 @@ impl Collector {
     #[inline(never)]
     fn note_values(&mut self) {
         let line = self.note_line.positions();
-        self.note_text.clear();
-        if let Err(e) = render_note(&self.note, &line, &mut self.note_text) {
-            return self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
-        }
+        let note = match self
+            .anchors
+            .note_text_here(&self.note_line, &mut self.note_text)
+        {
+            None => return,
+            Some(Ok(note)) => note,
+            Some(Err(e)) => {
+                let ply = u32::try_from(self.game.plies).unwrap_or(u32::MAX);
+                if self.error.is_none() {
+                    self.error = Some(e.at_record(
+                        ExtKind::ENGINE_NOTES,
+                        self.offset,
+                        self.game.info.index,
+                        ply,
+                    ));
+                }
+                return;
+            }
+        };
         let g = &mut self.game;
         let a = g.text.len() as u32;
         g.text.extend_from_slice(&self.note_text);
         g.events.push(Raw::Comment(a, g.text.len() as u32));
-        let s = self.note.summary();
+        let s = note.summary();
         let start = g.pv_moves.len() as u32;
         let mut pv_from = None;
         let mut replayed = Ok(());

@@ -4,7 +4,7 @@ use crate::commands::render;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::{EngineNote, NoteLine, render_note};
+use pgc_core::ext::engine::NoteLine;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
@@ -51,7 +51,6 @@ pub struct Decoder {
     typed_text: Vec<u8>,
     /// The engine note of an anchor, and the positions of the line its
     /// move lists start from.
-    note: EngineNote,
     note_line: NoteLine,
     /// Where the walker is: the current record's offset, the game, the ply.
     offset: u64,
@@ -108,7 +107,6 @@ impl Decoder {
             rendered: Vec::new(),
             anchors: Anchors::new(),
             typed_text: Vec::new(),
-            note: EngineNote::new(),
             note_line: NoteLine::default(),
             offset: 0,
             game: 0,
@@ -247,23 +245,23 @@ impl Decoder {
                 self.comment_stats.add(&self.typed_text, true);
             }
         }
-        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
-            self.typed_text.clear();
-            match render_note(
-                &self.note,
-                &self.note_line.positions(),
-                &mut self.typed_text,
-            ) {
-                Ok(()) => {
-                    self.writer.comment(&mut self.out, &self.typed_text);
-                    self.typed_comments += 1;
-                    self.engine_notes += 1;
-                    if self.count_commands {
-                        self.comment_stats.add_note(&self.note);
-                    }
+        if !self.anchors.has_notes() {
+            return;
+        }
+        match self
+            .anchors
+            .note_text_here(&self.note_line, &mut self.typed_text)
+        {
+            None => {}
+            Some(Ok(note)) => {
+                if self.count_commands {
+                    self.comment_stats.add_note(note);
                 }
-                Err(e) => self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error()),
+                self.writer.comment(&mut self.out, &self.typed_text);
+                self.typed_comments += 1;
+                self.engine_notes += 1;
             }
+            Some(Err(e)) => self.fail(ExtKind::ENGINE_NOTES, e),
         }
     }
 }

@@ -24,7 +24,7 @@
 
 use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::{EngineNote, NoteLine, Score, render_note, replay_moves};
+use pgc_core::ext::engine::{NoteLine, Score, replay_moves};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
@@ -58,7 +58,6 @@ pub struct JsonlWriter {
     typed: TypedComment,
     /// The engine note of an anchor, the line positions its move lists
     /// start from, and the JSON of its values for the open move.
-    note: EngineNote,
     note_line: NoteLine,
     note_text: Vec<u8>,
     engine_json: Vec<u8>,
@@ -167,7 +166,7 @@ impl JsonlWriter {
                 self.values.eval = Some(e);
             }
         }
-        if self.anchors.has_notes() && self.anchors.note_here(&mut self.note) {
+        if self.anchors.has_notes() {
             self.note_values();
         }
     }
@@ -177,15 +176,19 @@ impl JsonlWriter {
     #[inline(never)]
     fn note_values(&mut self) {
         let line = self.note_line.positions();
-        self.note_text.clear();
-        if let Err(e) = render_note(&self.note, &line, &mut self.note_text) {
-            return self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
-        }
+        let note = match self
+            .anchors
+            .note_text_here(&self.note_line, &mut self.note_text)
+        {
+            None => return,
+            Some(Ok(note)) => note,
+            Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
+        };
         if !self.open_move {
             return;
         }
         self.comments.push(self.note_text.trim_ascii().to_vec());
-        let s = self.note.summary();
+        let s = note.summary();
         let j = &mut self.engine_json;
         j.clear();
         let field = |j: &mut Vec<u8>, name: &str, v: Option<String>| {

@@ -36,7 +36,7 @@
 //! ```
 
 use super::cursor::{Bytes, unzigzag, zigzag};
-use super::engine::{EngineNote, GameNotesReader};
+use super::engine::{EngineNote, GameNotesReader, NoteLine, render_note};
 use super::error::{Found, PayloadError};
 use super::placement::Placement;
 use crate::item::put_varint;
@@ -1811,6 +1811,8 @@ pub struct Anchors {
     loaded: bool,
     notes: GameNotesReader,
     notes_loaded: bool,
+    /// The note handed out last by [`Anchors::note_text_here`].
+    note: EngineNote,
     next: u64,
 }
 
@@ -1841,6 +1843,31 @@ impl Anchors {
         let r = self.notes.load(payload);
         self.notes_loaded = r.is_ok();
         r
+    }
+
+    /// The engine note after the anchor counted last, if it has one, with
+    /// its text written to `text` (emptied first) from `line`'s positions.
+    ///
+    /// # Errors
+    /// `Some(Err(…))`: the note names a start position `line` does not
+    /// have there, or an ordinal of no legal move (the game's notes record
+    /// is refused, as `pgc verify` refuses it).
+    pub fn note_text_here(
+        &mut self,
+        line: &NoteLine,
+        text: &mut Vec<u8>,
+    ) -> Option<Result<&EngineNote, PayloadError>> {
+        let mut note = std::mem::take(&mut self.note);
+        let found = self.note_here(&mut note);
+        self.note = note;
+        if !found {
+            return None;
+        }
+        text.clear();
+        Some(match render_note(&self.note, &line.positions(), text) {
+            Ok(()) => Ok(&self.note),
+            Err(e) => Err(e.to_payload_error()),
+        })
     }
 
     /// Whether an engine-notes record is loaded.
