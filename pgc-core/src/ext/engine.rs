@@ -1132,7 +1132,12 @@ impl Predictor {
             Predictor::Previous => back(1).unwrap_or(0),
             Predictor::TwoBack => back(2).unwrap_or(0),
             Predictor::Product { a, b, scale } => {
-                i128::from(stream(a)?) * i128::from(stream(b)?) / 10i128.pow(u32::from(scale))
+                let (x, y) = (stream(a)?, stream(b)?);
+                // Truncated toward zero either way; 64 bits when it fits.
+                match (x.checked_mul(y), 10i64.checked_pow(u32::from(scale))) {
+                    (Some(p), Some(d)) => i128::from(p / d),
+                    _ => i128::from(x) * i128::from(y) / 10i128.pow(u32::from(scale)),
+                }
             }
             Predictor::TwoBackLess { a, bias } => match back(2) {
                 Some(p) => p - i128::from(stream(a)?) + i128::from(bias),
@@ -1171,13 +1176,17 @@ fn residuals<'a>(
     })
 }
 
-/// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable).
-fn cost(v: &[i64], p: Predictor, streams: &[Stream]) -> usize {
+/// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable,
+/// or once the count reaches `limit`).
+fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
     let mut n = 0usize;
     for r in residuals(v, p, streams) {
         match r {
             Some(r) => n += leb_len(zigzag(r)),
             None => return usize::MAX,
+        }
+        if n >= limit {
+            return usize::MAX;
         }
     }
     n
@@ -1186,14 +1195,14 @@ fn cost(v: &[i64], p: Predictor, streams: &[Stream]) -> usize {
 /// A numbers stream (stream `me` of `streams`): the predictor that takes
 /// the fewest bytes, the count, the zig-zag residuals. Predictors from
 /// other streams are tried only where the plain ones leave more than two
-/// bytes a value.
+/// bytes a value (a product of two streams only past three).
 fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
     let Some(Stream::Numbers(v)) = streams.get(me) else {
         return;
     };
     let mut best = (usize::MAX, Predictor::Value);
     for p in [Predictor::Value, Predictor::Previous, Predictor::TwoBack] {
-        let c = cost(v, p, streams);
+        let c = cost(v, p, streams, best.0);
         if c < best.0 {
             best = (c, p);
         }
@@ -1204,11 +1213,24 @@ fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
             .filter(|&s| matches!(&streams[s], Stream::Numbers(x) if x.len() == v.len()))
             .map(|s| s as u8)
             .collect();
+        let mean = |x: &[i64]| x.iter().map(|&v| (v as f64).abs()).sum::<f64>() / x.len() as f64;
+        let of = |s: u8| match &streams[usize::from(s)] {
+            Stream::Numbers(x) => &x[..],
+            Stream::Moves(_) => &[][..],
+        };
         for (k, &a) in peers.iter().enumerate() {
-            for &b in &peers[k..] {
-                for scale in 0..=6 {
+            // A product only for a stream of more than three bytes a value
+            // (nodes); it needs two streams of large values.
+            let wide = best.0 > 3 * v.len();
+            for &b in peers[k..].iter().filter(|_| wide) {
+                // The scale that brings a × b to v's magnitude, and its
+                // neighbours.
+                let ratio = mean(of(a)) * mean(of(b)) / mean(v).max(1.0);
+                let guess = ratio.max(1.0).log10().round() as i64;
+                for scale in (guess - 1).max(0)..=(guess + 1).min(18) {
+                    let scale = scale as u8;
                     let p = Predictor::Product { a, b, scale };
-                    let c = cost(v, p, streams).saturating_add(4);
+                    let c = cost(v, p, streams, best.0.saturating_sub(4)).saturating_add(4);
                     if c < best.0 {
                         best = (c, p);
                     }
@@ -1229,7 +1251,8 @@ fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
                 a,
                 bias: d[d.len() / 2],
             };
-            let c = cost(v, p, streams).saturating_add(2 + leb_len(zigzag(d[d.len() / 2])));
+            let extra = 2 + leb_len(zigzag(d[d.len() / 2]));
+            let c = cost(v, p, streams, best.0.saturating_sub(extra)).saturating_add(extra);
             if c < best.0 {
                 best = (c, p);
             }
