@@ -7,6 +7,8 @@
 //! panic, which the fuzzer reports as a crash.
 
 use pgc_core::Verifier;
+use pgc_core::ext::commands::{Anchors, TypedComment};
+use pgc_core::ext::engine::NoteLine;
 use pgc_core::ext::{ExtKind, PayloadChecker};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
@@ -54,17 +56,65 @@ fn records<R: Read>(r: R) -> (Vec<(u64, pgc_core::Record)>, Option<String>) {
     }
 }
 
-/// Walks every game with a visitor that only checks extension payloads, as
-/// every reader of games does (SAN not wanted).
+/// Walks every game with a visitor that checks extension payloads and
+/// writes every engine note from the line's positions, as every reader of
+/// games does (SAN not wanted).
 fn walk<R: Read>(r: R) -> (u64, Option<String>) {
     #[derive(Default)]
     struct Payloads {
         checker: PayloadChecker,
+        anchors: Anchors,
+        typed: TypedComment,
+        line: NoteLine,
+        text: Vec<u8>,
         refused: Option<String>,
+    }
+    impl Payloads {
+        /// A move, null move, NAG or text comment: the notes after it.
+        fn anchor(&mut self) {
+            self.anchors.after_anchor(&mut self.typed);
+            if let Some(Err(e)) = self.anchors.note_text_here(&self.line, &mut self.text)
+                && self.refused.is_none()
+            {
+                self.refused = Some(format!("engine note: {e}"));
+            }
+        }
     }
     impl GameVisitor for Payloads {
         fn wants_san(&self) -> bool {
             false
+        }
+        fn wants_before(&self) -> bool {
+            self.anchors.has_notes()
+        }
+        fn begin_game(&mut self, _info: &pgc_core::GameInfo) -> ControlFlow<()> {
+            self.anchors.begin_game();
+            self.line.reset();
+            ControlFlow::Continue(())
+        }
+        fn play(&mut self, ply: &pgc_core::Ply<'_>) -> ControlFlow<()> {
+            if let Some(before) = ply.before {
+                self.line.played(before, ply.after);
+            }
+            self.anchor();
+            ControlFlow::Continue(())
+        }
+        fn null_move(&mut self, _before: &pgc_core::VariantPosition, _s: &[u8]) -> ControlFlow<()> {
+            self.line.reset();
+            self.anchor();
+            ControlFlow::Continue(())
+        }
+        fn nag(&mut self, _nag: u8) -> ControlFlow<()> {
+            self.anchor();
+            ControlFlow::Continue(())
+        }
+        fn begin_variation(&mut self) -> ControlFlow<(), pgc_core::Skip> {
+            self.line.reset();
+            ControlFlow::Continue(pgc_core::Skip(false))
+        }
+        fn end_variation(&mut self) -> ControlFlow<()> {
+            self.line.reset();
+            ControlFlow::Continue(())
         }
         fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {
             if self.refused.is_none()
@@ -72,11 +122,25 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
             {
                 self.refused = Some(format!("kind {}: {e}", kind.0));
             }
+            // A payload the records refuse is reported by the check above.
+            match kind {
+                ExtKind::COMMANDS => {
+                    let _ = self.anchors.load(payload);
+                }
+                ExtKind::ENGINE_NOTES => {
+                    let _ = self.anchors.load_notes(payload);
+                }
+                ExtKind::COMMENT | ExtKind::LONG_NAG => self.anchor(),
+                _ => {}
+            }
             ControlFlow::Continue(())
         }
         fn outside(&mut self, _offset: u64, record: &RecordRef<'_>) {
-            if let RecordRef::Extension { kind, payload } = *record {
-                let _ = self.extension(ExtKind(kind), payload);
+            if let RecordRef::Extension { kind, payload } = *record
+                && self.refused.is_none()
+                && let Err(e) = self.checker.check(ExtKind(kind), payload)
+            {
+                self.refused = Some(format!("kind {kind}: {e}"));
             }
         }
     }
