@@ -349,6 +349,7 @@ fn a_huge_game_is_written_in_parts_in_bounded_memory() {
     let text = dir.join("out.txt");
     for cmd in [
         &["decode"][..],
+        &["decode", "--format", "jsonl"],
         &["moves"],
         &["moves", "--format", "san"],
         &["moves", "--format", "fen"],

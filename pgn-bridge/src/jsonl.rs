@@ -2,8 +2,8 @@
 //! numbers instead of comment text, for analysis and training pipelines.
 //!
 //! ```text
-//! {"game":1,"offset":0,"tags":{"Event":"Rated Blitz game",…},"result":"1-0",
-//!  "moves":[{"uci":"e2e4","san":"e4","clk":180,"eval":{"cp":17}},…]}
+//! {"game":1,"offset":0,"tags":{"Event":"Rated Blitz game",…},
+//!  "moves":[{"uci":"e2e4","san":"e4","clk":180,"eval":{"cp":17}},…],"result":"1-0"}
 //! ```
 //!
 //! * `moves` is the main line; variations are not written.
@@ -51,6 +51,11 @@ pub struct JsonlWriter {
     moves: Vec<u8>,
     /// Whether the current move object is open (values may follow).
     open_move: bool,
+    /// The line's head (game, offset, tags, `"moves":[`) is in `out`: the
+    /// moves go there as each is closed.
+    head_written: bool,
+    /// Move objects opened in the game.
+    moves_count: u64,
     comments: Vec<Vec<u8>>,
     values: Values,
     /// The game's typed comments, anchor by anchor.
@@ -106,11 +111,41 @@ impl JsonlWriter {
             return false;
         }
         self.close_move();
-        if !self.moves.is_empty() {
+        if self.moves_count > 0 {
             self.moves.push(b',');
         }
+        self.moves_count += 1;
         self.open_move = true;
         true
+    }
+
+    /// Writes the line's head to `out`: from here on, the text made so far
+    /// may be written out before the game ends ([`JsonlWriter::text_to_write`]).
+    fn write_head(&mut self) {
+        if self.head_written {
+            return;
+        }
+        self.out.extend_from_slice(
+            format!(
+                "{{\"game\":{},\"offset\":{},\"tags\":{{",
+                self.game, self.offset
+            )
+            .as_bytes(),
+        );
+        self.out.extend_from_slice(&self.tags);
+        self.out.extend_from_slice(b"},\"moves\":[");
+        self.out.extend_from_slice(&self.moves);
+        self.moves.clear();
+        self.head_written = true;
+    }
+
+    /// The text that may be written out before the game being walked ends,
+    /// for a caller that writes a huge game in parts: all of
+    /// [`JsonlWriter::text`] once the game's moves have begun (the result
+    /// comes after them); `None` before. The caller may write out and
+    /// remove any of it.
+    pub fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
+        self.head_written.then_some(&mut self.out)
     }
 
     fn close_move(&mut self) {
@@ -152,6 +187,10 @@ impl JsonlWriter {
             self.moves.push(b']');
         }
         self.moves.push(b'}');
+        if self.head_written {
+            self.out.extend_from_slice(&self.moves);
+            self.moves.clear();
+        }
         self.open_move = false;
         self.values = Values::default();
         self.comments.clear();
@@ -322,6 +361,8 @@ impl GameVisitor for JsonlWriter {
         self.termination = None;
         self.tags.clear();
         self.moves.clear();
+        self.head_written = false;
+        self.moves_count = 0;
         self.open_move = false;
         self.comments.clear();
         self.values = Values::default();
@@ -349,6 +390,11 @@ impl GameVisitor for JsonlWriter {
         json_string(&mut self.tags, name);
         self.tags.push(b':');
         json_string(&mut self.tags, value);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_moves(&mut self, _start: &pgc_core::VariantPosition) -> ControlFlow<()> {
+        self.write_head();
         ControlFlow::Continue(())
     }
 
@@ -471,19 +517,13 @@ impl GameVisitor for JsonlWriter {
             Some(o) => o.as_bytes(),
             None => Outcome::from_bytes(&self.result_tag).map_or(&b""[..], |o| o.as_bytes()),
         };
-        self.out.extend_from_slice(
-            format!(
-                "{{\"game\":{},\"offset\":{},\"tags\":{{",
-                self.game, self.offset
-            )
-            .as_bytes(),
-        );
-        self.out.extend_from_slice(&self.tags);
-        self.out.extend_from_slice(b"},\"result\":");
-        json_string(&mut self.out, result);
-        self.out.extend_from_slice(b",\"moves\":[");
+        self.write_head();
         self.out.extend_from_slice(&self.moves);
-        self.out.extend_from_slice(b"]}\n");
+        self.moves.clear();
+        self.out.extend_from_slice(b"],\"result\":");
+        json_string(&mut self.out, result);
+        self.out.extend_from_slice(b"}\n");
+        self.head_written = false;
     }
 }
 
@@ -509,10 +549,11 @@ mod tests {
         );
         assert_eq!(
             out,
-            "{\"game\":1,\"offset\":0,\"tags\":{\"Result\":\"0-1\"},\"result\":\"0-1\",\"moves\":[\
+            "{\"game\":1,\"offset\":0,\"tags\":{\"Result\":\"0-1\"},\"moves\":[\
              {\"uci\":\"e2e4\",\"san\":\"e4\",\"clk\":180,\"eval\":{\"cp\":17}},\
              {\"uci\":\"e7e5\",\"san\":\"e5\",\"clk\":179.5},\
-             {\"uci\":\"d1h5\",\"san\":\"Qh5\",\"eval\":{\"mate\":-3},\"comments\":[\"a bold queen\"]}]}\n"
+             {\"uci\":\"d1h5\",\"san\":\"Qh5\",\"eval\":{\"mate\":-3},\"comments\":[\"a bold queen\"]}],\
+             \"result\":\"0-1\"}\n"
         );
     }
 

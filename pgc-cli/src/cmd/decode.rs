@@ -134,10 +134,8 @@ impl Render for JsonlWriter {
     fn text(&mut self) -> &mut Vec<u8> {
         JsonlWriter::text(self)
     }
-    /// A JSON line holds its game's result before its moves: it is
-    /// written whole.
     fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
-        None
+        JsonlWriter::text_to_write(self)
     }
     fn take_error(&mut self) -> Option<ExtError> {
         JsonlWriter::take_error(self)
