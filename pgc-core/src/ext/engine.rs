@@ -386,7 +386,11 @@ pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bo
             [b @ .., b'#'] | [b @ .., b'+'] => (b, &token[b.len()..]),
             _ => (token, &token[token.len()..]),
         };
-        let found = (i < MAX_MOVES)
+        // Only SAN's letters: the census compares keys padded with NULs.
+        let san_bytes = body.iter().all(|b| {
+            matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O' | b'x' | b'=' | b'-')
+        });
+        let found = (i < MAX_MOVES && san_bytes && body.len() <= 7)
             .then(|| crate::ordinal::find_canonical_in(&p, body))
             .flatten();
         let Some((m, ordinal)) = found else {

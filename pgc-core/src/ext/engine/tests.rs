@@ -86,8 +86,16 @@ fn moves_against_shakmaty() {
     let mut text = Vec::new();
     render_moves(&start, &o, &mut text).unwrap();
     assert_eq!(text, b"e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#");
-    // Wrong suffix, illegal move, double space: refused, nothing appended.
-    for bad in [&b"e4+"[..], b"e5", b"e4  e5", b"Nf3 Nf3"] {
+    // Wrong suffix, illegal move, double space, bytes after the SAN:
+    // refused, nothing appended.
+    for bad in [
+        &b"e4+"[..],
+        b"e5",
+        b"e4  e5",
+        b"Nf3 Nf3",
+        b"e4\0",
+        b"Nf3\0\0\0",
+    ] {
         let mut o = vec![9];
         assert!(!encode_moves(&start, bad, &mut o));
         assert_eq!(o, [9]);
