@@ -184,7 +184,8 @@ pub(crate) fn select_move_counted<P: Position>(
 /// import-format spellings against all legal moves).
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
-    if san.is_empty() || san.len() > 6 {
+    // Keys are padded with NULs: a NUL in `san` would match the padding.
+    if san.is_empty() || san.len() > 6 || san.contains(&0) {
         return None;
     }
     let Some(mut census) = Census::new(pos) else {
@@ -290,6 +291,15 @@ mod tests {
             .unwrap()
             .into_position(CastlingMode::Chess960)
             .unwrap()
+    }
+
+    #[test]
+    fn a_san_with_nul_bytes_names_no_move() {
+        let p = Chess::default();
+        assert!(find_canonical_in(&p, b"Nf3").is_some());
+        for bad in [&b"Nf3\0"[..], b"e4\0\0", b"\0", b"Nf\03"] {
+            assert_eq!(find_canonical_in(&p, bad), None, "{bad:?}");
+        }
     }
 
     fn naive(p: &Chess) -> Vec<(String, Move)> {
