@@ -297,7 +297,7 @@ mod tests {
     fn a_san_with_nul_bytes_names_no_move() {
         let p = Chess::default();
         assert!(find_canonical_in(&p, b"Nf3").is_some());
-        for bad in [&b"Nf3\0"[..], b"e4\0\0", b"\0", b"Nf\03"] {
+        for bad in [&b"Nf3\0"[..], b"e4\0\0", b"\0", b"Nf\x003"] {
             assert_eq!(find_canonical_in(&p, bad), None, "{bad:?}");
         }
     }
