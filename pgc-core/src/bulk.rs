@@ -513,18 +513,7 @@ impl Collector {
         {
             None => return,
             Some(Ok(note)) => note,
-            Some(Err(e)) => {
-                let ply = u32::try_from(self.game.plies).unwrap_or(u32::MAX);
-                if self.error.is_none() {
-                    self.error = Some(e.at_record(
-                        ExtKind::ENGINE_NOTES,
-                        self.offset,
-                        self.game.info.index,
-                        ply,
-                    ));
-                }
-                return;
-            }
+            Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
         };
         let g = &mut self.game;
         let a = g.text.len() as u32;
