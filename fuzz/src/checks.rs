@@ -182,9 +182,7 @@ pub fn decode(pgc: &[u8]) -> Result<Vec<u8>, String> {
 /// a result or a positioned error, and they agree with one another.
 pub fn check_pgc(data: &[u8]) {
     let (recs, read_err) = records(data);
-    let report = Verifier::new()
-        .limits(Limits::default())
-        .verify(data)
+    let report = pgn_bridge::verify(&Verifier::new().limits(Limits::default()), data)
         .expect("verify reads from memory");
     let (_, walk_err) = walk(data);
     let decoded = decode(data);
@@ -267,9 +265,7 @@ pub fn check_pgn(data: &[u8]) {
         Err(e) => panic!("encode failed on {} bytes: {e}", data.len()),
     };
     assert_eq!(stats.games, stats.encoded + stats.rejected);
-    let report = Verifier::new()
-        .verify(&pgc[..])
-        .expect("verify reads from memory");
+    let report = pgn_bridge::verify(&Verifier::new(), &pgc[..]).expect("verify reads from memory");
     assert!(
         report.is_ok(),
         "the encoder wrote invalid PGC: {:?}",
@@ -310,10 +306,8 @@ pub fn check_chunked(data: &[u8]) {
     // PGC.
     assert_eq!(records(data), records(Trickle::new(data, n)), "PGC records");
     assert_eq!(walk(data), walk(Trickle::new(data, n)), "PGC walk");
-    let all = Verifier::new().verify(data).expect("memory");
-    let trickled = Verifier::new()
-        .verify(Trickle::new(data, n))
-        .expect("memory");
+    let all = pgn_bridge::verify(&Verifier::new(), data).expect("memory");
+    let trickled = pgn_bridge::verify(&Verifier::new(), Trickle::new(data, n)).expect("memory");
     assert_eq!(all, trickled, "verify reports");
     // PGN.
     let mut a = Vec::new();
@@ -480,6 +474,6 @@ pub fn check_roundtrip(data: &[u8]) {
         String::from_utf8_lossy(&pgn),
         "the game does not come back byte for byte"
     );
-    let report = Verifier::new().verify(&pgc1[..]).expect("memory");
+    let report = pgn_bridge::verify(&Verifier::new(), &pgc1[..]).expect("memory");
     assert!(report.is_ok(), "{:?}", report.problems);
 }

@@ -330,6 +330,37 @@ impl<R: Read> Reader<R> {
         self.next_record_framed()
     }
 
+    /// As [`Self::next_record`], with the record's bytes as read: for a
+    /// reader that hands whole records on (the verifier, to the rendering
+    /// of a text-patched game).
+    ///
+    /// # Errors
+    /// As [`Self::next_record`].
+    pub fn next_record_with_bytes(
+        &mut self,
+    ) -> Result<Option<(u64, RecordRef<'_>, &[u8])>, ReadError> {
+        let (at, len) = if let Some((_, len)) = frame_common(self.buf.buffered()) {
+            let at = self.offset;
+            self.offset += len as u64;
+            (at, len)
+        } else {
+            let Some(framed) = self.next_len()? else {
+                return Ok(None);
+            };
+            framed
+        };
+        let bytes = self.buf.take(len);
+        // The same bytes, framed again: always `Some`.
+        let rec = match frame_common(bytes) {
+            Some((rec, _)) => rec,
+            None => match frame(bytes, &self.limits) {
+                Ok((rec, _)) => rec,
+                Err(_) => return Ok(None),
+            },
+        };
+        Ok(Some((at, rec, bytes)))
+    }
+
     #[inline(never)]
     fn next_record_framed(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
         let Some((at, len)) = self.next_len()? else {

@@ -98,12 +98,13 @@ impl Problem {
     }
 }
 
-/// Checks PGC bytes written by any tool: the problems found (empty when the
-/// data is valid), in input order.
+/// Checks PGC bytes written by any tool, as `pgc verify` does (text-patched
+/// games rendered): the problems found (empty when the data is valid), in
+/// input order.
 #[pyfunction]
 fn verify(py: Python<'_>, data: &[u8]) -> PyResult<Vec<Problem>> {
     let report = py
-        .detach(|| Verifier::new().verify(data))
+        .detach(|| pgn_bridge::verify(&Verifier::new(), data))
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
     Ok(report
         .problems

@@ -88,6 +88,7 @@ pub mod notes;
 mod pgn_error;
 mod reader;
 pub mod sniff;
+mod verify;
 mod visitor;
 
 pub use convert::{DecodeStats, EncodeStats, PgnToPgc, pgc_to_pgn, pgn_to_pgc, write_reject};
@@ -99,6 +100,7 @@ pub use jsonl::JsonlWriter;
 pub use layout::Layout;
 pub use pgn_error::PgnError;
 pub use reader::{DEFAULT_MAX_GAME_BYTES, PgnReader};
+pub use verify::{Renderer, verify};
 pub use visitor::{GameStart, Skip, Visitor};
 
 /// The PGN lexer's game scanner, shared with this workspace's tests.

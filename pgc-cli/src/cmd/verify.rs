@@ -1,5 +1,6 @@
 //! `pgc verify`: checks PGC files written by any tool with
-//! [`pgc_core::verify()`] and prints every problem with its file, byte offset,
+//! [`pgn_bridge::verify()`] (pgc-core's verifier, and the decoder's
+//! rendering of every text-patched game) and prints every problem with its file, byte offset,
 //! game, ply, marker and what was expected against what was found, then a
 //! summary (games read, games with problems, bytes skipped after framing
 //! errors); `--json` prints one JSON document instead, with the first
@@ -45,8 +46,7 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
                 report: Report::default(),
             }
         } else {
-            let report = verifier
-                .verify(opened.reader)
+            let report = pgn_bridge::verify(&verifier, opened.reader)
                 .map_err(|e| Error::io(&input.name, &e))?;
             Checked {
                 name: input.name.clone(),

@@ -81,10 +81,15 @@ use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
 use crate::setup::variant_start_position;
 use crate::stream::{Mode, ReadError, Reader};
 use crate::variant::{Variant, VariantPosition, variant_of_tag};
+use patched::{Gather, Misplaced};
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, Read};
+
+mod patched;
+
+pub use patched::RenderCheck;
 
 /// How many problems [`verify`] keeps by default; the rest are counted in
 /// [`Report::problems_dropped`].
@@ -237,6 +242,32 @@ impl Verifier {
     /// Only I/O errors of `input`. Every problem of the data is in the
     /// [`Report`].
     pub fn verify<R: Read>(&self, input: R) -> io::Result<Report> {
+        self.run(input, None)
+    }
+
+    /// Verifies a whole input as [`Self::verify`] does, and renders each
+    /// text-patched game that passes the other checks with `render`, to
+    /// check its patch against the rendering (pgn-bridge's `verify` passes
+    /// its decoder): what this accepts, the decoder decodes.
+    ///
+    /// # Errors
+    /// Only I/O errors of `input`.
+    pub fn verify_rendering<R: Read>(
+        &self,
+        input: R,
+        render: &mut dyn RenderCheck,
+    ) -> io::Result<Report> {
+        self.run(input, Some(render))
+    }
+
+    fn run<R: Read>(
+        &self,
+        input: R,
+        mut render: Option<&mut dyn RenderCheck>,
+    ) -> io::Result<Report> {
+        let mut gather = Gather::new(render.is_some());
+        // The problems counted when the current game began, and its index.
+        let mut game_start = (0u64, 0u64);
         let mut reader = Reader::with_limits(input, self.limits).mode(Mode::Resync);
         let mut checker = Checker {
             report: Report::default(),
@@ -271,15 +302,35 @@ impl Verifier {
         };
         loop {
             let before = checker.report.problem_count();
-            match reader.next_record() {
-                Ok(Some((offset, rec))) => {
+            match reader.next_record_with_bytes() {
+                Ok(Some((offset, rec, raw))) => {
+                    if let Some(m) = gather.record(offset, &rec, raw) {
+                        checker.misplaced_patch(offset, m);
+                    }
                     checker.record(offset, rec);
+                    if matches!(rec, RecordRef::GameBegin) {
+                        game_start = (before, checker.parser.game().unwrap_or(0));
+                    }
+                    if gather.finished(&rec) {
+                        let (problems, game) = game_start;
+                        let found = match render.as_deref_mut() {
+                            Some(r) if checker.report.problem_count() == problems => {
+                                gather.render(r, self.limits)
+                            }
+                            _ => None,
+                        };
+                        gather.reset();
+                        if let Some(p) = found {
+                            checker.rendering(game, p);
+                        }
+                    }
                     if reader.on_probation() {
                         if checker.report.problem_count() > before {
                             if let Some(n) = reader.rewind().map_err(io)? {
                                 checker.report.junk_bytes += n;
                             }
                             checker.abandon();
+                            gather.reset();
                         } else if !checker.parser.in_game() {
                             reader.confirm();
                         }
@@ -291,6 +342,7 @@ impl Verifier {
                 }
                 Err(ReadError::Io { source, .. }) => return Err(source),
                 Err(ReadError::UnknownMarker { offset, byte }) => {
+                    gather.reset();
                     let (skipped, false_start) = skip(&mut reader, offset)?;
                     checker.junk(
                         offset,
@@ -308,6 +360,7 @@ impl Verifier {
                     need,
                     have,
                 }) => {
+                    gather.reset();
                     checker.truncated(offset, marker, item, need, have);
                     checker.report.junk_bytes += skip(&mut reader, offset)?.0;
                 }
@@ -318,6 +371,7 @@ impl Verifier {
                     claimed,
                     limit,
                 }) => {
+                    gather.reset();
                     let (skipped, _) = skip(&mut reader, offset)?;
                     let to = reader.offset();
                     checker.over_limit(offset, marker, item, claimed, limit, (skipped, to));
@@ -886,6 +940,29 @@ impl Checker {
             "an engine note whose move lists replay from the line (spec/extensions-engine.md)",
             e.to_string(),
         );
+    }
+
+    /// A text patch that is not where a game's patch stands.
+    fn misplaced_patch(&mut self, offset: u64, m: Misplaced) {
+        let found = match m {
+            Misplaced::Second => "a second text patch in the game",
+            Misplaced::Late => "a text patch after the game's tags or movetext began",
+        };
+        let (game, ply) = (self.parser.game(), self.parser.ply());
+        self.problem(
+            offset,
+            game,
+            ply,
+            Some(Marker::Extension),
+            ext::patch::PLACE,
+            found,
+        );
+    }
+
+    /// What rendering a patched game found (`p` from its [`RenderCheck`],
+    /// placed in the input), for the game at `game`.
+    fn rendering(&mut self, game: u64, p: Problem) {
+        self.problem(p.offset, Some(game), p.ply, p.marker, p.expected, p.found);
     }
 
     /// The open game (dropped: its framing is lost) and the words for it.
