@@ -302,10 +302,10 @@ fn nag_game(nags: usize) -> Vec<u8> {
     g
 }
 
-/// The documented bound (README, Limits): encode holds about 5 × the
-/// largest game per batch being converted (its text, the read buffer, the
-/// token record, the rendering checked against the text, the PGC), plus a
-/// fixed few MiB. The test allows 8 × per game in flight and 32 MiB; before
+/// The documented bound (README, Limits): encode holds about 3 × the
+/// largest game per batch being converted (its text, the layout's record
+/// of where the text differs from the rendering, the PGC, held once), plus
+/// a fixed few MiB. The test allows 8 × per game in flight and 32 MiB; before
 /// the bound, a game of NAGs took 19 ×.
 #[test]
 fn encode_memory_is_a_small_multiple_of_the_game() {

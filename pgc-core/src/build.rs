@@ -70,6 +70,10 @@ impl Roster {
     }
 }
 
+/// The body size from which [`GameBuilder::finish`] hands its body over as
+/// the output instead of copying it (into an empty output).
+const MOVED_BODY: usize = 1 << 20;
+
 /// One game's records, built in reused buffers.
 ///
 /// Call [`GameBuilder::clear`] before each game, add its records in text
@@ -318,7 +322,7 @@ impl GameBuilder {
     }
 
     fn write_game(
-        &self,
+        &mut self,
         lead: &[RecordRef<'_>],
         out: &mut Vec<u8>,
     ) -> Result<GameForm, BuildError> {
@@ -329,6 +333,21 @@ impl GameBuilder {
             }
             .write_to(out)?;
             return Ok(GameForm::Reduced);
+        }
+        if out.is_empty() && self.body.len() >= MOVED_BODY {
+            // A big body becomes the output, its head put in front of it:
+            // the game is not held twice (the two buffers trade places).
+            let mut head = std::mem::take(out);
+            RecordRef::GameBegin.write_to(&mut head)?;
+            for rec in lead {
+                rec.write_to(&mut head)?;
+            }
+            std::mem::swap(out, &mut self.body);
+            out.splice(0..0, head.iter().copied());
+            RecordRef::GameEnd.write_to(out)?;
+            head.clear();
+            self.body = head;
+            return Ok(GameForm::General);
         }
         RecordRef::GameBegin.write_to(out)?;
         for rec in lead {
@@ -388,6 +407,40 @@ mod tests {
         let mut out = Vec::new();
         let form = b.finish(lead, &mut out).unwrap();
         (form, out)
+    }
+
+    #[test]
+    fn a_big_game_is_the_same_bytes_moved_or_copied() {
+        // Over 1 MiB of NAG records (0x04 and a byte): into an empty output
+        // the body is handed over, into a non-empty one it is copied.
+        let build = |b: &mut GameBuilder| {
+            b.clear();
+            seven(b);
+            b.push_move(13);
+            for _ in 0..600_000 {
+                b.nag(1).unwrap();
+            }
+        };
+        let layout = RecordRef::Extension {
+            kind: crate::ext::LAYOUT,
+            payload: &[0, 79, 1],
+        };
+        let mut b = GameBuilder::new();
+        build(&mut b);
+        let mut copied = vec![0x00];
+        assert_eq!(b.finish(&[layout], &mut copied).unwrap(), GameForm::General);
+        build(&mut b);
+        let mut moved = Vec::new();
+        assert_eq!(b.finish(&[layout], &mut moved).unwrap(), GameForm::General);
+        assert_eq!(moved, copied[1..]);
+        assert_eq!(moved[..6], [0x05, 0x80, crate::ext::LAYOUT, 3, 0, 79]);
+        assert_eq!(moved.last(), Some(&0x06));
+        assert!(moved.len() > MOVED_BODY);
+        // The builder goes on with the output's old buffer.
+        build(&mut b);
+        let mut again = Vec::new();
+        b.finish(&[layout], &mut again).unwrap();
+        assert_eq!(again, moved);
     }
 
     #[test]

@@ -195,7 +195,7 @@ pub use limits::Limits;
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
 pub use setup::{SetupError, start_position, variant_null_move, variant_start_position};
-pub use stream::{Mode as ReadMode, RawRecord, ReadError, Reader};
+pub use stream::{FramedRecord, Mode as ReadMode, RawRecord, ReadError, Reader};
 pub use variant::{Variant, VariantError, VariantPosition, variant_of_tag};
 pub use verify::{DEFAULT_MAX_PROBLEMS, Problem, RenderCheck, Report, Verifier, verify};
 pub use walk::{GameVisitor, GameWalker, Ply, Skip, WalkError, WalkErrorKind};

@@ -153,6 +153,10 @@ pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
 /// its bytes exactly as in the input.
 pub type RawRecord<'a> = (u64, Marker, &'a [u8]);
 
+/// A record as [`Reader::next_record_with_bytes`] reads it: its offset, the
+/// record, and its bytes exactly as in the input.
+pub type FramedRecord<'a> = (u64, RecordRef<'a>, &'a [u8]);
+
 /// Reads PGC records one at a time from a byte stream.
 ///
 /// ```
@@ -336,9 +340,7 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     /// As [`Self::next_record`].
-    pub fn next_record_with_bytes(
-        &mut self,
-    ) -> Result<Option<(u64, RecordRef<'_>, &[u8])>, ReadError> {
+    pub fn next_record_with_bytes(&mut self) -> Result<Option<FramedRecord<'_>>, ReadError> {
         let (at, len) = if let Some((_, len)) = frame_common(self.buf.buffered()) {
             let at = self.offset;
             self.offset += len as u64;
