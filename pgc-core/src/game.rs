@@ -27,6 +27,11 @@
 //!   dropped). A RAV (0x08) needs a move before it in its line (it replaces
 //!   that move) and nests at most [`Limits::max_rav_depth`] deep: a deeper
 //!   RAV is an error and is skipped to its 0x09. A 0x09 needs an open RAV.
+//! - A game's text patch ([`ext::TEXT_PATCH`]) stands among the records
+//!   that lead it: after 0x05 and any records of the kinds of [`may_lead`]
+//!   (layout, commands, engine notes, unknown kinds), before anything with
+//!   text. A patch elsewhere, or a second one, is an error (the decoder
+//!   applies a patch to the game's whole text, which it then holds).
 //! - 0x06 ends the game (an error when RAVs are still open; the game ends
 //!   all the same). A 0x05 inside a game is an error and begins a new game
 //!   (the open one is dropped); a 0x01 inside a general game is an error
@@ -57,7 +62,7 @@
 //! assert_eq!(errors, [(4, "0x09 rav-end without a matching 0x08 rav-begin".to_string())]);
 //! ```
 
-use crate::ext;
+use crate::ext::{self, ExtKind};
 use crate::limits::Limits;
 use crate::record::{Marker, RecordRef};
 use std::fmt;
@@ -189,6 +194,12 @@ pub enum GameErrorKind {
     },
     /// The input ends inside a game.
     EndOfInput,
+    /// A text patch that is not where a game's one patch stands: among the
+    /// records that lead the game, before any record with text.
+    MisplacedPatch {
+        /// It is the game's second patch (else it comes after text).
+        second: bool,
+    },
 }
 
 /// A broken grammar rule, positioned.
@@ -237,6 +248,7 @@ impl GameError {
                 format!("0x09 rav-end for each of the {open} open RAV(s) first")
             }
             GameErrorKind::EndOfInput => "0x06 game-end".to_string(),
+            GameErrorKind::MisplacedPatch { .. } => ext::patch::PLACE.to_string(),
         }
     }
 
@@ -264,6 +276,12 @@ impl GameError {
             GameErrorKind::UnmatchedRavEnd => "0x09 rav-end with no open RAV".to_string(),
             GameErrorKind::EndInsideRav { .. } => "0x06 game-end inside a RAV".to_string(),
             GameErrorKind::EndOfInput => format!("the end of the input inside game {game}"),
+            GameErrorKind::MisplacedPatch { second: true } => {
+                format!("a second text patch in game {game}")
+            }
+            GameErrorKind::MisplacedPatch { second: false } => {
+                format!("a text patch after game {game}'s tags or movetext began")
+            }
         }
     }
 }
@@ -302,6 +320,9 @@ impl fmt::Display for GameError {
             GameErrorKind::EndOfInput => {
                 write!(f, "input ends inside a game (expected 0x06 game-end)")
             }
+            GameErrorKind::MisplacedPatch { .. } => {
+                write!(f, "{} (expected {})", self.found(), ext::patch::PLACE)
+            }
         }
     }
 }
@@ -326,6 +347,13 @@ pub const fn starts_movetext(kind: u8) -> bool {
             | ext::EVALS
             | ext::COMMAND_COMMENT
     )
+}
+
+/// Whether an extension record of this kind may stand among the records
+/// that lead a game, before its text patch: it writes no text of its own
+/// (layout, commands, engine notes, a kind this version does not know).
+pub const fn may_lead(kind: u8) -> bool {
+    matches!(kind, ext::LAYOUT | ext::CLOCKS | ext::ENGINE_NOTES) || !ExtKind(kind).is_known()
 }
 
 /// Whether an extension record of this kind is a tag or movetext, and so
@@ -403,6 +431,11 @@ pub struct GameParser {
     /// The open game's first `Variant` value, if it has one.
     variant: Vec<u8>,
     has_variant: bool,
+    /// The open game's records so far are those that may lead it (see
+    /// [`may_lead`]), where its text patch stands.
+    lead: bool,
+    /// The open game has a text patch.
+    patched: bool,
 }
 
 impl GameParser {
@@ -419,6 +452,8 @@ impl GameParser {
             fen_at: None,
             variant: Vec::new(),
             has_variant: false,
+            lead: false,
+            patched: false,
         }
     }
 
@@ -496,6 +531,8 @@ impl GameParser {
 
     fn close(&mut self) {
         self.state = State::Outside;
+        self.lead = false;
+        self.patched = false;
         self.lines.clear();
         self.skip = 0;
         self.fen_at = None;
@@ -558,11 +595,16 @@ impl GameParser {
             RecordRef::TagPair { name, value }
                 if self.state == State::Tags && name != b"FEN" && name != b"Variant" =>
             {
+                self.lead = false;
                 Some(Event::Tag { name, value })
             }
             RecordRef::Extension { kind, payload }
-                if self.state == State::Tags && kind != ext::LONG_TAG && !starts_movetext(kind) =>
+                if self.state == State::Tags
+                    && kind != ext::LONG_TAG
+                    && kind != ext::TEXT_PATCH
+                    && !starts_movetext(kind) =>
             {
+                self.lead &= may_lead(kind);
                 Some(Event::Extension { kind, payload })
             }
             RecordRef::GameEnd
@@ -574,6 +616,7 @@ impl GameParser {
             RecordRef::GameBegin if self.state == State::Outside => {
                 self.close();
                 self.state = State::Tags;
+                self.lead = true;
                 self.index = self.next_index();
                 Some(Event::Begin(GameInfo {
                     index: self.index,
@@ -628,6 +671,7 @@ impl GameParser {
                     .then(|| self.error(offset, Some(marker), GameErrorKind::GameBeginInsideGame));
                 self.close();
                 self.state = State::Tags;
+                self.lead = true;
                 self.index = self.next_index();
                 return Step {
                     movetext_begins: false,
@@ -660,7 +704,12 @@ impl GameParser {
                 }
             }
             State::Tags => match rec {
+                RecordRef::Extension {
+                    kind: ext::TEXT_PATCH,
+                    payload,
+                } => self.patch(offset, payload),
                 RecordRef::TagPair { name, value } => {
+                    self.lead = false;
                     if name == b"FEN" {
                         self.set_fen(value, offset, marker);
                     } else if name == b"Variant" {
@@ -672,6 +721,7 @@ impl GameParser {
                     kind: ext::LONG_TAG,
                     payload,
                 } => {
+                    self.lead = false;
                     match long_tag(payload) {
                         Some((b"FEN", value)) => self.set_fen(value, offset, marker),
                         Some((b"Variant", value)) => self.set_variant(value),
@@ -683,11 +733,16 @@ impl GameParser {
                     })
                 }
                 RecordRef::Noop => Self::step(Event::Noop),
-                RecordRef::Escape(t) => Self::step(Event::Escape(t)),
+                RecordRef::Escape(t) => {
+                    self.lead = false;
+                    Self::step(Event::Escape(t))
+                }
                 RecordRef::Extension { kind, payload } if !starts_movetext(kind) => {
+                    self.lead &= may_lead(kind);
                     Self::step(Event::Extension { kind, payload })
                 }
                 _ => {
+                    self.lead = false;
                     self.state = State::Movetext;
                     self.lines.clear();
                     self.lines.push(Line {
@@ -700,6 +755,28 @@ impl GameParser {
                 }
             },
             State::Movetext => self.movetext(offset, rec),
+        }
+    }
+
+    /// A text patch in the open game: an error unless it is the game's
+    /// first and the game's records so far may lead it.
+    fn patch<'a>(&mut self, offset: u64, payload: &'a [u8]) -> Step<'a> {
+        let second = self.patched;
+        let error = (second || !self.lead).then(|| {
+            self.error(
+                offset,
+                Some(Marker::Extension),
+                GameErrorKind::MisplacedPatch { second },
+            )
+        });
+        self.patched = true;
+        Step {
+            movetext_begins: false,
+            event: Event::Extension {
+                kind: ext::TEXT_PATCH,
+                payload,
+            },
+            error,
         }
     }
 
@@ -799,6 +876,10 @@ impl GameParser {
                 line.has_move = true;
                 Self::step(Event::WideMove(payload))
             }
+            RecordRef::Extension {
+                kind: ext::TEXT_PATCH,
+                payload,
+            } => self.patch(offset, payload),
             RecordRef::Extension { kind, payload } => {
                 Self::step(Event::Extension { kind, payload })
             }

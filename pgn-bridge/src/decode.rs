@@ -5,7 +5,7 @@ use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::engine::NoteLine;
-use pgc_core::ext::{self, ExtError, ExtKind, Found, Outcome, PayloadError, simple};
+use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
 use pgc_core::variant::{VariantPosition, number_and_turn};
@@ -40,12 +40,6 @@ pub struct Decoder {
     patch: Vec<u8>,
     has_patch: bool,
     patch_offset: u64,
-    /// Whether the game's records so far are those that lead it (0x05,
-    /// layout, commands, engine notes, text patch), where its text patch
-    /// stands.
-    in_lead: bool,
-    /// The game had a text patch, kept or not.
-    seen_patch: bool,
     /// Where the game's text starts in `out`: the text written between
     /// games before it (escape lines, `;` comments) is part of it.
     span_start: usize,
@@ -111,8 +105,6 @@ impl Decoder {
             patch: Vec::new(),
             has_patch: false,
             patch_offset: 0,
-            in_lead: false,
-            seen_patch: false,
             span_start: 0,
             outside_bytes: 0,
             rendered: Vec::new(),
@@ -357,7 +349,6 @@ impl GameVisitor for Decoder {
         self.span_start = self.out.len().saturating_sub(self.outside_bytes);
         self.outside_bytes = 0;
         self.has_patch = false;
-        self.seen_patch = false;
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
         self.result_tag.clear();
         self.termination = None;
@@ -370,17 +361,8 @@ impl GameVisitor for Decoder {
         ControlFlow::Continue(())
     }
 
-    fn record(&mut self, offset: u64, record: &RecordRef<'_>) {
+    fn record(&mut self, offset: u64, _record: &RecordRef<'_>) {
         self.offset = offset;
-        self.in_lead = match *record {
-            RecordRef::GameBegin => true,
-            RecordRef::Noop
-            | RecordRef::Extension {
-                kind: ext::LAYOUT | ext::CLOCKS | ext::ENGINE_NOTES | ext::TEXT_PATCH,
-                ..
-            } => self.in_lead,
-            _ => false,
-        };
     }
 
     /// A record between games, written where it stands: an escape string
@@ -515,34 +497,17 @@ impl GameVisitor for Decoder {
                 }
             }
             ExtKind::JUNK => self.writer.junk(&mut self.out, payload, self.in_movetext),
-            ExtKind::TEXT_PATCH => {
-                let place = if self.seen_patch {
-                    Some("a second text patch in the game")
-                } else if !self.in_lead {
-                    Some("a text patch after the game's tags or movetext began")
-                } else {
-                    None
-                };
-                self.seen_patch = true;
-                match (place, ext::patch::check(payload)) {
-                    (Some(found), _) => self.fail(
-                        kind,
-                        PayloadError {
-                            at: 0,
-                            expected: ext::patch::PLACE,
-                            found: Found::Place(found),
-                        },
-                    ),
-                    (None, Err(e)) => self.fail(kind, e),
-                    (None, Ok(())) if !self.keeps_layout() => {}
-                    (None, Ok(())) => {
-                        self.patch.clear();
-                        self.patch.extend_from_slice(payload);
-                        self.has_patch = true;
-                        self.patch_offset = self.offset;
-                    }
+            // Where it stands is the walker's rule (the game grammar).
+            ExtKind::TEXT_PATCH => match ext::patch::check(payload) {
+                Err(e) => self.fail(kind, e),
+                Ok(()) if !self.keeps_layout() => {}
+                Ok(()) => {
+                    self.patch.clear();
+                    self.patch.extend_from_slice(payload);
+                    self.has_patch = true;
+                    self.patch_offset = self.offset;
                 }
-            }
+            },
             ExtKind::VERBATIM if !self.opts.strict_export => self.out.extend_from_slice(payload),
             ExtKind::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ExtKind::TERMINATION => {

@@ -78,8 +78,9 @@ pub fn verify<R: Read>(verifier: &Verifier, input: R) -> io::Result<Report> {
 mod tests {
     use super::verify;
     use crate::error::Error as ConvertError;
-    use pgc_core::ext::{self, ExtKind, Found};
-    use pgc_core::{Reader, RecordRef, Verifier};
+    use pgc_core::ext::{self, ExtKind};
+    use pgc_core::game::GameErrorKind;
+    use pgc_core::{Reader, RecordRef, Verifier, WalkErrorKind};
 
     /// A game in export format, then an escape line, then a game whose
     /// irregular spacing needs a text patch, encoded.
@@ -198,17 +199,24 @@ mod tests {
         tag.write_to(&mut tag_bytes).unwrap();
         let (late, at) = rebuild(&pgc, None, &[tag, second]);
         let late_at = at + tag_bytes.len() as u64;
-        for (pgc, at, what) in [
-            (&twice, second_at, "a second text patch in the game"),
+        for (pgc, at, second, what) in [
+            (&twice, second_at, true, "a second text patch in game 2"),
             (
                 &late,
                 late_at,
-                "a text patch after the game's tags or movetext began",
+                false,
+                "a text patch after game 2's tags or movetext began",
             ),
         ] {
-            let e = decode_error(pgc);
-            assert_eq!((e.offset, e.kind), (at, ExtKind::TEXT_PATCH));
-            assert_eq!(e.error.found, Found::Place(what));
+            let e = match crate::pgc_to_pgn(&pgc[..], &mut Vec::new(), &Default::default()) {
+                Err(ConvertError::Walk(e)) => e,
+                other => panic!("decode gave {other:?}"),
+            };
+            let WalkErrorKind::Structure(g) = &e.kind else {
+                panic!("{e}")
+            };
+            assert_eq!((e.offset, e.game), (at, 1));
+            assert_eq!(g.kind, GameErrorKind::MisplacedPatch { second });
             for report in [
                 Verifier::new().verify(&pgc[..]).unwrap(),
                 verify(&Verifier::new(), &pgc[..]).unwrap(),

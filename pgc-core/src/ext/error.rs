@@ -14,8 +14,6 @@ pub enum Found {
     Value(u64),
     /// This many bytes after the end of the payload's content.
     Trailing(usize),
-    /// What stands where the record does, in words (a record out of place).
-    Place(&'static str),
 }
 
 impl fmt::Display for Found {
@@ -25,7 +23,6 @@ impl fmt::Display for Found {
             Found::Byte(b) => write!(f, "0x{b:02x}"),
             Found::Value(v) => write!(f, "{v}"),
             Found::Trailing(n) => write!(f, "{n} more byte(s)"),
-            Found::Place(what) => f.write_str(what),
         }
     }
 }

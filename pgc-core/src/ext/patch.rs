@@ -24,7 +24,7 @@ pub const SYNC: usize = 4;
 
 /// Where a game's text patch stands, as readers require it (for their
 /// messages): one per game, among the records that lead it.
-pub const PLACE: &str = "at most one text patch in a game, right after its 0x05 and any layout, commands and engine-notes records (spec/extensions.md)";
+pub const PLACE: &str = "at most one text patch in a game, after its 0x05 and any layout, commands and engine-notes records, before anything with text (spec/extensions.md)";
 
 /// How far apart (bytes of rendering skipped plus bytes of text inserted)
 /// the scan looks for the two texts to agree again; beyond it the rest of

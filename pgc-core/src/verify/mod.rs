@@ -81,7 +81,7 @@ use crate::record::{Marker, RecordRef, first_tag_line_break, is_tag_line_break};
 use crate::setup::variant_start_position;
 use crate::stream::{Mode, ReadError, Reader};
 use crate::variant::{Variant, VariantPosition, variant_of_tag};
-use patched::{Gather, Misplaced};
+use patched::Gather;
 use shakmaty::Chess;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -304,9 +304,7 @@ impl Verifier {
             let before = checker.report.problem_count();
             match reader.next_record_with_bytes() {
                 Ok(Some((offset, rec, raw))) => {
-                    if let Some(m) = gather.record(offset, &rec, raw) {
-                        checker.misplaced_patch(offset, m);
-                    }
+                    gather.record(offset, &rec, raw);
                     checker.record(offset, rec);
                     if matches!(rec, RecordRef::GameBegin) {
                         game_start = (before, checker.parser.game().unwrap_or(0));
@@ -939,23 +937,6 @@ impl Checker {
             None,
             "an engine note whose move lists replay from the line (spec/extensions-engine.md)",
             e.to_string(),
-        );
-    }
-
-    /// A text patch that is not where a game's patch stands.
-    fn misplaced_patch(&mut self, offset: u64, m: Misplaced) {
-        let found = match m {
-            Misplaced::Second => "a second text patch in the game",
-            Misplaced::Late => "a text patch after the game's tags or movetext began",
-        };
-        let (game, ply) = (self.parser.game(), self.parser.ply());
-        self.problem(
-            offset,
-            game,
-            ply,
-            Some(Marker::Extension),
-            ext::patch::PLACE,
-            found,
         );
     }
 

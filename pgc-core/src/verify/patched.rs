@@ -6,6 +6,7 @@
 
 use super::Problem;
 use crate::ext;
+use crate::game::may_lead;
 use crate::limits::Limits;
 use crate::record::RecordRef;
 
@@ -26,21 +27,13 @@ pub trait RenderCheck {
 enum State {
     /// Between games: records whose text leads the next game's.
     Outside,
-    /// After 0x05, among the records that lead a game (layout, commands,
-    /// engine notes) and before its text patch, if any.
+    /// After 0x05, among the records that may lead a game
+    /// ([`may_lead`]) and before its text patch, if any.
     Lead,
     /// The game has a text patch.
     Patched,
     /// The game has no text patch: nothing gathered up to its end.
     Plain,
-}
-
-/// What [`Gather::record`] found wrong with where a text patch stands.
-pub(super) enum Misplaced {
-    /// A second text patch in the game.
-    Second,
-    /// A text patch after the game's tags or movetext began.
-    Late,
 }
 
 /// The records of the current game, as read, for its [`RenderCheck`].
@@ -83,27 +76,16 @@ impl Gather {
         self.state = State::Outside;
     }
 
-    /// Takes one record (`raw` its bytes as read). Returns what is wrong
-    /// with the place of a text patch, if it is one.
-    pub(super) fn record(
-        &mut self,
-        offset: u64,
-        rec: &RecordRef<'_>,
-        raw: &[u8],
-    ) -> Option<Misplaced> {
-        let patch = matches!(
-            rec,
-            RecordRef::Extension {
-                kind: ext::TEXT_PATCH,
-                ..
-            }
-        );
+    /// Takes one record (`raw` its bytes as read). Where a text patch may
+    /// stand is the game grammar's rule ([`crate::game`]); a game is
+    /// gathered while its records may lead it, and to its end once its
+    /// patch came.
+    pub(super) fn record(&mut self, offset: u64, rec: &RecordRef<'_>, raw: &[u8]) {
         match (self.state, rec) {
-            (_, RecordRef::Noop) => None,
+            (_, RecordRef::Noop) => {}
             (State::Outside, RecordRef::GameBegin) => {
                 self.state = State::Lead;
                 self.push(offset, raw);
-                None
             }
             (
                 State::Outside,
@@ -115,41 +97,28 @@ impl Gather {
             ) => {
                 // Its own text: the next game's begins after it.
                 self.clear();
-                None
             }
-            (State::Outside, _) => {
-                self.push(offset, raw);
-                None
-            }
-            (State::Lead, _) if patch => {
-                self.state = State::Patched;
-                self.push(offset, raw);
-                None
-            }
+            (State::Outside, _) => self.push(offset, raw),
             (
                 State::Lead,
                 RecordRef::Extension {
-                    kind: ext::LAYOUT | ext::CLOCKS | ext::ENGINE_NOTES,
+                    kind: ext::TEXT_PATCH,
                     ..
                 },
             ) => {
+                self.state = State::Patched;
                 self.push(offset, raw);
-                None
+            }
+            (State::Lead, RecordRef::Extension { kind, .. }) if may_lead(*kind) => {
+                self.push(offset, raw);
             }
             (State::Lead, _) => {
                 self.state = State::Plain;
                 self.clear();
                 self.end(rec);
-                None
             }
-            (State::Patched, _) => {
-                self.push(offset, raw);
-                patch.then_some(Misplaced::Second)
-            }
-            (State::Plain, _) => {
-                self.end(rec);
-                patch.then_some(Misplaced::Late)
-            }
+            (State::Patched, _) => self.push(offset, raw),
+            (State::Plain, _) => self.end(rec),
         }
     }
 
