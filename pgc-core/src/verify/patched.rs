@@ -4,7 +4,7 @@
 //! has no PGN writer; a [`RenderCheck`] (pgn-bridge's) renders each patched
 //! game that the other checks found sound, from the records gathered here.
 
-use super::Problem;
+use super::problem::Problem;
 use crate::ext;
 use crate::game::may_lead;
 use crate::limits::Limits;
