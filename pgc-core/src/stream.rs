@@ -84,6 +84,15 @@ fn describe(marker: Option<Marker>, item: Option<ItemKind>) -> String {
 }
 
 impl ReadError {
+    /// The marker of the record the error is about, when known.
+    pub fn marker(&self) -> Option<Marker> {
+        match self {
+            ReadError::Truncated { marker, .. } => *marker,
+            ReadError::OverLimit { marker, .. } => Some(*marker),
+            ReadError::Io { .. } | ReadError::UnknownMarker { .. } => None,
+        }
+    }
+
     /// The byte offset the error is about.
     pub fn offset(&self) -> u64 {
         match self {

@@ -175,6 +175,14 @@ pub struct WalkError {
     pub kind: WalkErrorKind,
 }
 
+/// A framing error in game `game`, placed as the verifier places it: at the
+/// ply of the line the record cuts into, with its marker when known.
+fn read_error(parser: &GameParser, game: u64, e: ReadError) -> WalkError {
+    let (offset, marker) = (e.offset(), e.marker());
+    let ply = parser.ply().unwrap_or(0);
+    errors_of(game)(offset, ply, marker, e.into())
+}
+
 /// Builds the errors of game `game` from (offset, ply, marker, kind).
 fn errors_of(game: u64) -> impl Fn(u64, u32, Option<Marker>, WalkErrorKind) -> WalkError {
     move |offset, ply, marker, kind| WalkError {
@@ -280,8 +288,7 @@ impl<R: Read> GameWalker<R> {
                 Ok(Some((o, r))) => (*o, r),
                 _ => {
                     if let Err(e) = next {
-                        let o = e.offset();
-                        return Err(err(o, 0, None, e.into()));
+                        return Err(read_error(&self.parser, game, e));
                     }
                     return match self.parser.finish(self.reader.offset()) {
                         Some(e) => Err(grammar(e, game)),
@@ -364,10 +371,7 @@ impl<R: Read> GameWalker<R> {
                         None => Ok(true),
                     };
                 }
-                Err(e) => {
-                    let o = e.offset();
-                    return Err(errors_of(game)(o, 0, None, e.into()));
-                }
+                Err(e) => return Err(read_error(&self.parser, game, e)),
             };
             let event = match self.parser.feed_common(offset, rec) {
                 Some(event) => event,
@@ -833,6 +837,27 @@ mod tests {
             }
         }
         while w.walk_game(&mut Plain).unwrap() {}
+    }
+
+    #[test]
+    fn a_record_cut_off_is_placed_as_the_verifier_places_it() {
+        // 1. e4 (1. d4 d5) 1... e5 2. Qh5 $1, cut inside the NAG record:
+        // the main line has played three plies, the record is a 0x07.
+        let bytes = [
+            0x05, 0x02, 1, b'A', 1, b'B', 0x03, 1, 13, 0x08, 0x03, 2, 11, 10, 0x09, 0x03, 2, 12,
+            14, 0x07,
+        ];
+        let e = GameWalker::new(&bytes[..])
+            .walk_game(&mut Log::default())
+            .unwrap_err();
+        assert_eq!((e.offset, e.game, e.ply), (19, 0, 3));
+        assert_eq!(e.marker, Some(Marker::Nag));
+        let report = crate::verify(&bytes[..], crate::Limits::default()).unwrap();
+        let p = &report.problems[0];
+        assert_eq!(
+            (p.offset, p.game, p.ply, p.marker),
+            (e.offset, Some(e.game), Some(e.ply), e.marker)
+        );
     }
 
     #[test]
