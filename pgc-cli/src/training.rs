@@ -4,8 +4,8 @@
 
 use pgc_core::BulkEvent as Event;
 use pgc_core::BulkGame;
-use pgc_core::VariantPosition;
 use pgc_core::ext::commands::{Eval, TimeKind};
+use pgc_core::{VariantPosition, variant_null_move};
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 /// One training row: a position before a main-line move.
@@ -113,7 +113,7 @@ pub fn training_rows(
         }
         match mv {
             Some(m) => pos.play_unchecked(m),
-            None => pos = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone()),
+            None => pos = variant_null_move(&pos).unwrap_or_else(|| pos.clone()),
         }
         // The clock of this move, if it has one, comes next.
         clocks[side] = None;

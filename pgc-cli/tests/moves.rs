@@ -432,3 +432,33 @@ fn a_game_cut_short_by_a_bad_ordinal_is_not_written() {
         );
     }
 }
+
+/// Null moves advance the counters as any move does: the positions of
+/// `1. e4 -- 2. d4 -- 3. Nf3` as python-chess gives them
+/// (`board.push(chess.Move.null())`), in the fen and csv formats.
+#[test]
+fn null_moves_advance_the_move_counters() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pgn = dir.path().join("null.pgn");
+    std::fs::write(&pgn, "[Event \"n\"]\n\n1. e4 -- 2. d4 -- 3. Nf3 *\n").unwrap();
+    let (_d, pgc_path) = encode(&pgn);
+    let p = pgc_path.to_str().expect("path");
+    let python_chess = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2",
+        "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2",
+        "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 1 3",
+        "rnbqkbnr/pppppppp/8/8/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 2 3",
+    ];
+    let fen = ok(&["moves", p, "--format", "fen", "-q"]);
+    let got: Vec<&str> = fen.lines().filter_map(|l| l.split('\t').next()).collect();
+    assert_eq!(got, python_chess, "fen");
+    let csv = ok(&["moves", p, "--format", "csv", "-q"]);
+    let got: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').nth(2))
+        .collect();
+    assert_eq!(got, python_chess[..5], "csv");
+}

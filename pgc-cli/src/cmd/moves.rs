@@ -37,7 +37,9 @@ use pgc_core::internals::{castling_mode_of, names_chess960, result_of};
 use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
-use pgc_core::{Variant, VariantPosition, variant_of_tag, variant_start_position};
+use pgc_core::{
+    Variant, VariantPosition, variant_null_move, variant_of_tag, variant_start_position,
+};
 use shakmaty::fen::{Epd, Fen};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
@@ -372,7 +374,7 @@ fn write_positions(
                 if ply >= skip {
                     let _ = write_position_null(out, &pos, ply, g.result(), format);
                 }
-                let after = pos.clone().swap_turn().unwrap_or_else(|_| pos.clone());
+                let after = variant_null_move(&pos).unwrap_or_else(|| pos.clone());
                 prev = Some(std::mem::replace(&mut pos, after));
                 ply += 1;
             }
@@ -800,8 +802,7 @@ impl GameVisitor for PositionLines<'_, '_> {
     fn play(&mut self, ply: &Ply<'_>) -> ControlFlow<()> {
         self.plies += 1;
         self.line(Some(ply.mv))?;
-        // Played here, as `write_positions` plays a collected game's moves
-        // (after a null move its counters are not the walker's).
+        // Played here, as `write_positions` plays a collected game's moves.
         let mut after = self.pos.clone();
         after.play_unchecked(ply.mv);
         self.prev = Some(std::mem::replace(&mut self.pos, after));
@@ -817,11 +818,7 @@ impl GameVisitor for PositionLines<'_, '_> {
                 write_position_null(&mut self.out, &self.pos, self.ply, &result, self.job.format);
             self.parts.offer(&mut self.out)?;
         }
-        let after = self
-            .pos
-            .clone()
-            .swap_turn()
-            .unwrap_or_else(|_| self.pos.clone());
+        let after = variant_null_move(&self.pos).unwrap_or_else(|| self.pos.clone());
         self.prev = Some(std::mem::replace(&mut self.pos, after));
         self.ply += 1;
         ControlFlow::Continue(())
