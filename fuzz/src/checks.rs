@@ -186,11 +186,17 @@ pub fn check_pgc(data: &[u8]) {
         .expect("verify reads from memory");
     let (_, walk_err) = walk(data);
     let decoded = decode(data);
-    assert_eq!(
-        walk_err.is_none(),
-        decoded.is_ok(),
-        "walker and decoder disagree: {walk_err:?} vs {decoded:?}"
-    );
+    // The walker renders no text: a text patch that does not fit its
+    // game's rendering is an error of the decoder (and of the verifier,
+    // which renders patched games) alone.
+    let patch_misfit = matches!(&decoded, Err(e) if e.contains("text-patch") && e.contains("within the rendering's length"));
+    if !patch_misfit {
+        assert_eq!(
+            walk_err.is_none(),
+            decoded.is_ok(),
+            "walker and decoder disagree: {walk_err:?} vs {decoded:?}"
+        );
+    }
     if read_err.is_some() {
         assert!(
             !report.is_ok(),

@@ -49,6 +49,9 @@ pub struct ExportWriter {
     /// A comment stood since the last move: the next black move needs
     /// `N...` when the layout says numbers follow comments.
     after_comment: bool,
+    /// A move was written in the game (a move after it may start its own
+    /// line).
+    moved: bool,
     /// Tags were written (an empty line separates them from the movetext).
     tags: bool,
     /// The line width fitted to a text while it is rendered (encoder only).
@@ -78,7 +81,9 @@ pub(crate) struct WidthFit {
     break_word: bool,
     /// The text broke the line between a move number and its move.
     break_after_number: bool,
-    /// The last word written held a line end (a comment of several lines).
+    /// The last word written held a line end (a comment of several lines),
+    /// or was a comment before the game's first move: a line break after it
+    /// tells little of the width.
     after_lines: bool,
 }
 
@@ -133,6 +138,7 @@ impl ExportWriter {
             after_white: false,
             black_number: true,
             after_comment: false,
+            moved: false,
             tags: false,
             fit: WidthFit::START,
         }
@@ -153,6 +159,7 @@ impl ExportWriter {
         self.after_white = false;
         self.black_number = true;
         self.after_comment = false;
+        self.moved = false;
         self.tags = false;
         self.fit = WidthFit {
             on: self.fit.on,
@@ -238,7 +245,7 @@ impl ExportWriter {
             Some(i) => self.col = self.word.len() - i - 1,
             None => self.col += self.word.len(),
         }
-        self.fit.after_lines = last.is_some();
+        self.fit.after_lines = last.is_some() || (!self.moved && self.word.first() == Some(&b'{'));
         self.word.clear();
         self.word_lines = false;
     }
@@ -257,17 +264,18 @@ impl ExportWriter {
     /// A move: `number` is the fullmove number, `white` the side that moved,
     /// `san` the SAN with any `+`/`#`.
     pub fn san(&mut self, out: &mut Vec<u8>, number: u32, white: bool, san: &[u8]) {
+        // One ply (or one move pair) per line: a move after the game's
+        // first starts a line.
+        let own_line = self.layout.ply_per_line || (white && self.layout.move_per_line);
+        if own_line && self.moved && self.number_within_line() {
+            self.move_line(out);
+        }
         if self.numbers(white) {
             let mut buf = [0u8; 16];
             let mut n = write_u32(&mut buf, number);
             let dots = if white { 1 } else { 3 };
             buf[n..n + 3].copy_from_slice(b"...");
             n += dots;
-            if white && self.layout.move_per_line && self.number_within_line() {
-                self.flush_word(out);
-                out.extend_from_slice(self.layout.newline());
-                self.col = 0;
-            }
             self.token(out, &buf[..n]);
             self.fit.break_next = self.fit.break_after_number;
             if self.layout.glued_numbers {
@@ -275,7 +283,12 @@ impl ExportWriter {
                 self.glue_next = true;
             }
         }
-        if !white && self.after_white && self.layout.pair_words && !self.word.is_empty() {
+        if !white
+            && self.after_white
+            && self.layout.pair_words
+            && !self.layout.ply_per_line
+            && !self.word.is_empty()
+        {
             // The reply joins the white move's word.
             self.word.push(b' ');
             put(&mut self.word, san);
@@ -285,12 +298,30 @@ impl ExportWriter {
         self.after_white = white;
         self.black_number = false;
         self.after_comment = false;
+        self.moved = true;
     }
 
-    /// Whether a move number written now would not start its line (where
-    /// `move_per_line` starts a new one).
+    /// Ends the line before a move that starts its own (`ply_per_line`,
+    /// `move_per_line`, after the game's first move), after the layout's
+    /// `line_end_spaces`.
+    fn move_line(&mut self, out: &mut Vec<u8>) {
+        self.flush_word(out);
+        for _ in 0..self.layout.line_end_spaces {
+            out.push(b' ');
+        }
+        out.extend_from_slice(self.layout.newline());
+        self.col = 0;
+    }
+
+    /// Whether a move (or its number) written now would not start its line
+    /// (where `ply_per_line` and `move_per_line` start a new one).
     pub(crate) fn number_within_line(&self) -> bool {
         self.col + self.word.len() > 0 && !self.glue_next
+    }
+
+    /// Whether the word not yet written is a comment on one line.
+    pub(crate) fn word_is_one_line_comment(&self) -> bool {
+        self.word.first() == Some(&b'{') && memchr::memchr(b'\n', &self.word).is_none()
     }
 
     /// Whether a move by White (`white`) or Black gets its move number
@@ -464,9 +495,10 @@ impl ExportWriter {
             return;
         }
         // After a comment of several lines the line holds the comment's
-        // last line: a text that breaks there where the export width would
-        // not (Lichess studies) says nothing of its width, and the writer
-        // keeps the word on the line.
+        // last line, and a comment before the first move often stands on a
+        // line of its own (early TCEC archives): a text that breaks there
+        // where the export width would not (Lichess studies) says nothing
+        // of its width, and the writer keeps the word on the line.
         let broke = broke && !(f.after_lines && need <= EXPORT_WIDTH && need <= f.hi);
         let consistent = if broke { need > f.lo } else { need <= f.hi };
         let w = if !consistent {

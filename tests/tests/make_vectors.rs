@@ -1235,6 +1235,32 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                 .to_string(),
         },
         BridgeVector {
+            name: "text-ply-per-line",
+            title: "an early TCEC game: one ply per line, two spaces before each line end (extension kinds 0x07 and 0x14)",
+            about: "Early TCEC archives put every move on a line of its own, its move \
+                    number glued to a white move (`2.d4`) and none before a black one, \
+                    each followed by the engine's comment and two spaces. The text's \
+                    first line break in the movetext after a move stands right before \
+                    the first black move, after the white move's one-line comment: the \
+                    second layout byte has bit 2 (one ply per line) and the value 2 in \
+                    bits 3-4 (two spaces before each such line end), besides glued \
+                    numbers (bit 0). The width, 92, is the longest line kept whole. The \
+                    comments are engine notes (kind 0x14). A text patch of two edits \
+                    keeps what the layout does not give: the line end after the comment \
+                    before the first move (a line break there tells nothing of the \
+                    width) and the result's line of its own.",
+            pgn: "[Event \"Spec ply per line\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+                  [Round \"?\"]\n[White \"Engine A\"]\n[Black \"Engine B\"]\n\
+                  [Result \"*\"]\n\n\
+                  { Quad core, 2.8 GHz }\n\
+                  1.d4 { ev=0.21, d=14, mt=00:00:31, tl=01:39:29, s=1630 kN/s, tb=0,  }  \n\
+                  Nf6 { ev=-0.15, d=13, mt=00:00:25, tl=01:39:35, s=1544 kN/s, tb=0,  }  \n\
+                  2.c4 { ev=0.25, d=15, mt=00:00:41, tl=01:38:48, s=1602 kN/s, tb=0,  }  \n\
+                  e6 { ev=-0.18, d=14, pd=Nf3, mt=00:00:37, tl=01:38:58, s=1587 kN/s, tb=0,  }  \n\
+                  *\n\n"
+                .to_string(),
+        },
+        BridgeVector {
             name: "text-rejected",
             title: "a game that cannot be converted, kept as read between two games (extension kind 0x0a)",
             about: "The second game has an illegal move (`2. Ke3`). It is no PGC game; its \
@@ -1458,11 +1484,19 @@ impl RecordWalk {
                 let t = payload[self.used - 3];
                 self.put(1, format!("trailer: {t} line ends after the last token"));
                 if let Some(&f2) = payload.get(self.used - 3) {
-                    let names = ["glued move numbers (`1.e4`)", "move pairs as words"];
-                    let set: Vec<&str> = (0..2)
+                    let names = [
+                        "glued move numbers (`1.e4`)",
+                        "move pairs as words",
+                        "one ply per line",
+                    ];
+                    let mut set: Vec<String> = (0..3)
                         .filter(|b| f2 & (1 << b) != 0)
-                        .map(|b| names[b])
+                        .map(|b| names[b].to_string())
                         .collect();
+                    let spaces = (f2 >> 3) & 3;
+                    if spaces > 0 {
+                        set.push(format!("{spaces} spaces before a move's line end"));
+                    }
                     self.put(
                         1,
                         format!("second layout flags 0x{f2:02x}: {}", set.join(", ")),

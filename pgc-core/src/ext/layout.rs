@@ -43,6 +43,13 @@ pub struct Layout {
     /// A white move and the black reply are one unit for line breaking
     /// (`12.O-O-O fxe5` never split; pgnmentor).
     pub pair_words: bool,
+    /// Start a new line before every move, white or black, whatever the
+    /// width (one ply per line, as early TCEC archives write it).
+    pub ply_per_line: bool,
+    /// Spaces (0 to 3) before the line end that starts a move's line under
+    /// `ply_per_line` or `move_per_line` (early TCEC archives end each such
+    /// line with two).
+    pub line_end_spaces: u8,
     /// Newlines after the last movetext token (2: the result line and the
     /// blank line of section 8.2.1).
     pub trailer: u8,
@@ -62,6 +69,8 @@ impl Layout {
         result_gap: false,
         glued_numbers: false,
         pair_words: false,
+        ply_per_line: false,
+        line_end_spaces: 0,
         trailer: 2,
     };
 
@@ -84,14 +93,17 @@ impl Layout {
         put_varint(out, self.width);
         out.push(self.trailer);
         // A second flags byte, only when one of its flags is set.
-        let flags2 = u8::from(self.glued_numbers) | u8::from(self.pair_words) << 1;
+        let flags2 = u8::from(self.glued_numbers)
+            | u8::from(self.pair_words) << 1
+            | u8::from(self.ply_per_line) << 2
+            | (self.line_end_spaces & 3) << 3;
         if flags2 != 0 {
             out.push(flags2);
         }
     }
 
     /// Reads a LAYOUT payload: flags, width (LEB128 of at most 32 bits),
-    /// trailer, and an optional second flags byte with only bits 0–1 used;
+    /// trailer, and an optional second flags byte with only bits 0–4 used;
     /// nothing after it.
     ///
     /// # Errors
@@ -109,11 +121,11 @@ impl Layout {
         let trailer = byte(at, "the trailer byte")?;
         let flags2 = match payload.get(at + 1) {
             None => 0,
-            Some(&f) if f & !3 == 0 => f,
+            Some(&f) if f & !0x1f == 0 => f,
             Some(&f) => {
                 return Err(PayloadError {
                     at: at + 1,
-                    expected: "a second flags byte with only bits 0-1 set",
+                    expected: "a second flags byte with only bits 0-4 set",
                     found: Found::Byte(f),
                 });
             }
@@ -136,6 +148,8 @@ impl Layout {
             result_gap: flags & 128 != 0,
             glued_numbers: flags2 & 1 != 0,
             pair_words: flags2 & 2 != 0,
+            ply_per_line: flags2 & 4 != 0,
+            line_end_spaces: (flags2 >> 3) & 3,
             width,
             trailer,
         })
@@ -167,16 +181,20 @@ mod tests {
             result_gap: true,
             glued_numbers: true,
             pair_words: true,
+            ply_per_line: true,
+            line_end_spaces: 2,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b1111_1111, 0, 1, 3]);
+        assert_eq!(p, [0b1111_1111, 0, 1, 0b1_0111]);
         assert_eq!(Layout::from_payload(&p), Ok(l));
         let mut p = Vec::new();
         Layout {
             glued_numbers: false,
             pair_words: false,
+            ply_per_line: false,
+            line_end_spaces: 0,
             ..l
         }
         .to_payload(&mut p);
@@ -186,6 +204,8 @@ mod tests {
             Ok(Layout {
                 glued_numbers: false,
                 pair_words: false,
+                ply_per_line: false,
+                line_end_spaces: 0,
                 ..l
             })
         );
@@ -203,7 +223,7 @@ mod tests {
         assert_eq!(e(&[0]), (1, Found::End));
         assert_eq!(e(&[0, 0x80]), (2, Found::End));
         assert_eq!(e(&[0, 79]), (2, Found::End));
-        assert_eq!(e(&[0, 79, 2, 4]), (3, Found::Byte(4)));
+        assert_eq!(e(&[0, 79, 2, 0x20]), (3, Found::Byte(0x20)));
         assert_eq!(e(&[0, 79, 2, 1, 0]), (4, Found::Trailing(1)));
         assert_eq!(
             e(&[0, 0xff, 0xff, 0xff, 0xff, 0xff, 2]),

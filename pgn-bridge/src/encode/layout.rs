@@ -44,6 +44,9 @@ struct Gap {
     two_spaces: bool,
     /// The last whitespace ended with a line end and a space.
     lead_space: bool,
+    /// Spaces right before the first line end of the last whitespace (up
+    /// to 3).
+    line_end_spaces: u8,
 }
 
 /// Layout facts already used by the rendering: they can no longer change.
@@ -51,6 +54,7 @@ struct Gap {
 struct Used {
     newline: bool,
     move_per_line: bool,
+    ply_per_line: bool,
     numbers: bool,
     number_after_comment: bool,
     glyphs: bool,
@@ -246,14 +250,32 @@ impl LayoutTracker {
             l.glued_numbers = glued;
             l.pair_words = glued;
         }
-        if white && numbered && !self.used.move_per_line && self.writer.number_within_line() {
-            // The first white move number that would not start a line:
-            // one move pair per line (TCEC, annotated Lichess exports) when
-            // it follows a move and the text's first line break in the
-            // movetext is right before it.
+        // A move after the game's first that would not start a line decides
+        // whether moves start their own lines: they do when the text's
+        // first line break in the movetext is right before it.
+        let within = self.moves > 0 && self.writer.number_within_line();
+        let own_line = g.newline && !self.movetext_broke;
+        if within && !self.used.ply_per_line {
+            // One ply per line (early TCEC archives): seen at a black move
+            // right after the white move's comment, on one line (a line
+            // break right after a move, or after a comment of several
+            // lines, is the width's).
+            self.used.ply_per_line = true;
+            let after_comment = self.writer.word_is_one_line_comment();
+            let l = self.writer.layout_mut();
+            l.ply_per_line = own_line && !white && after_comment;
+            if l.ply_per_line {
+                l.line_end_spaces = g.line_end_spaces;
+            }
+        }
+        if white && within && !self.used.move_per_line {
+            // One move pair per line (TCEC, annotated Lichess exports).
             self.used.move_per_line = true;
-            self.writer.layout_mut().move_per_line =
-                g.newline && self.moves > 0 && !self.movetext_broke;
+            let l = self.writer.layout_mut();
+            l.move_per_line = own_line;
+            if own_line && !l.ply_per_line {
+                l.line_end_spaces = g.line_end_spaces;
+            }
         }
         let broke = g.newline || g.newline_after_number;
         if numbered {
@@ -297,6 +319,11 @@ impl LayoutTracker {
         g.glued = false;
         g.two_spaces = ws == b"  ";
         g.lead_space = ws.ends_with(b"\n ");
+        if let Some(i) = memchr::memchr(b'\n', ws) {
+            let line = ws[..i].strip_suffix(b"\r").unwrap_or(&ws[..i]);
+            let spaces = line.iter().rev().take_while(|&&b| b == b' ').count();
+            g.line_end_spaces = spaces.min(3) as u8;
+        }
     }
 
     /// A NAG, written as a suffix glyph (`!!`) or not (`$3`).

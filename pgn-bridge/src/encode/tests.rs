@@ -717,6 +717,48 @@ fn one_move_pair_per_line_with_comments() {
 }
 
 #[test]
+fn one_ply_per_line_with_spaces_before_each_line_end() {
+    // Early TCEC: every move on its own line after its comment and two
+    // spaces, glued numbers, no `N...` after a comment, the result on the
+    // last move's line.
+    let sans: Vec<&str> = LONG_GAME.split_whitespace().take(12).collect();
+    let lines: Vec<String> = sans
+        .iter()
+        .enumerate()
+        .map(|(i, san)| {
+            let number = if i % 2 == 0 {
+                format!("{}.", i / 2 + 1)
+            } else {
+                String::new()
+            };
+            let end = if i + 1 == sans.len() { " *" } else { "  " };
+            format!("{number}{san} {{ ev=0.{i}, d={i} }}{end}")
+        })
+        .collect();
+    let text = game_text(&lines, "\n", "*");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    assert!(layout.ply_per_line && layout.glued_numbers && !layout.number_after_comment);
+    assert_eq!(layout.line_end_spaces, 2);
+    assert!(!layout.move_per_line);
+}
+
+#[test]
+fn a_line_break_right_after_a_move_is_the_width_not_one_ply_per_line() {
+    // `1. e4` ends a line of a long comment before the first move, and the
+    // text wraps before the black reply: the width's break (ChessBase).
+    let comment = "{".to_string() + &"word ".repeat(12) + "end}";
+    let w = words(false, false);
+    let mut lines = vec![format!("{comment} 1. e4")];
+    lines.extend(fill(&w[2..], 79));
+    lines.last_mut().unwrap().push_str(" *");
+    let text = game_text(&lines, "\n", "*");
+    let (layout, _) = layout_of(&text);
+    assert!(!layout.unwrap_or(crate::layout::Layout::EXPORT).ply_per_line);
+}
+
+#[test]
 fn a_result_past_the_width_stays_on_its_line() {
     let w = words(false, false);
     let mut lines = fill(&w, 79);
