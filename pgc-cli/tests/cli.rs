@@ -514,13 +514,13 @@ fn broken() -> Vec<(&'static str, Vec<u8>, &'static str, &'static str)> {
             "truncated",
             truncated,
             "byte 94, game 1, 0x02 tag-pair: expected 7 bytes for the record",
-            "error: byte 94, game 1, ply 0, -: truncated record at byte 94",
+            "error: byte 94, game 1, ply 0, 0x02 tag-pair: truncated record at byte 94",
         ),
         (
             "unknown-marker",
             vec![0x05, 0x03, 1, 13, 0x0b, 0x06],
             "byte 4, game 1, ply 1: expected a record marker (0x00..=0x0a or 0x80), found byte 0x0b",
-            "error: byte 4, game 1, ply 0, -: unknown record marker 0x0b at byte 4",
+            "error: byte 4, game 1, ply 1, -: unknown record marker 0x0b at byte 4",
         ),
         (
             "unbalanced-variation",
@@ -544,13 +544,13 @@ fn broken() -> Vec<(&'static str, Vec<u8>, &'static str, &'static str)> {
             "string-longer-than-file",
             vec![0x05, 0x02, 200, b'E', b'v'],
             "byte 1, game 1, 0x02 tag-pair: expected 202 bytes for the record (its string-1 included), found 4 byte(s) left",
-            "error: byte 1, game 1, ply 0, -: truncated record at byte 1: its string-1 (0x02 tag-pair) needs 202 bytes but the input has 4",
+            "error: byte 1, game 1, ply 0, 0x02 tag-pair: truncated record at byte 1: its string-1 (0x02 tag-pair) needs 202 bytes but the input has 4",
         ),
         (
             "escape-longer-than-file",
             vec![0x05, 0x0a, 0xff, 0x7f, b'x', 0x06],
             "byte 1, game 1, 0x0a escape-string: expected 32770 bytes",
-            "error: byte 1, game 1, ply 0, -: truncated record at byte 1",
+            "error: byte 1, game 1, ply 0, 0x0a escape-string: truncated record at byte 1",
         ),
     ]
 }
