@@ -30,8 +30,9 @@ pub struct Layout {
     /// A space before the first movetext token (Lichess writes ` 0-1` for a
     /// game without moves).
     pub lead_space: bool,
-    /// Start a new line before every white move number, whatever the width
-    /// (one move pair per line, as Lichess's annotated exports do).
+    /// Start a new line before every white move number after the game's
+    /// first move, whatever the width (one move pair per line, as Lichess's
+    /// annotated exports do).
     pub move_per_line: bool,
     /// The termination marker stays on the last line whatever the width
     /// (TWIC and ChessBase exports let it run past the width).
