@@ -332,15 +332,7 @@ impl<R: Read> Reader<R> {
     /// resynchronising one skips ahead on the next call.
     #[inline]
     pub fn next_record(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
-        // A whole record of a common kind is taken at once, in line; the
-        // rest (refills, errors, other kinds) out of line.
-        if let Some((_, len)) = frame_common(self.buf.buffered()) {
-            let at = self.offset;
-            self.offset += len as u64;
-            // The same bytes, framed again: always `Some`.
-            return Ok(frame_common(self.buf.take(len)).map(|(rec, _)| (at, rec)));
-        }
-        self.next_record_framed()
+        Ok(self.next_record_with_bytes()?.map(|(at, rec, _)| (at, rec)))
     }
 
     /// As [`Self::next_record`], with the record's bytes as read: for a
@@ -349,43 +341,34 @@ impl<R: Read> Reader<R> {
     ///
     /// # Errors
     /// As [`Self::next_record`].
+    #[inline]
     pub fn next_record_with_bytes(&mut self) -> Result<Option<FramedRecord<'_>>, ReadError> {
-        let (at, len) = if let Some((_, len)) = frame_common(self.buf.buffered()) {
+        // A whole record of a common kind is taken at once, in line; the
+        // rest (refills, errors, other kinds) out of line.
+        if let Some((_, len)) = frame_common(self.buf.buffered()) {
             let at = self.offset;
             self.offset += len as u64;
-            (at, len)
-        } else {
-            let Some(framed) = self.next_len()? else {
-                return Ok(None);
-            };
-            framed
-        };
-        let bytes = self.buf.take(len);
-        // The same bytes, framed again: always `Some`.
-        let rec = match frame_common(bytes) {
-            Some((rec, _)) => rec,
-            None => match frame(bytes, &self.limits) {
-                Ok((rec, _)) => rec,
-                Err(_) => return Ok(None),
-            },
-        };
-        Ok(Some((at, rec, bytes)))
+            let bytes = self.buf.take(len);
+            // The same bytes, framed again: always `Some`.
+            return Ok(frame_common(bytes).map(|(rec, _)| (at, rec, bytes)));
+        }
+        self.next_record_framed()
     }
 
     #[inline(never)]
-    fn next_record_framed(&mut self) -> Result<Option<(u64, RecordRef<'_>)>, ReadError> {
+    fn next_record_framed(&mut self) -> Result<Option<FramedRecord<'_>>, ReadError> {
         let Some((at, len)) = self.next_len()? else {
             return Ok(None);
         };
         let bytes = self.buf.take(len);
         // next_len framed these very bytes successfully.
         if let Some((rec, _)) = frame_common(bytes) {
-            return Ok(Some((at, rec)));
+            return Ok(Some((at, rec, bytes)));
         }
         let Ok((rec, _)) = frame(bytes, &self.limits) else {
             return Ok(None);
         };
-        Ok(Some((at, rec)))
+        Ok(Some((at, rec, bytes)))
     }
 
     /// The next record's offset and length, framed whole in the buffer and
