@@ -489,6 +489,17 @@ impl GameParser {
         (self.state == State::Movetext).then(|| self.lines.last().map_or(0, |l| l.ply))
     }
 
+    /// Whether the open game's records so far may all lead it (0x05 and
+    /// the kinds of [`may_lead`]), so that its text patch may come next.
+    pub(crate) fn leads(&self) -> bool {
+        self.in_game() && self.lead
+    }
+
+    /// Whether the open game has a text patch.
+    pub(crate) fn patched(&self) -> bool {
+        self.in_game() && self.patched
+    }
+
     /// The open game's `FEN` tag (a 0x02 tag pair or an [`ext::LONG_TAG`]
     /// record in its tag section): its value, and the offset and marker of
     /// its record. The last one counts.

@@ -232,7 +232,7 @@ impl Verifier {
         input: R,
         mut render: Option<&mut dyn RenderCheck>,
     ) -> io::Result<Report> {
-        let mut gather = Gather::new(render.is_some());
+        let mut gather = Gather::new();
         // The problems counted when the current game began, and its index.
         let mut game_start = (0u64, 0u64);
         let mut reader = Reader::with_limits(input, self.limits).mode(Mode::Resync);
@@ -271,19 +271,17 @@ impl Verifier {
             let before = checker.report.problem_count();
             match reader.next_record_with_bytes() {
                 Ok(Some((offset, rec, raw))) => {
-                    gather.record(offset, &rec, raw);
                     checker.record(offset, rec);
                     if matches!(rec, RecordRef::GameBegin) {
                         game_start = (before, checker.parser.game().unwrap_or(0));
                     }
-                    if gather.finished(&rec) {
+                    if let Some(r) = render.as_deref_mut()
+                        && gather.record(offset, &rec, raw, &checker.parser)
+                    {
                         let (problems, game) = game_start;
-                        let found = match render.as_deref_mut() {
-                            Some(r) if checker.report.problem_count() == problems => {
-                                gather.render(r, self.limits)
-                            }
-                            _ => None,
-                        };
+                        let found = (checker.report.problem_count() == problems)
+                            .then(|| gather.render(r, self.limits))
+                            .flatten();
                         gather.reset();
                         if let Some(p) = found {
                             checker.rendering(game, p);

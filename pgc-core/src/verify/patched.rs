@@ -6,7 +6,7 @@
 
 use super::problem::Problem;
 use crate::ext;
-use crate::game::may_lead;
+use crate::game::GameParser;
 use crate::limits::Limits;
 use crate::record::RecordRef;
 
@@ -22,35 +22,20 @@ pub trait RenderCheck {
     fn check(&mut self, pgc: &[u8], limits: Limits) -> Option<Problem>;
 }
 
-/// Where the gathering of the current game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Between games: records whose text leads the next game's.
-    Outside,
-    /// After 0x05, among the records that may lead a game
-    /// ([`may_lead`]) and before its text patch, if any.
-    Lead,
-    /// The game has a text patch.
-    Patched,
-    /// The game has no text patch: nothing gathered up to its end.
-    Plain,
-}
-
 /// The records of the current game, as read, for its [`RenderCheck`].
 pub(super) struct Gather {
-    /// Whether records are gathered (only for a [`RenderCheck`]).
-    keep: bool,
-    state: State,
+    /// The open game has a text patch (the game parser's word, kept past
+    /// the game's 0x06).
+    patched: bool,
     bytes: Vec<u8>,
     /// Each gathered record's place in `bytes` and its offset in the input.
     spans: Vec<(usize, u64)>,
 }
 
 impl Gather {
-    pub(super) fn new(keep: bool) -> Gather {
+    pub(super) fn new() -> Gather {
         Gather {
-            keep,
-            state: State::Outside,
+            patched: false,
             bytes: Vec::new(),
             spans: Vec::new(),
         }
@@ -62,9 +47,6 @@ impl Gather {
     }
 
     fn push(&mut self, offset: u64, raw: &[u8]) {
-        if !self.keep {
-            return;
-        }
         self.spans.push((self.bytes.len(), offset));
         self.bytes.extend_from_slice(raw);
     }
@@ -73,70 +55,56 @@ impl Gather {
     /// is dropped. Reading goes on as between games.
     pub(super) fn reset(&mut self) {
         self.clear();
-        self.state = State::Outside;
+        self.patched = false;
     }
 
-    /// Takes one record (`raw` its bytes as read). Where a text patch may
-    /// stand is the game grammar's rule ([`crate::game`]); a game is
-    /// gathered while its records may lead it, and to its end once its
-    /// patch came.
-    pub(super) fn record(&mut self, offset: u64, rec: &RecordRef<'_>, raw: &[u8]) {
-        match (self.state, rec) {
-            (_, RecordRef::Noop) => {}
-            (State::Outside, RecordRef::GameBegin) => {
-                self.state = State::Lead;
-                self.push(offset, raw);
+    /// Takes one record (`raw` its bytes as read) once `parser` took it:
+    /// where a text patch may stand is the game grammar's rule, so a game
+    /// is gathered while its records may lead it ([`GameParser::leads`])
+    /// and to its end once its patch came. Returns whether the record
+    /// ended a game with a text patch, ready for [`Self::render`].
+    pub(super) fn record(
+        &mut self,
+        offset: u64,
+        rec: &RecordRef<'_>,
+        raw: &[u8],
+        parser: &GameParser,
+    ) -> bool {
+        match rec {
+            RecordRef::Noop => false,
+            RecordRef::GameEnd => {
+                let patched = std::mem::take(&mut self.patched);
+                if patched {
+                    self.push(offset, raw);
+                } else {
+                    self.clear();
+                }
+                patched
             }
-            (
-                State::Outside,
-                RecordRef::ReducedGame { .. }
-                | RecordRef::Extension {
-                    kind: ext::VERBATIM,
-                    ..
-                },
-            ) => {
+            _ if parser.in_game() => {
+                self.patched = parser.patched();
+                if self.patched || parser.leads() {
+                    self.push(offset, raw);
+                } else {
+                    self.clear();
+                }
+                false
+            }
+            RecordRef::ReducedGame { .. }
+            | RecordRef::Extension {
+                kind: ext::VERBATIM,
+                ..
+            } => {
                 // Its own text: the next game's begins after it.
                 self.clear();
+                false
             }
-            (State::Outside, _) => self.push(offset, raw),
-            (
-                State::Lead,
-                RecordRef::Extension {
-                    kind: ext::TEXT_PATCH,
-                    ..
-                },
-            ) => {
-                self.state = State::Patched;
+            // Between games: text that leads the next game's.
+            _ => {
                 self.push(offset, raw);
+                false
             }
-            (State::Lead, RecordRef::Extension { kind, .. }) if may_lead(*kind) => {
-                self.push(offset, raw);
-            }
-            (State::Lead, _) => {
-                self.state = State::Plain;
-                self.clear();
-                self.end(rec);
-            }
-            (State::Patched, _) => self.push(offset, raw),
-            (State::Plain, _) => self.end(rec),
         }
-    }
-
-    /// After a plain game's record: its end.
-    fn end(&mut self, rec: &RecordRef<'_>) {
-        if matches!(rec, RecordRef::GameEnd) {
-            self.state = State::Outside;
-        }
-    }
-
-    /// Whether `rec` ended a patched game, whose records are then ready
-    /// for [`Self::render`].
-    pub(super) fn finished(&mut self, rec: &RecordRef<'_>) -> bool {
-        let done = self.state == State::Patched && matches!(rec, RecordRef::GameEnd);
-        if done {
-            self.state = State::Outside;
-        }
-        done
     }
 
     /// Renders the gathered game with `check`, its problem placed in the
