@@ -32,10 +32,7 @@ impl RenderCheck for Renderer {
                     game: None,
                     ply: Some(e.ply),
                     marker: Some(Marker::Extension),
-                    expected: format!(
-                        "a {} payload with {} at payload byte {}",
-                        e.kind, e.error.expected, e.error.at
-                    ),
+                    expected: e.error.expectation(e.kind),
                     found: e.error.found.to_string(),
                 });
             }

@@ -40,6 +40,15 @@ pub struct PayloadError {
 }
 
 impl PayloadError {
+    /// What a reader expected of a payload of `kind`, in the words problem
+    /// reports use (`a 0x0b text-patch payload with … at payload byte 3`).
+    pub fn expectation(&self, kind: ExtKind) -> String {
+        format!(
+            "a {kind} payload with {} at payload byte {}",
+            self.expected, self.at
+        )
+    }
+
     /// The error placed at its record: `offset` is the byte offset of the
     /// record (its 0x80 marker) in the input.
     pub const fn at_record(self, kind: ExtKind, offset: u64, game: u64, ply: u32) -> ExtError {

@@ -730,12 +730,7 @@ impl Checker {
                 game,
                 ply,
                 Some(marker),
-                format!(
-                    "a {} payload with {} at payload byte {}",
-                    ExtKind(kind),
-                    e.expected,
-                    e.at
-                ),
+                e.expectation(ExtKind(kind)),
                 format!(
                     "{} ({} payload byte(s) {})",
                     e.found,
