@@ -29,9 +29,10 @@ pub const JUNK: u8 = 0x09;
 /// no game. payload = the bytes; the decoder writes them as they are.
 pub const VERBATIM: u8 = 0x0a;
 /// Edits that turn the decoder's rendering of a game into the game's text
-/// as it was read (`spec/extensions.md`, codec [`super::patch`]): one
-/// record per game, right after 0x05, for text that the layout facts alone
-/// do not give back.
+/// as it was read (`spec/extensions.md`, codec [`super::patch`]): at most
+/// one record per game, among the records that lead it (after 0x05 and any
+/// layout, commands and engine-notes records; the game grammar's rule), for
+/// text that the layout facts alone do not give back.
 pub const TEXT_PATCH: u8 = 0x0b;
 /// The game's comments made only of typed embedded commands (`[%clk]`,
 /// `[%eval]`, `[%cal]`, `[%csl]`, …): one record per game, right after 0x05
