@@ -310,7 +310,8 @@ impl LayoutTracker {
     pub(crate) fn whitespace(&mut self, ws: &[u8]) {
         self.text(ws);
         let g = &mut self.gap;
-        let newline = memchr::memchr(b'\n', ws).is_some();
+        let line_end = memchr::memchr(b'\n', ws);
+        let newline = line_end.is_some();
         if g.number {
             g.newline_after_number |= newline;
         } else {
@@ -319,7 +320,7 @@ impl LayoutTracker {
         g.glued = false;
         g.two_spaces = ws == b"  ";
         g.lead_space = ws.ends_with(b"\n ");
-        if let Some(i) = memchr::memchr(b'\n', ws) {
+        if let Some(i) = line_end {
             let line = ws[..i].strip_suffix(b"\r").unwrap_or(&ws[..i]);
             let spaces = line.iter().rev().take_while(|&&b| b == b' ').count();
             g.line_end_spaces = spaces.min(3) as u8;
