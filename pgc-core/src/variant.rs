@@ -151,13 +151,7 @@ pub fn copy_position(dst: &mut VariantPosition, src: &VariantPosition) {
 #[inline]
 pub fn check_suffix(pos: &VariantPosition) -> &'static [u8] {
     if let VariantPosition::Chess(c) = pos {
-        return if !c.is_check() {
-            b""
-        } else if c.is_checkmate() {
-            b"#"
-        } else {
-            b"+"
-        };
+        return crate::ordinal::check_suffix(c);
     }
     variant_suffix(pos)
 }

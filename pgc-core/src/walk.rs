@@ -636,8 +636,8 @@ fn play_run<V: GameVisitor>(
             c.play_unchecked(m);
             if want_san {
                 san = san_of.text(m);
-                if c.is_check() {
-                    san.push(if c.is_checkmate() { b'#' } else { b'+' });
+                for &b in crate::ordinal::check_suffix(c) {
+                    san.push(b);
                 }
             }
         }

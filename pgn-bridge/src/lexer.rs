@@ -168,7 +168,7 @@ pub fn is_whitespace(b: u8) -> bool {
 ///
 /// [`NeedMore`] if `eof` is false and more input is needed.
 pub fn scan_game(input: &[u8], eof: bool, ctx: LexContext) -> Result<GameEnd, NeedMore> {
-    match run(input, eof, ctx, &mut Scan) {
+    match run::<_, false>(input, eof, ctx, &mut Scan) {
         Ok(end) => Ok(end),
         Err(Stop::NeedMore) => Err(NeedMore),
         // `Scan` never breaks; were it to, the buffer would be the game.
@@ -214,13 +214,28 @@ pub fn lex_games<V: Visitor>(
         at_input_start: start.offset == 0,
     };
     let mut rest = batch;
-    // With the whole batch at hand, the scan never needs more.
-    while let Ok(end) = scan_game(rest, true, ctx) {
-        if !end.has_tokens {
+    // With the whole batch at hand, each game is lexed in one pass that
+    // also finds its end. Whitespace alone (after a byte order mark at the
+    // input's start) makes no game, as for `scan_game`.
+    loop {
+        let bom = if ctx.at_input_start && rest.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
+        if rest[bom..].iter().all(|&b| is_whitespace(b)) {
             break;
         }
-        let (game, after) = rest.split_at(end.len.min(rest.len()));
-        let output = lex_game(game, start, ctx, visitor);
+        let len = match visitor.begin_game(start) {
+            ControlFlow::Continue(()) => match run::<V, true>(rest, true, ctx, visitor) {
+                Ok(end) => end.len,
+                // Unreachable: with eof = true a finishing run ends.
+                Err(_) => rest.len(),
+            },
+            ControlFlow::Break(()) => scan_game(rest, true, ctx).map_or(rest.len(), |e| e.len),
+        };
+        let (game, after) = rest.split_at(len.min(rest.len()));
+        let output = visitor.end_game(game);
         each(start, output, visitor);
         start.index += 1;
         start.offset += game.len() as u64;
@@ -242,7 +257,7 @@ fn lex_events<V: Visitor>(
     visitor: &mut V,
 ) -> ControlFlow<()> {
     visitor.begin_game(start)?;
-    let len = match run(game, true, ctx, visitor) {
+    let len = match run::<_, false>(game, true, ctx, visitor) {
         Ok(end) => end.len,
         Err(Stop::Break) => return ControlFlow::Break(()),
         // Unreachable with eof = true; keep the bytes anyway.
@@ -514,9 +529,18 @@ struct SeenTags {
 /// The state machine shared by [`scan_game`] and [`lex_game`].
 ///
 /// A skipped variation is stepped through with the scanning pass's visitor,
-/// so it ends exactly where a reported one would.
+/// so it ends exactly where a reported one would. With `FINISH`, a `Break`
+/// from the visitor does the same for the rest of the game, so the game's
+/// end is found in the one pass ([`lex_games`]); every step sets the
+/// machine's state before it reports, or reports before it moves on, so
+/// stepping on from where the visitor stopped ends where a scan would.
 #[inline(always)]
-fn run<V: Visitor>(input: &[u8], eof: bool, ctx: LexContext, v: &mut V) -> Result<GameEnd, Stop> {
+fn run<V: Visitor, const FINISH: bool>(
+    input: &[u8],
+    eof: bool,
+    ctx: LexContext,
+    v: &mut V,
+) -> Result<GameEnd, Stop> {
     let mut m = Machine {
         input,
         eof,
@@ -533,15 +557,22 @@ fn run<V: Visitor>(input: &[u8], eof: bool, ctx: LexContext, v: &mut V) -> Resul
     };
     if ctx.at_input_start {
         if input.starts_with(BOM) {
-            emit!(v.bom());
             m.pos = 3;
             m.line_start_pos = 3;
+            if v.bom().is_break() {
+                return m.finish::<FINISH>(&mut seen);
+            }
         } else if !eof && input.len() < 3 && BOM.starts_with(input) {
             return Err(Stop::NeedMore);
         }
     }
     'game: loop {
-        match m.step(&mut seen, v)? {
+        let step = match m.step(&mut seen, v) {
+            Ok(step) => step,
+            Err(Stop::Break) => return m.finish::<FINISH>(&mut seen),
+            Err(e) => return Err(e),
+        };
+        match step {
             Step::Token => {}
             Step::End => break,
             Step::SkipVariation => {
@@ -551,22 +582,43 @@ fn run<V: Visitor>(input: &[u8], eof: bool, ctx: LexContext, v: &mut V) -> Resul
                         break 'game;
                     }
                 }
-                emit!(v.end_variation());
+                if v.end_variation().is_break() {
+                    return m.finish::<FINISH>(&mut seen);
+                }
             }
         }
     }
     if m.phase == Phase::Tags {
-        // No movetext.
-        emit!(v.end_tags());
-        emit!(v.begin_movetext());
+        // No movetext. The game's end is known: with `FINISH` a `Break`
+        // changes nothing.
+        if (v.end_tags().is_break() || v.begin_movetext().is_break()) && !FINISH {
+            return Err(Stop::Break);
+        }
     }
-    Ok(GameEnd {
-        len: m.pos,
-        has_tokens: m.has_tokens,
-    })
+    Ok(m.end())
 }
 
 impl Machine<'_> {
+    /// Where the game ends (so far, before the game's end is reached).
+    #[inline(always)]
+    fn end(&self) -> GameEnd {
+        GameEnd {
+            len: self.pos,
+            has_tokens: self.has_tokens,
+        }
+    }
+
+    /// After a `Break` from the visitor: `Break` again, or with `FINISH`
+    /// the rest of the game stepped through without reporting, and its end.
+    #[cold]
+    fn finish<const FINISH: bool>(&mut self, seen: &mut SeenTags) -> Result<GameEnd, Stop> {
+        if !FINISH {
+            return Err(Stop::Break);
+        }
+        while self.step(seen, &mut Scan)? != Step::End {}
+        Ok(self.end())
+    }
+
     /// Whether `p` is at column 1.
     #[inline(always)]
     fn at_col1(&self, p: usize) -> bool {
@@ -840,7 +892,7 @@ mod tests {
     use super::*;
 
     /// Records every event as a readable line.
-    #[derive(Default)]
+    #[derive(Default, Clone)]
     struct Rec {
         ev: Vec<String>,
         ws: bool,
@@ -963,8 +1015,24 @@ mod tests {
         )
     }
 
-    /// Splits `input` into games with `scan_game` and lexes each with `rec`.
+    /// Splits `input` into games with `scan_game` and lexes each with `rec`;
+    /// checks that `lex_games`, which finds each game's end as it lexes
+    /// it, reports the same.
     fn lex_all(input: &[u8], mut rec: Rec) -> Vec<Vec<String>> {
+        let mut twin = rec.clone();
+        let out = split_and_lex(input, &mut rec);
+        let start = GameStart {
+            index: 0,
+            offset: 0,
+            line: 1,
+        };
+        let mut batch = Vec::new();
+        lex_games(input, start, &mut twin, |_, game, _| batch.push(game));
+        assert_eq!(batch, out, "lex_games against scan_game and lex_game");
+        out
+    }
+
+    fn split_and_lex(input: &[u8], rec: &mut Rec) -> Vec<Vec<String>> {
         let mut out = Vec::new();
         let mut pos = 0;
         loop {
@@ -988,7 +1056,7 @@ mod tests {
                 offset: pos as u64,
                 line: 1 + input[..pos].iter().filter(|&&b| b == b'\n').count() as u64,
             };
-            out.push(lex_game(&input[pos..pos + end.len], start, ctx, &mut rec));
+            out.push(lex_game(&input[pos..pos + end.len], start, ctx, rec));
             pos += end.len;
         }
         out

@@ -25,6 +25,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use shakmaty::san::San;
+use shakmaty::variant::VariantPosition;
 use shakmaty::{CastlingSide, Chess, Move, Position, Role};
 use std::fmt::Write as _;
 use std::fs::File;
@@ -74,8 +75,65 @@ fn check_position(pos: &Chess) -> Vec<(String, Move)> {
             "{san} in {}",
             fen(pos)
         );
+        let plus = SanPlus::from_move(pos.clone(), *m).to_string();
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        let suffix = pgc_core::variant::check_suffix(&VariantPosition::Chess(after));
+        assert_eq!(
+            plus.as_bytes(),
+            [san.as_bytes(), suffix].concat(),
+            "suffix of {san} in {}",
+            fen(pos)
+        );
+    }
+    for other in near_spellings(&reference) {
+        assert!(
+            reference.iter().any(|(s, _)| *s == other)
+                || find_canonical_in(pos, other.as_bytes()).is_none(),
+            "{other} is no legal move's SAN in {}",
+            fen(pos)
+        );
     }
     reference
+}
+
+/// Spellings one edit away from the legal moves' SAN: the capture mark
+/// dropped or added, the first disambiguation character dropped, an origin
+/// file or rank added, the target moved along its file or rank.
+fn near_spellings(reference: &[(String, Move)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (san, m) in reference {
+        let b = san.as_bytes();
+        if let Some(i) = san.find('x') {
+            out.push(format!("{}{}", &san[..i], &san[i + 1..]));
+        } else if b.len() >= 3 && b[0].is_ascii_uppercase() && b[0] != b'O' {
+            out.push(format!("{}x{}", &san[..b.len() - 2], &san[b.len() - 2..]));
+        } else if b.len() == 2 {
+            for f in [b[0].wrapping_sub(1), b[0] + 1] {
+                out.push(format!("{}x{}", f as char, san));
+            }
+        }
+        if b.len() >= 4 && b[0].is_ascii_uppercase() && b[1] != b'x' {
+            out.push(format!("{}{}", &san[..1], &san[2..]));
+        }
+        if b[0].is_ascii_uppercase() && b[0] != b'O' {
+            let from = m.from().expect("a piece move has an origin");
+            out.push(format!("{}{}{}", &san[..1], from.file().char(), &san[1..]));
+            out.push(format!("{}{}{}", &san[..1], from.rank().char(), &san[1..]));
+        }
+        let (head, to) = san.split_at(san.len().saturating_sub(2));
+        if let [f, r] = *to.as_bytes() {
+            for (f2, r2) in [
+                (f, r + 1),
+                (f, r.wrapping_sub(1)),
+                (f + 1, r),
+                (f.wrapping_sub(1), r),
+            ] {
+                out.push(format!("{head}{}{}", f2 as char, r2 as char));
+            }
+        }
+    }
+    out
 }
 
 /// The same check without building the naive list, for the millions of

@@ -398,14 +398,7 @@ pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bo
             return false;
         };
         p.play_unchecked(m);
-        let want: &[u8] = if !p.is_check() {
-            b""
-        } else if p.is_checkmate() {
-            b"#"
-        } else {
-            b"+"
-        };
-        if suffix != want {
+        if suffix != crate::ordinal::check_suffix(&p) {
             out.truncate(mark);
             return false;
         }
@@ -430,9 +423,7 @@ pub fn render_moves(
             out.push(b' ');
         }
         out.extend_from_slice(san.as_bytes());
-        if after.is_check() {
-            out.push(if after.is_checkmate() { b'#' } else { b'+' });
-        }
+        out.extend_from_slice(crate::ordinal::check_suffix(after));
     })
 }
 

@@ -151,17 +151,9 @@ impl<'a, P: Position> Census<'a, P> {
         // nothing between, a checker; with one piece between, that piece,
         // if ours, is pinned. The other checkers come from the attack
         // tables (shakmaty's `attacks_to`, the sliders taken from here).
-        // (The empty-board lines come from small tables that stay in the L1
-        // cache, not from the magic attack table.)
-        let snipers = ((Bitboard(slider::ROOK_LINES[king as usize]) & board.rooks_and_queens())
-            | (Bitboard(slider::BISHOP_LINES[king as usize]) & board.bishops_and_queens()))
-            & them;
-        let mut checkers = them
-            & ((attacks::knight_attacks(king) & board.knights())
-                | (attacks::pawn_attacks(turn, king) & board.pawns())
-                | (attacks::king_attacks(king) & board.kings()));
+        let mut checkers = leaper_checkers(board, turn, king);
         let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
+        for sniper in snipers(board, turn, king) {
             let b = attacks::between(king, sniper) & occupied;
             if b.is_empty() {
                 checkers.add(sniper);
@@ -188,6 +180,25 @@ impl<'a, P: Position> Census<'a, P> {
             pawns: None,
             king_targets: Bitboard::EMPTY,
         })
+    }
+
+    /// Whether the side to move in `pos` is in check (`None` without a
+    /// king of that side): [`Census::new`]'s checkers, found without the
+    /// pins and without shakmaty's magic attack table.
+    #[inline]
+    pub(crate) fn in_check(pos: &P) -> Option<bool> {
+        let board = pos.board();
+        let turn = pos.turn();
+        let king = board.king_of(turn)?;
+        if leaper_checkers(board, turn, king).any() {
+            return Some(true);
+        }
+        let occupied = board.occupied();
+        Some(
+            snipers(board, turn, king)
+                .into_iter()
+                .any(|s| !attacks::between(king, s).intersects(occupied)),
+        )
     }
 
     /// Squares our non-king, non-pawn piece `role` on `from` attacks.
@@ -662,6 +673,98 @@ impl<'a, P: Position> Census<'a, P> {
         }
     }
 
+    /// The move that the SAN body of a piece letter or a pawn's file, an
+    /// optional `x` (`capture`) and the target `to` names in class `class`
+    /// (neither castling nor a promotion, no disambiguation), and its index
+    /// inside the class: the inverse of [`Census::nth_move`], from the same
+    /// bitboards. The classes before `class` need not have been counted.
+    ///
+    /// [`PlainRank::Absent`] when no legal move has this canonical SAN
+    /// (the move needs disambiguation, the `x` is wrong or missing, nothing
+    /// of the class reaches `to`); [`PlainRank::Keys`] for the pawn classes
+    /// `nth_move` leaves to the keys (a promotion, a pinned pawn, en
+    /// passant).
+    #[inline]
+    pub(crate) fn rank_plain(&mut self, class: usize, capture: bool, to: Square) -> PlainRank {
+        match class {
+            CASTLE => PlainRank::Keys,
+            0..=5 => {
+                let (role, mut pieces) = (ROLE_OF[class], Pieces::new());
+                let (seen, shared) = if class == 1 {
+                    let t = self.king_targets();
+                    let _ = pieces.try_push((self.king, t));
+                    (t, Bitboard::EMPTY)
+                } else {
+                    self.class_targets(role, &mut pieces)
+                };
+                if !seen.contains(to) || shared.contains(to) || capture != self.them.contains(to) {
+                    return PlainRank::Absent;
+                }
+                let plain = seen.without(shared);
+                let quiet = plain & !self.them;
+                let mut n = if capture {
+                    quiet.count() + (plain & self.them & by_file_below(to)).count()
+                } else {
+                    (quiet & by_file_below(to)).count()
+                };
+                if shared.any() {
+                    // Disambiguated moves sort before every plain capture,
+                    // and among the plain quiet moves by their key.
+                    let letter = u64::from(role_char(role)) << 56;
+                    let key = letter | tail(capture, to, 48);
+                    for &(from, t) in &pieces {
+                        for other in t & shared {
+                            let d = disambiguated(letter, &pieces, from, other, self.them);
+                            n += usize::from(capture || d < key);
+                        }
+                    }
+                }
+                match pieces.iter().find(|(_, t)| t.contains(to)) {
+                    Some(&(from, _)) => PlainRank::Found(self.normal(role, from, to), n),
+                    None => PlainRank::Absent,
+                }
+            }
+            _ => {
+                let file = class - PAWNS;
+                let s = self.pawn_sets();
+                let [single, double, west, east] = s.on_file(file);
+                if (single | west | east).intersects(Bitboard::BACKRANKS)
+                    || self.pawns_on(file).intersects(self.pinned)
+                    || self.en_passant(file).is_some()
+                {
+                    return PlainRank::Keys;
+                }
+                let forward = self.turn.fold_wb(8i32, -8);
+                let pushes = single | double;
+                let below = Bitboard((1u64 << (to as u32)) - 1);
+                let (set, before, back) = if !capture {
+                    let back = if single.contains(to) {
+                        forward
+                    } else {
+                        2 * forward
+                    };
+                    (pushes, 0, back)
+                } else if to.file() as usize + 1 == file {
+                    (west, pushes.count(), forward - 1)
+                } else if to.file() as usize == file + 1 {
+                    (east, pushes.count() + west.count(), forward + 1)
+                } else {
+                    return PlainRank::Absent;
+                };
+                if !set.contains(to) {
+                    return PlainRank::Absent;
+                }
+                match to.offset(-back) {
+                    Some(from) => PlainRank::Found(
+                        self.normal(Role::Pawn, from, to),
+                        before + (set & below).count(),
+                    ),
+                    None => PlainRank::Absent,
+                }
+            }
+        }
+    }
+
     /// A normal move of ours, not a promotion.
     #[inline(always)]
     fn normal(&self, role: Role, from: Square, to: Square) -> Move {
@@ -809,6 +912,46 @@ impl<'a, P: Position> Census<'a, P> {
             promotion: Role::try_from(((key >> 12) & 7) as u8).ok(),
         }
     }
+}
+
+/// What [`Census::rank_plain`] found.
+pub(crate) enum PlainRank {
+    /// The move and its index inside its class.
+    Found(Move, usize),
+    /// No legal move has this canonical SAN.
+    Absent,
+    /// The class must be keyed and sorted to tell.
+    Keys,
+}
+
+/// The squares before `to` in file-then-rank order (the SAN order of a
+/// piece's plain target squares).
+#[inline(always)]
+fn by_file_below(to: Square) -> Bitboard {
+    let (file, rank) = (to.file() as u32, to.rank() as u32);
+    let files_before = 0x0101_0101_0101_0101 * ((1u64 << file) - 1);
+    let ranks_before = (0x0101_0101_0101_0101u64 << file) & ((1u64 << (8 * rank)) - 1);
+    Bitboard(files_before | ranks_before)
+}
+
+/// The enemy knights, pawns and king that attack `king`, of side `turn`.
+#[inline(always)]
+fn leaper_checkers(board: &shakmaty::Board, turn: Color, king: Square) -> Bitboard {
+    board.by_color(!turn)
+        & ((attacks::knight_attacks(king) & board.knights())
+            | (attacks::pawn_attacks(turn, king) & board.pawns())
+            | (attacks::king_attacks(king) & board.kings()))
+}
+
+/// The enemy sliders that would see `king`, of side `turn`, on an empty
+/// board: checkers when nothing stands between, pinners when one piece of
+/// ours does. The empty-board lines come from small tables that stay in
+/// the L1 cache, not from the magic attack table.
+#[inline(always)]
+fn snipers(board: &shakmaty::Board, turn: Color, king: Square) -> Bitboard {
+    ((Bitboard(slider::ROOK_LINES[king as usize]) & board.rooks_and_queens())
+        | (Bitboard(slider::BISHOP_LINES[king as usize]) & board.bishops_and_queens()))
+        & board.by_color(!turn)
 }
 
 /// The SAN key body of the move `from`–`to` of the piece with SAN letter

@@ -47,10 +47,12 @@ pub use key::{MAX_ORDINALS, MoveText};
 pub use list::OrdinalTable;
 pub(crate) use list::{find_canonical, rank_of, select};
 
-use shakmaty::{Move, Position};
+use shakmaty::{Move, Position, Square};
 
-use census::{Census, Keys, code_of};
-use key::{INDEX_MASK, KeyBuilder, class_of, class_of_first, key_text, san_key_plain};
+use census::{Census, Keys, PlainRank, code_of};
+use key::{
+    CASTLE, INDEX_MASK, KeyBuilder, PAWNS, class_of, class_of_first, key_text, san_key_plain,
+};
 
 /// Legal moves of classes before `class`, counted by `census`.
 #[inline]
@@ -193,6 +195,24 @@ pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Mov
         return find_canonical(pos, &moves, san).map(|(i, o)| (moves[i], o));
     };
     let class = class_of_first(san[0])?;
+    // A SAN body of a letter or file, an optional `x` and a square (`Nf3`,
+    // `Kxe2`, `e4`, `dxe5`) is ranked from bitboards; the others are keyed.
+    let plain = match *san {
+        [_, f, r] if class < PAWNS && class != CASTLE => Some((false, f, r)),
+        [_, b'x', f, r] => Some((true, f, r)),
+        [f, r] if class >= PAWNS => Some((false, f, r)),
+        _ => None,
+    };
+    if let Some((capture, f, r)) = plain {
+        let to = square_of(f, r)?;
+        match census.rank_plain(class, capture, to) {
+            PlainRank::Found(m, n) => {
+                return Some((m, (count_below(&mut census, class) + n) as u8));
+            }
+            PlainRank::Absent => return None,
+            PlainRank::Keys => {}
+        }
+    }
     let mut k = KeyBuilder::new();
     for &b in san {
         k.push(b);
@@ -215,6 +235,18 @@ pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Mov
     Some((
         census.to_move(class, key),
         (count_below(&mut census, class) + below) as u8,
+    ))
+}
+
+/// The square of a SAN file letter and rank digit.
+#[inline(always)]
+fn square_of(file: u8, rank: u8) -> Option<Square> {
+    if !(b'a'..=b'h').contains(&file) || !(b'1'..=b'8').contains(&rank) {
+        return None;
+    }
+    Some(Square::from_coords(
+        shakmaty::File::new(u32::from(file - b'a')),
+        shakmaty::Rank::new(u32::from(rank - b'1')),
     ))
 }
 
@@ -270,6 +302,22 @@ pub fn legal_count(pos: &shakmaty::Chess) -> usize {
         Some(mut census) => census.count_from(0),
         None => pos.legal_moves().len(),
     }
+}
+
+/// The check suffix of the move that led to `pos`: `#` for mate, `+` for
+/// check, else nothing (as shakmaty's and python-chess's SAN write it).
+/// The check is found as the census finds checkers, and mate by counting
+/// the legal moves only when in check.
+#[inline]
+pub(crate) fn check_suffix<P: Position>(pos: &P) -> &'static [u8] {
+    if !Census::in_check(pos).unwrap_or_else(|| pos.is_check()) {
+        return b"";
+    }
+    let mated = match Census::new(pos) {
+        Some(mut census) => census.count_from(0) == 0,
+        None => pos.legal_moves().is_empty(),
+    };
+    if mated { b"#" } else { b"+" }
 }
 
 /// Decodes a move ordinal in `pos`.
