@@ -218,6 +218,7 @@ pub mod internals {
         split_points,
     };
     pub use crate::ordinal::list::{find_canonical, rank_of, san_body, select};
+    pub use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
     pub use crate::ordinal::opening::{
         CAPACITY as OPENING_CAPACITY, MAX_DEPTH as OPENING_MAX_DEPTH, OpeningCache,
     };

@@ -115,6 +115,17 @@ impl PawnSets {
 /// counted or listed on demand.
 pub(crate) struct Census<'a, P> {
     pos: &'a P,
+    core: Core,
+    pawns: Option<PawnSets>,
+    /// The king's legal targets, once counted.
+    king_targets: Bitboard,
+}
+
+/// What decides legality in one position, found from its board and side
+/// to move alone (castling and en passant are asked of the position when
+/// needed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Core {
     turn: Color,
     king: Square,
     occupied: Bitboard,
@@ -124,18 +135,15 @@ pub(crate) struct Census<'a, P> {
     /// Our pieces that alone stand between our king and an enemy slider.
     pinned: Bitboard,
     in_check: bool,
-    pawns: Option<PawnSets>,
-    /// The king's legal targets, once counted.
-    king_targets: Bitboard,
 }
 
-impl<'a, P: Position> Census<'a, P> {
-    /// The census of `pos`, or `None` when the fast path does not apply: no
-    /// king of the side to move (not standard chess), or so much material
-    /// that the position could have more than 256 legal moves (the caller
-    /// then generates all moves and reports the count).
+impl Core {
+    /// The core of `pos`'s census, or `None` when the fast path does not
+    /// apply: no king of the side to move (not standard chess), or so much
+    /// material that the position could have more than 256 legal moves
+    /// (the caller then generates all moves and reports the count).
     #[inline]
-    pub(crate) fn new(pos: &'a P) -> Option<Census<'a, P>> {
+    pub(crate) fn of<P: Position>(pos: &P) -> Option<Core> {
         let board = pos.board();
         let turn = pos.turn();
         let king = board.king_of(turn)?;
@@ -168,8 +176,7 @@ impl<'a, P: Position> Census<'a, P> {
         } else {
             Bitboard::EMPTY
         };
-        Some(Census {
-            pos,
+        Some(Core {
             turn,
             king,
             occupied,
@@ -177,9 +184,33 @@ impl<'a, P: Position> Census<'a, P> {
             target,
             pinned,
             in_check: checkers.any(),
+        })
+    }
+}
+
+impl<'a, P: Position> Census<'a, P> {
+    /// The census of `pos` ([`Core::of`]).
+    #[inline]
+    pub(crate) fn new(pos: &'a P) -> Option<Census<'a, P>> {
+        Core::of(pos).map(|core| Census::with(pos, core))
+    }
+
+    /// The census of `pos` from its core, found before.
+    #[inline(always)]
+    pub(crate) fn with(pos: &'a P, core: Core) -> Census<'a, P> {
+        Census {
+            pos,
+            core,
             pawns: None,
             king_targets: Bitboard::EMPTY,
-        })
+        }
+    }
+
+    /// Whether the side to move is in check.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    #[inline(always)]
+    pub(crate) fn in_check_now(&self) -> bool {
+        self.core.in_check
     }
 
     /// Whether the side to move in `pos` is in check (`None` without a
@@ -206,18 +237,18 @@ impl<'a, P: Position> Census<'a, P> {
     fn piece_attacks(&self, role: Role, from: Square) -> Bitboard {
         match role {
             Role::Knight => attacks::knight_attacks(from),
-            Role::Bishop => slider::bishop_attacks(from, self.occupied),
-            Role::Rook => slider::rook_attacks(from, self.occupied),
-            _ => slider::queen_attacks(from, self.occupied),
+            Role::Bishop => slider::bishop_attacks(from, self.core.occupied),
+            Role::Rook => slider::rook_attacks(from, self.core.occupied),
+            _ => slider::queen_attacks(from, self.core.occupied),
         }
     }
 
     /// Legal targets of our non-king, non-pawn piece `role` on `from`.
     #[inline(always)]
     fn piece_targets(&self, role: Role, from: Square) -> Bitboard {
-        let t = self.piece_attacks(role, from) & self.target;
-        if self.pinned.contains(from) {
-            t & attacks::ray(self.king, from)
+        let t = self.piece_attacks(role, from) & self.core.target;
+        if self.core.pinned.contains(from) {
+            t & attacks::ray(self.core.king, from)
         } else {
             t
         }
@@ -230,13 +261,13 @@ impl<'a, P: Position> Census<'a, P> {
         let role = ROLE_OF[class];
         let pieces = self.ours(role);
         let mut n = 0;
-        if pieces.intersects(self.pinned) {
+        if pieces.intersects(self.core.pinned) {
             for from in pieces {
                 n += self.piece_targets(role, from).count();
             }
         } else {
             for from in pieces {
-                n += (self.piece_attacks(role, from) & self.target).count();
+                n += (self.piece_attacks(role, from) & self.core.target).count();
             }
         }
         n
@@ -255,12 +286,12 @@ impl<'a, P: Position> Census<'a, P> {
     /// Computes and keeps the pawn target sets.
     #[inline(never)]
     fn compute_pawn_sets(&mut self) -> PawnSets {
-        let empty = !self.occupied.0;
-        let pawns = self.ours(Role::Pawn).without(self.pinned).0;
+        let empty = !self.core.occupied.0;
+        let pawns = self.ours(Role::Pawn).without(self.core.pinned).0;
         let (west, east) = (pawns & !FILES[1].0, pawns & !FILES[8].0);
         // Shifts by constants, one branch on the side to move (shakmaty's
         // `Bitboard::shift` branches on the sign of a run-time offset).
-        let (single, double, west, east) = match self.turn {
+        let (single, double, west, east) = match self.core.turn {
             Color::White => {
                 let single = pawns << 8 & empty;
                 let double = (single & Bitboard::from_rank(Rank::Third).0) << 8 & empty;
@@ -273,13 +304,16 @@ impl<'a, P: Position> Census<'a, P> {
             }
         };
         let (single, double) = (Bitboard(single), Bitboard(double));
-        let (west, east) = (Bitboard(west) & self.them, Bitboard(east) & self.them);
+        let (west, east) = (
+            Bitboard(west) & self.core.them,
+            Bitboard(east) & self.core.them,
+        );
         let (ep_from, ep_to) = self.en_passant_origins();
         let sets = PawnSets {
-            single: single & self.target,
-            double: double & self.target,
-            west: west & self.target,
-            east: east & self.target,
+            single: single & self.core.target,
+            double: double & self.core.target,
+            west: west & self.core.target,
+            east: east & self.core.target,
             ep_from,
             ep_to,
         };
@@ -303,7 +337,7 @@ impl<'a, P: Position> Census<'a, P> {
                     + (west & Bitboard::BACKRANKS).count()
                     + (east & Bitboard::BACKRANKS).count());
         }
-        for from in self.pawns_on(file) & self.pinned {
+        for from in self.pawns_on(file) & self.core.pinned {
             let t = self.pawn_targets(from);
             n += t.count() << (2 * usize::from(t.intersects(Bitboard::BACKRANKS)));
         }
@@ -313,18 +347,18 @@ impl<'a, P: Position> Census<'a, P> {
     /// Legal targets of our pawn on `from`, en passant aside.
     #[inline(always)]
     fn pawn_targets(&self, from: Square) -> Bitboard {
-        let forward = self.turn.fold_wb(8, -8);
-        let empty = !self.occupied;
+        let forward = self.core.turn.fold_wb(8, -8);
+        let empty = !self.core.occupied;
         let single = Bitboard::from_square(from).shift(forward) & empty;
-        let double = if from.rank() == self.turn.fold_wb(Rank::Second, Rank::Seventh) {
+        let double = if from.rank() == self.core.turn.fold_wb(Rank::Second, Rank::Seventh) {
             single.shift(forward) & empty
         } else {
             Bitboard::EMPTY
         };
-        let captures = attacks::pawn_attacks(self.turn, from) & self.pos.them();
-        let t = (single | double | captures) & self.target;
-        if self.pinned.contains(from) {
-            t & attacks::ray(self.king, from)
+        let captures = attacks::pawn_attacks(self.core.turn, from) & self.pos.them();
+        let t = (single | double | captures) & self.core.target;
+        if self.core.pinned.contains(from) {
+            t & attacks::ray(self.core.king, from)
         } else {
             t
         }
@@ -334,12 +368,12 @@ impl<'a, P: Position> Census<'a, P> {
     #[inline]
     fn king_targets(&self) -> Bitboard {
         let board = self.pos.board();
-        let them = self.them;
+        let them = self.core.them;
         // Squares the enemy knights, pawns and king attack, whole sets at
         // once (shakmaty's attack tables; pawns by shifting their set).
         let pawns = board.pawns() & them;
         let (west, east) = (pawns & !FILES[1], pawns & !FILES[8]);
-        let mut danger = match self.turn {
+        let mut danger = match self.core.turn {
             // Black pawns attack down the board, white ones up.
             Color::White => Bitboard(west.0 >> 9 | east.0 >> 7),
             Color::Black => Bitboard(west.0 << 7 | east.0 << 9),
@@ -350,13 +384,13 @@ impl<'a, P: Position> Census<'a, P> {
         for knight in board.knights() & them {
             danger |= attacks::knight_attacks(knight);
         }
-        let t = attacks::king_attacks(self.king) & !board.by_color(self.turn) & !danger;
+        let t = attacks::king_attacks(self.core.king) & !board.by_color(self.core.turn) & !danger;
         if t.is_empty() {
             return t;
         }
         // Enemy sliders whose lines cross a remaining square, each with
         // our king off the board (it cannot shelter behind itself).
-        let without_king = self.occupied.without(self.king);
+        let without_king = self.core.occupied.without(self.core.king);
         // First the sliders that matter, without branching on each, then
         // their look-ups.
         let (mut diagonal, mut straight) = (0, 0);
@@ -390,7 +424,7 @@ impl<'a, P: Position> Census<'a, P> {
     #[inline(always)]
     fn ours(&self, role: Role) -> Bitboard {
         self.pos.board().by_piece(Piece {
-            color: self.turn,
+            color: self.core.turn,
             role,
         })
     }
@@ -410,7 +444,7 @@ impl<'a, P: Position> Census<'a, P> {
             return (Bitboard::EMPTY, Square::A1);
         };
         let mut from = Bitboard::EMPTY;
-        for f in self.ours(Role::Pawn) & attacks::pawn_attacks(!self.turn, to) {
+        for f in self.ours(Role::Pawn) & attacks::pawn_attacks(!self.core.turn, to) {
             if self.pos.is_legal(Move::EnPassant { from: f, to }) {
                 from.add(f);
             }
@@ -436,16 +470,19 @@ impl<'a, P: Position> Census<'a, P> {
     /// position's own (`Position::king_attackers`).
     #[inline(always)]
     fn castle(&self, side: CastlingSide) -> Option<Move> {
-        if self.in_check {
+        if self.core.in_check {
             return None;
         }
         let castles = self.pos.castles();
-        let rook = castles.rook(self.turn, side)?;
-        if castles.path(self.turn, side).intersects(self.occupied) {
+        let rook = castles.rook(self.core.turn, side)?;
+        if castles
+            .path(self.core.turn, side)
+            .intersects(self.core.occupied)
+        {
             return None;
         }
         self.castle_unattacked(side, rook).then_some(Move::Castle {
-            king: self.king,
+            king: self.core.king,
             rook,
         })
     }
@@ -454,17 +491,23 @@ impl<'a, P: Position> Census<'a, P> {
     /// the enemy does not attack (see [`Census::castle`]).
     #[inline(never)]
     fn castle_unattacked(&self, side: CastlingSide, rook: Square) -> bool {
-        let king_to = side.king_to(self.turn);
-        let after = self.occupied ^ self.king ^ rook ^ side.rook_to(self.turn);
-        if self.pos.king_attackers(king_to, !self.turn, after).any() {
+        let king_to = side.king_to(self.core.turn);
+        let after = self.core.occupied ^ self.core.king ^ rook ^ side.rook_to(self.core.turn);
+        if self
+            .pos
+            .king_attackers(king_to, !self.core.turn, after)
+            .any()
+        {
             return false;
         }
-        let without_king = self.occupied ^ self.king;
-        attacks::between(self.king, king_to).into_iter().all(|sq| {
-            self.pos
-                .king_attackers(sq, !self.turn, without_king)
-                .is_empty()
-        })
+        let without_king = self.core.occupied ^ self.core.king;
+        attacks::between(self.core.king, king_to)
+            .into_iter()
+            .all(|sq| {
+                self.pos
+                    .king_attackers(sq, !self.core.turn, without_king)
+                    .is_empty()
+            })
     }
 
     /// The class holding the move with ordinal `ordinal` and the move's
@@ -495,7 +538,7 @@ impl<'a, P: Position> Census<'a, P> {
         let mut files = file_set(pawns);
         if files != 0 {
             let s = self.pawn_sets();
-            let plain = !pawns.intersects(self.pinned)
+            let plain = !pawns.intersects(self.core.pinned)
                 && s.ep_from.is_empty()
                 && !(s.single | s.west | s.east).intersects(Bitboard::BACKRANKS);
             while files != 0 {
@@ -544,7 +587,7 @@ impl<'a, P: Position> Census<'a, P> {
                     + (west & Bitboard::BACKRANKS).count()
                     + (east & Bitboard::BACKRANKS).count());
         }
-        for from in pawns & self.pinned {
+        for from in pawns & self.core.pinned {
             let t = self.pawn_targets(from);
             n += t.count() << (2 * usize::from(t.intersects(Bitboard::BACKRANKS)));
         }
@@ -558,7 +601,7 @@ impl<'a, P: Position> Census<'a, P> {
             0 | 2 | 4 | 5 => self.count_role(class),
             1 => self.count_king(),
             CASTLE => {
-                if self.in_check || !self.pos.castles().has_color(self.turn) {
+                if self.core.in_check || !self.pos.castles().has_color(self.core.turn) {
                     return 0;
                 }
                 usize::from(self.castle(CastlingSide::KingSide).is_some())
@@ -593,8 +636,8 @@ impl<'a, P: Position> Census<'a, P> {
         match class {
             1 => {
                 let t = self.king_targets;
-                let to = nth_by_file(t & !self.them, t & self.them, n)?;
-                Some((self.normal(Role::King, self.king, to), None))
+                let to = nth_by_file(t & !self.core.them, t & self.core.them, n)?;
+                Some((self.normal(Role::King, self.core.king, to), None))
             }
             CASTLE => None,
             0..=5 => {
@@ -602,7 +645,7 @@ impl<'a, P: Position> Census<'a, P> {
                 let mut pieces = Pieces::new();
                 let (seen, shared) = self.class_targets(role, &mut pieces);
                 let plain = seen.without(shared);
-                let quiet = plain & !self.them;
+                let quiet = plain & !self.core.them;
                 let mut n = n;
                 if shared.any() {
                     // The disambiguated moves, sorted, merged into the quiet
@@ -611,7 +654,7 @@ impl<'a, P: Position> Census<'a, P> {
                     let mut keys = Keys::new();
                     for &(from, t) in &pieces {
                         for to in t & shared {
-                            let key = disambiguated(letter, &pieces, from, to, self.them);
+                            let key = disambiguated(letter, &pieces, from, to, self.core.them);
                             push(&mut keys, key | code(from, to));
                         }
                     }
@@ -636,7 +679,7 @@ impl<'a, P: Position> Census<'a, P> {
                         n -= keys.len();
                     }
                 }
-                let to = nth_by_file(quiet, plain & self.them, n)?;
+                let to = nth_by_file(quiet, plain & self.core.them, n)?;
                 let &(from, _) = pieces.iter().find(|(_, t)| t.contains(to))?;
                 Some((self.normal(role, from, to), None))
             }
@@ -645,12 +688,12 @@ impl<'a, P: Position> Census<'a, P> {
                 let s = self.pawn_sets();
                 let [single, double, west, east] = s.on_file(file);
                 if (single | west | east).intersects(Bitboard::BACKRANKS)
-                    || self.pawns_on(file).intersects(self.pinned)
+                    || self.pawns_on(file).intersects(self.core.pinned)
                     || self.en_passant(file).is_some()
                 {
                     return None;
                 }
-                let forward = self.turn.fold_wb(8i32, -8);
+                let forward = self.core.turn.fold_wb(8i32, -8);
                 let pushes = single | double;
                 let (to, back) = if n < pushes.count() {
                     let to = nth(pushes, n)?;
@@ -692,18 +735,21 @@ impl<'a, P: Position> Census<'a, P> {
                 let (role, mut pieces) = (ROLE_OF[class], Pieces::new());
                 let (seen, shared) = if class == 1 {
                     let t = self.king_targets();
-                    let _ = pieces.try_push((self.king, t));
+                    let _ = pieces.try_push((self.core.king, t));
                     (t, Bitboard::EMPTY)
                 } else {
                     self.class_targets(role, &mut pieces)
                 };
-                if !seen.contains(to) || shared.contains(to) || capture != self.them.contains(to) {
+                if !seen.contains(to)
+                    || shared.contains(to)
+                    || capture != self.core.them.contains(to)
+                {
                     return PlainRank::Absent;
                 }
                 let plain = seen.without(shared);
-                let quiet = plain & !self.them;
+                let quiet = plain & !self.core.them;
                 let mut n = if capture {
-                    quiet.count() + (plain & self.them & by_file_below(to)).count()
+                    quiet.count() + (plain & self.core.them & by_file_below(to)).count()
                 } else {
                     (quiet & by_file_below(to)).count()
                 };
@@ -714,7 +760,7 @@ impl<'a, P: Position> Census<'a, P> {
                     let key = letter | tail(capture, to, 48);
                     for &(from, t) in &pieces {
                         for other in t & shared {
-                            let d = disambiguated(letter, &pieces, from, other, self.them);
+                            let d = disambiguated(letter, &pieces, from, other, self.core.them);
                             n += usize::from(capture || d < key);
                         }
                     }
@@ -729,12 +775,12 @@ impl<'a, P: Position> Census<'a, P> {
                 let s = self.pawn_sets();
                 let [single, double, west, east] = s.on_file(file);
                 if (single | west | east).intersects(Bitboard::BACKRANKS)
-                    || self.pawns_on(file).intersects(self.pinned)
+                    || self.pawns_on(file).intersects(self.core.pinned)
                     || self.en_passant(file).is_some()
                 {
                     return PlainRank::Keys;
                 }
-                let forward = self.turn.fold_wb(8i32, -8);
+                let forward = self.core.turn.fold_wb(8i32, -8);
                 let pushes = single | double;
                 let below = Bitboard((1u64 << (to as u32)) - 1);
                 let (set, before, back) = if !capture {
@@ -790,7 +836,7 @@ impl<'a, P: Position> Census<'a, P> {
                         k.push(b'x');
                     }
                     k.square(to);
-                    push(out, k.key | code(self.king, to));
+                    push(out, k.key | code(self.core.king, to));
                 }
             }
             CASTLE => {
@@ -836,7 +882,7 @@ impl<'a, P: Position> Census<'a, P> {
     fn piece_keys(&self, role: Role, out: &mut Keys) {
         let mut pieces = Pieces::new();
         let (_, shared) = self.class_targets(role, &mut pieces);
-        let them = self.them;
+        let them = self.core.them;
         let letter = u64::from(role_char(role)) << 56;
         for &(from, t) in &pieces {
             for to in t {

@@ -38,6 +38,7 @@ mod error;
 mod key;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod list;
+pub(crate) mod memo;
 pub(crate) mod opening;
 mod slider;
 pub mod variant;
@@ -186,13 +187,27 @@ pub(crate) fn select_move_counted<P: Position>(
 /// import-format spellings against all legal moves).
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
-    // Keys are padded with NULs: a NUL in `san` would match the padding.
-    if san.is_empty() || san.len() > 6 || san.contains(&0) {
+    find_canonical_census(pos, Census::new(pos), san)
+}
+
+/// [`find_canonical_in`] with the census of `pos` (`None` beyond its bound).
+#[inline(always)]
+pub(crate) fn find_canonical_census<P: Position>(
+    pos: &P,
+    census: Option<Census<'_, P>>,
+    san: &[u8],
+) -> Option<(Move, u8)> {
+    if san.is_empty() || san.len() > 6 {
         return None;
     }
-    let Some(mut census) = Census::new(pos) else {
+    // Keys are padded with NULs: a NUL in `san` would match the padding
+    // (the plain path below reads no NUL as a square).
+    let keyed = |san: &[u8]| !san.contains(&0);
+    let Some(mut census) = census else {
         let moves = pos.legal_moves();
-        return find_canonical(pos, &moves, san).map(|(i, o)| (moves[i], o));
+        return keyed(san)
+            .then(|| find_canonical(pos, &moves, san).map(|(i, o)| (moves[i], o)))
+            .flatten();
     };
     let class = class_of_first(san[0])?;
     // A SAN body of a letter or file, an optional `x` and a square (`Nf3`,
@@ -212,6 +227,9 @@ pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Mov
             PlainRank::Absent => return None,
             PlainRank::Keys => {}
         }
+    }
+    if !keyed(san) {
+        return None;
     }
     let mut k = KeyBuilder::new();
     for &b in san {
@@ -313,7 +331,13 @@ pub(crate) fn check_suffix<P: Position>(pos: &P) -> &'static [u8] {
     if !Census::in_check(pos).unwrap_or_else(|| pos.is_check()) {
         return b"";
     }
-    let mated = match Census::new(pos) {
+    mate_suffix(pos, Census::new(pos))
+}
+
+/// `#` when the side to move in `pos`, in check, has no legal move, else `+`.
+#[cold]
+pub(crate) fn mate_suffix<P: Position>(pos: &P, census: Option<Census<'_, P>>) -> &'static [u8] {
+    let mated = match census {
         Some(mut census) => census.count_from(0) == 0,
         None => pos.legal_moves().is_empty(),
     };

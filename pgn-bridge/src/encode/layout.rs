@@ -66,6 +66,9 @@ pub(crate) struct LayoutTracker {
     writer: ExportWriter,
     /// The rendering so far.
     render: Vec<u8>,
+    /// The rendering with LF line ends while it is rewritten with CRLF
+    /// (a buffer kept from game to game).
+    lf: Vec<u8>,
     /// The rendering is what the decoder will write (else the text patch
     /// holds the whole text).
     exact: bool,
@@ -100,6 +103,7 @@ impl LayoutTracker {
         LayoutTracker {
             writer,
             render: Vec::with_capacity(4096),
+            lf: Vec::new(),
             exact: true,
             gap: Gap::default(),
             used: Used::default(),
@@ -160,8 +164,9 @@ impl LayoutTracker {
             };
             if crlf {
                 self.writer.layout_mut().crlf = true;
-                let lf = std::mem::take(&mut self.render);
-                for part in lf.split_inclusive(|&b| b == b'\n') {
+                std::mem::swap(&mut self.lf, &mut self.render);
+                self.render.clear();
+                for part in self.lf.split_inclusive(|&b| b == b'\n') {
                     match part.split_last() {
                         Some((b'\n', line)) => {
                             self.render.extend_from_slice(line);
@@ -169,6 +174,9 @@ impl LayoutTracker {
                         }
                         _ => self.render.extend_from_slice(part),
                     }
+                }
+                if self.lf.capacity() > KEEP_CAPACITY {
+                    self.lf = Vec::new();
                 }
             }
         }

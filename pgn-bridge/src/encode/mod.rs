@@ -32,7 +32,7 @@ use pgc_core::record::RecordRef;
 use pgc_core::variant::{Variant, VariantPosition, number_and_turn, variant_of_tag};
 use pgc_core::variant_start_position;
 use pgc_core::{BuildError, GameBuilder};
-use resolve::{Resolver, check_suffix, split_suffix};
+use resolve::{Resolver, split_suffix};
 use result::Termination;
 use shakmaty::{Color, Position};
 use std::ops::{ControlFlow, Range};
@@ -458,14 +458,14 @@ impl Encoder {
             other => pgc_core::ordinal::variant::san_body_in(other, found.mv),
         });
         self.moves.play(found.mv);
-        let after = self.moves.position();
+        let moves = &mut self.moves;
         self.layout.san(
             number,
             white,
             token,
             found.canonical,
             suffix,
-            || check_suffix(after),
+            || moves.check_suffix(),
             || {
                 san.unwrap_or_else(|| {
                     let mut t = MoveText::new();

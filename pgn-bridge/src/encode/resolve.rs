@@ -30,6 +30,10 @@ struct Line {
     moves_since: u8,
     /// Plies played to reach `pos` (a variation starts one ply back).
     ply: u32,
+    /// The census's facts of `pos` once asked for (its check suffix is
+    /// asked before the next move is resolved in it); cleared whenever
+    /// `pos` changes.
+    memo: ordinal::CensusMemo,
 }
 
 impl Line {
@@ -40,6 +44,7 @@ impl Line {
             prev2: None,
             moves_since: 0,
             ply,
+            memo: ordinal::CensusMemo::new(),
         }
     }
 }
@@ -110,19 +115,23 @@ impl Resolver {
     /// [`RejectReason::IllegalMove`] when no single legal move fits,
     /// [`RejectReason::NotAMove`] when the token is not SAN at all.
     #[cfg(test)]
-    pub(crate) fn resolve(&self, token: &[u8]) -> Result<Resolved, RejectReason> {
+    pub(crate) fn resolve(&mut self, token: &[u8]) -> Result<Resolved, RejectReason> {
         let (body, _) = split_suffix(token);
         self.resolve_body(body, token)
     }
 
     /// [`Resolver::resolve`] for a token already split from its check
     /// suffix: `body` without it, `token` with it (for the reject reason).
-    pub(crate) fn resolve_body(&self, body: &[u8], token: &[u8]) -> Result<Resolved, RejectReason> {
+    pub(crate) fn resolve_body(
+        &mut self,
+        body: &[u8],
+        token: &[u8],
+    ) -> Result<Resolved, RejectReason> {
         let pos = match &self.line.pos {
             VariantPosition::Chess(c) => c,
             other => return resolve_variant(other, body, token),
         };
-        if let Some((mv, ordinal)) = ordinal::find_canonical_in(pos, body) {
+        if let Some((mv, ordinal)) = ordinal::find_canonical_memo(pos, &mut self.line.memo, body) {
             return Ok(Resolved {
                 mv,
                 ordinal: ordinal.into(),
@@ -145,6 +154,16 @@ impl Resolver {
         })
     }
 
+    /// The check suffix the current position calls for after the move that
+    /// led to it: `#` for mate, `+` for check, else nothing (section
+    /// 8.2.3.4).
+    pub(crate) fn check_suffix(&mut self) -> &'static [u8] {
+        match &self.line.pos {
+            VariantPosition::Chess(c) => ordinal::check_suffix_memo(c, &mut self.line.memo),
+            other => pgc_core::variant::check_suffix(other),
+        }
+    }
+
     /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
     pub(crate) fn play(&mut self, mv: Move) {
         // The position becomes `prev` (copied into its slot) and plays the
@@ -157,6 +176,7 @@ impl Resolver {
         }
         line.moves_since = (line.moves_since + 1).min(2);
         pgc_core::variant::play_unchecked(&mut line.pos, mv);
+        line.memo.clear();
         line.ply += 1;
     }
 
@@ -177,6 +197,7 @@ impl Resolver {
 
     fn advance(&mut self, after: VariantPosition) {
         self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
+        self.line.memo.clear();
         self.line.moves_since = 0;
         self.line.ply += 1;
     }
@@ -233,12 +254,6 @@ pub(crate) fn split_suffix(token: &[u8]) -> (&[u8], &[u8]) {
         .rposition(|&b| b != b'+' && b != b'#')
         .map_or(0, |i| i + 1);
     token.split_at(end)
-}
-
-/// The check suffix a position calls for after a move: `#` for mate, `+`
-/// for check, else nothing (section 8.2.3.4).
-pub(crate) fn check_suffix(after: &VariantPosition) -> &'static [u8] {
-    pgc_core::variant::check_suffix(after)
 }
 
 /// [`Resolver::resolve_body`] in a variant other than standard chess: the

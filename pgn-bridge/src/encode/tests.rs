@@ -37,7 +37,7 @@ fn normal(role: Role, from: Square, to: Square) -> Move {
 
 /// Resolves `token` and checks the move, its ordinal and whether the
 /// spelling is canonical.
-fn assert_resolves(r: &Resolver, token: &str, want: Move, canonical: bool) {
+fn assert_resolves(r: &mut Resolver, token: &str, want: Move, canonical: bool) {
     let found = r
         .resolve(token.as_bytes())
         .unwrap_or_else(|e| panic!("{token}: {e}"));
@@ -59,15 +59,15 @@ fn illegal(token: &str) -> RejectReason {
 #[test]
 fn file_disambiguation_names_one_knight() {
     // Knights on b1 and f3 both reach d2.
-    let r = at("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    let mut r = at("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
     let b1d2 = normal(Role::Knight, Square::B1, Square::D2);
     let f3d2 = normal(Role::Knight, Square::F3, Square::D2);
-    assert_resolves(&r, "Nbd2", b1d2, true);
-    assert_resolves(&r, "Nfd2", f3d2, true);
-    assert_resolves(&r, "Nbd2+", b1d2, true);
+    assert_resolves(&mut r, "Nbd2", b1d2, true);
+    assert_resolves(&mut r, "Nfd2", f3d2, true);
+    assert_resolves(&mut r, "Nbd2+", b1d2, true);
     // Over-disambiguated and long algebraic: the same move, not canonical.
-    assert_resolves(&r, "Nb1d2", b1d2, false);
-    assert_resolves(&r, "b1d2", b1d2, false);
+    assert_resolves(&mut r, "Nb1d2", b1d2, false);
+    assert_resolves(&mut r, "b1d2", b1d2, false);
     assert_ne!(
         r.resolve(b"Nbd2").unwrap().ordinal,
         r.resolve(b"Nfd2").unwrap().ordinal
@@ -78,15 +78,15 @@ fn file_disambiguation_names_one_knight() {
 #[test]
 fn rank_disambiguation_names_one_knight() {
     // Knights on b1 and b3, same file: the rank tells them apart.
-    let r = at("4k3/8/8/8/8/1N6/8/1N2K3 w - - 0 1");
+    let mut r = at("4k3/8/8/8/8/1N6/8/1N2K3 w - - 0 1");
     assert_resolves(
-        &r,
+        &mut r,
         "N1d2",
         normal(Role::Knight, Square::B1, Square::D2),
         true,
     );
     assert_resolves(
-        &r,
+        &mut r,
         "N3d2",
         normal(Role::Knight, Square::B3, Square::D2),
         true,
@@ -98,22 +98,22 @@ fn rank_disambiguation_names_one_knight() {
 #[test]
 fn en_passant_captures() {
     // Black has just played d7-d5 beside the e5 pawn.
-    let r = at("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    let mut r = at("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
     let ep = Move::EnPassant {
         from: Square::E5,
         to: Square::D6,
     };
-    assert_resolves(&r, "exd6", ep, true);
-    assert_resolves(&r, "exd6ep", ep, false);
-    assert_resolves(&r, "e5d6", ep, false);
+    assert_resolves(&mut r, "exd6", ep, true);
+    assert_resolves(&mut r, "exd6ep", ep, false);
+    assert_resolves(&mut r, "e5d6", ep, false);
     // Without the en passant square the capture is illegal.
-    let r = at("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
+    let mut r = at("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
     assert_eq!(r.resolve(b"exd6"), Err(illegal("exd6")));
 }
 
 #[test]
 fn promotions() {
-    let r = at("3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+    let mut r = at("3r4/4P3/8/8/8/8/k7/4K3 w - - 0 1");
     let promote = |to, capture, role| Move::Normal {
         role: Role::Pawn,
         from: Square::E7,
@@ -122,13 +122,18 @@ fn promotions() {
         promotion: Some(role),
     };
     let e8q = promote(Square::E8, None, Role::Queen);
-    assert_resolves(&r, "e8=Q", e8q, true);
-    assert_resolves(&r, "e8Q", e8q, false);
-    assert_resolves(&r, "e7e8q", e8q, false);
-    assert_resolves(&r, "e8=N", promote(Square::E8, None, Role::Knight), true);
+    assert_resolves(&mut r, "e8=Q", e8q, true);
+    assert_resolves(&mut r, "e8Q", e8q, false);
+    assert_resolves(&mut r, "e7e8q", e8q, false);
+    assert_resolves(
+        &mut r,
+        "e8=N",
+        promote(Square::E8, None, Role::Knight),
+        true,
+    );
     let exd8r = promote(Square::D8, Some(Role::Rook), Role::Rook);
-    assert_resolves(&r, "exd8=R", exd8r, true);
-    assert_resolves(&r, "exd8R", exd8r, false);
+    assert_resolves(&mut r, "exd8=R", exd8r, true);
+    assert_resolves(&mut r, "exd8R", exd8r, false);
     // Each promotion piece is its own move with its own ordinal.
     let ords: Vec<u16> = ["e8=Q", "e8=R", "e8=B", "e8=N"]
         .iter()
@@ -143,7 +148,7 @@ fn promotions() {
 
 #[test]
 fn castling_spellings() {
-    let r = at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    let mut r = at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     let short = Move::Castle {
         king: Square::E1,
         rook: Square::H1,
@@ -152,19 +157,19 @@ fn castling_spellings() {
         king: Square::E1,
         rook: Square::A1,
     };
-    assert_resolves(&r, "O-O", short, true);
-    assert_resolves(&r, "0-0", short, false);
-    assert_resolves(&r, "O-O-O", long, true);
-    assert_resolves(&r, "0-0-0", long, false);
-    assert_resolves(&r, "O-O+", short, true);
+    assert_resolves(&mut r, "O-O", short, true);
+    assert_resolves(&mut r, "0-0", short, false);
+    assert_resolves(&mut r, "O-O-O", long, true);
+    assert_resolves(&mut r, "0-0-0", long, false);
+    assert_resolves(&mut r, "O-O+", short, true);
     // No castling rights: no castling.
-    let r = at("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+    let mut r = at("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
     assert_eq!(r.resolve(b"O-O"), Err(illegal("O-O")));
 }
 
 #[test]
 fn what_is_no_move_is_refused_with_the_token() {
-    let r = Resolver::new();
+    let mut r = Resolver::new();
     assert_eq!(r.resolve(b"Ke2"), Err(illegal("Ke2")));
     assert_eq!(r.resolve(b"e5"), Err(illegal("e5")));
     let e = r.resolve(b"xyz").unwrap_err();
@@ -195,7 +200,7 @@ fn variations_resolve_on_the_position_they_start_from() {
     assert_eq!((r.depth(), r.ply()), (1, 0));
     let start = Chess::default();
     let d4 = normal(Role::Pawn, Square::D2, Square::D4);
-    assert_resolves(&r, "d4", d4, true);
+    assert_resolves(&mut r, "d4", d4, true);
     assert_eq!(
         r.resolve(b"d4").unwrap().ordinal,
         u16::from(ordinal::encode(&start, d4).unwrap())
@@ -206,7 +211,7 @@ fn variations_resolve_on_the_position_they_start_from() {
     // A variation inside the variation: an alternative to 1... d5.
     r.begin_variation(256).unwrap();
     assert_resolves(
-        &r,
+        &mut r,
         "Nf6",
         normal(Role::Knight, Square::G8, Square::F6),
         true,
@@ -215,7 +220,12 @@ fn variations_resolve_on_the_position_they_start_from() {
     assert!(r.end_variation());
     // Back after 1. e4: Black to move.
     assert_eq!((r.depth(), r.ply()), (0, 1));
-    assert_resolves(&r, "e5", normal(Role::Pawn, Square::E7, Square::E5), true);
+    assert_resolves(
+        &mut r,
+        "e5",
+        normal(Role::Pawn, Square::E7, Square::E5),
+        true,
+    );
     assert!(!r.end_variation());
 }
 

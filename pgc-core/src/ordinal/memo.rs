@@ -1,0 +1,114 @@
+//! The census's facts of a position kept from one call to the next: a
+//! reader writes a move's check suffix, then reads the next move in the
+//! position after it, and finds its checkers and pins once (the encoder,
+//! through `internals`).
+#![cfg_attr(not(feature = "internals"), allow(dead_code))]
+
+use super::census::{Census, Core};
+use super::{find_canonical_census, mate_suffix};
+use shakmaty::{Move, Position};
+
+/// The census's facts of one position (checkers, pins), found once for
+/// a reader that writes a move's check suffix and then reads the next move
+/// in the position after it ([`check_suffix_memo`],
+/// [`find_canonical_memo`]). A memo belongs to one position: its keeper
+/// empties it ([`CensusMemo::clear`]) whenever that position changes
+/// (builds with debug assertions check that it did).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CensusMemo {
+    core: Option<Option<Core>>,
+}
+
+impl CensusMemo {
+    /// An empty memo.
+    pub const fn new() -> CensusMemo {
+        CensusMemo { core: None }
+    }
+
+    /// Forgets the facts: the position changed.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.core = None;
+    }
+
+    /// The census of `pos`, its core found on the first call after
+    /// [`CensusMemo::clear`].
+    #[inline(always)]
+    fn census<'a, P: Position>(&mut self, pos: &'a P) -> Option<Census<'a, P>> {
+        let core = *self.core.get_or_insert_with(|| Core::of(pos));
+        debug_assert_eq!(core, Core::of(pos), "a census memo of another position");
+        core.map(|core| Census::with(pos, core))
+    }
+}
+
+/// [`check_suffix`](super::check_suffix) with the census's facts of `pos` taken from `memo`,
+/// or found and kept there for the next move's ordinal.
+#[inline]
+pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'static [u8] {
+    match memo.census(pos) {
+        Some(census) if !census.in_check_now() => b"",
+        Some(census) => mate_suffix(pos, Some(census)),
+        None if pos.is_check() => mate_suffix(pos, None),
+        None => b"",
+    }
+}
+
+/// [`find_canonical_in`](super::find_canonical_in) with the census's facts
+/// of `pos` taken from `memo` (see [`check_suffix_memo`]).
+#[inline]
+pub fn find_canonical_memo<P: Position>(
+    pos: &P,
+    memo: &mut CensusMemo,
+    san: &[u8],
+) -> Option<(Move, u8)> {
+    find_canonical_census(pos, memo.census(pos), san)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{check_suffix, find_canonical_in, list::san_body};
+    use super::*;
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .unwrap()
+    }
+
+    const FENS: [&str; 5] = [
+        "r3k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R2QKB1R w KQkq - 0 9",
+        "r3k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R2QKB1R b KQkq - 0 9",
+        "4k3/8/8/8/8/5N2/8/1N2K2q w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3r2K1 w - - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3",
+    ];
+
+    /// A memo kept for one position gives every answer found without it.
+    #[test]
+    fn a_memo_gives_the_answers_found_without_it() {
+        for fen in FENS {
+            let p = pos(fen);
+            let mut memo = CensusMemo::new();
+            assert_eq!(check_suffix_memo(&p, &mut memo), check_suffix(&p), "{fen}");
+            let moves = p.legal_moves();
+            for &m in &moves {
+                let san = san_body(&p, &moves, m);
+                let found = find_canonical_memo(&p, &mut memo, san.as_bytes());
+                assert_eq!(found, find_canonical_in(&p, san.as_bytes()), "{fen}");
+                assert_eq!(found.map(|f| f.0), Some(m), "{fen}");
+            }
+        }
+    }
+
+    /// A memo not cleared when its position changed is caught.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "a census memo of another position")]
+    fn a_stale_memo_is_caught() {
+        let mut memo = CensusMemo::new();
+        let _ = check_suffix_memo(&pos(FENS[0]), &mut memo);
+        let _ = find_canonical_memo(&pos(FENS[1]), &mut memo, b"e6");
+    }
+}
