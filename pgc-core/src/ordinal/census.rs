@@ -142,7 +142,9 @@ impl Core {
     /// apply: no king of the side to move (not standard chess), or so much
     /// material that the position could have more than 256 legal moves
     /// (the caller then generates all moves and reports the count).
-    #[inline]
+    /// Always inlined: called out of line, its result goes through memory
+    /// (`pgc moves` 12 % slower).
+    #[inline(always)]
     pub(crate) fn of<P: Position>(pos: &P) -> Option<Core> {
         let board = pos.board();
         let turn = pos.turn();
@@ -190,7 +192,7 @@ impl Core {
 
 impl<'a, P: Position> Census<'a, P> {
     /// The census of `pos` ([`Core::of`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new(pos: &'a P) -> Option<Census<'a, P>> {
         Core::of(pos).map(|core| Census::with(pos, core))
     }
