@@ -686,15 +686,7 @@ impl<'a, P: Position> Census<'a, P> {
                 Some((self.normal(role, from, to), None))
             }
             _ => {
-                let file = class - PAWNS;
-                let s = self.pawn_sets();
-                let [single, double, west, east] = s.on_file(file);
-                if (single | west | east).intersects(Bitboard::BACKRANKS)
-                    || self.pawns_on(file).intersects(self.core.pinned)
-                    || self.en_passant(file).is_some()
-                {
-                    return None;
-                }
+                let [single, double, west, east] = self.plain_pawn_file(class - PAWNS)?;
                 let forward = self.core.turn.fold_wb(8i32, -8);
                 let pushes = single | double;
                 let (to, back) = if n < pushes.count() {
@@ -774,14 +766,9 @@ impl<'a, P: Position> Census<'a, P> {
             }
             _ => {
                 let file = class - PAWNS;
-                let s = self.pawn_sets();
-                let [single, double, west, east] = s.on_file(file);
-                if (single | west | east).intersects(Bitboard::BACKRANKS)
-                    || self.pawns_on(file).intersects(self.core.pinned)
-                    || self.en_passant(file).is_some()
-                {
+                let Some([single, double, west, east]) = self.plain_pawn_file(file) else {
                     return PlainRank::Keys;
-                }
+                };
                 let forward = self.core.turn.fold_wb(8i32, -8);
                 let pushes = single | double;
                 let below = Bitboard((1u64 << (to as u32)) - 1);
@@ -811,6 +798,19 @@ impl<'a, P: Position> Census<'a, P> {
                 }
             }
         }
+    }
+
+    /// The target sets of the pawns on `file` ([`PawnSets::on_file`]) when
+    /// its moves follow from them alone: no promotion, no pinned pawn, no
+    /// en passant (else the class is keyed).
+    #[inline(always)]
+    fn plain_pawn_file(&mut self, file: usize) -> Option<[Bitboard; 4]> {
+        let sets = self.pawn_sets().on_file(file);
+        let [single, _, west, east] = sets;
+        let keyed = (single | west | east).intersects(Bitboard::BACKRANKS)
+            || self.pawns_on(file).intersects(self.core.pinned)
+            || self.en_passant(file).is_some();
+        (!keyed).then_some(sets)
     }
 
     /// A normal move of ours, not a promotion.

@@ -66,16 +66,9 @@ pub fn find_canonical_memo<P: Position>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::pos;
     use super::super::{check_suffix, find_canonical_in, list::san_body};
     use super::*;
-    use shakmaty::{CastlingMode, Chess, fen::Fen};
-
-    fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Chess960)
-            .unwrap()
-    }
 
     const FENS: [&str; 5] = [
         "r3k2r/ppp2ppp/2n5/3qp3/1b1P4/2N2N2/PPP2PPP/R2QKB1R w KQkq - 0 9",

@@ -358,7 +358,7 @@ mod tests {
     use super::*;
     use shakmaty::{CastlingMode, Chess, Role, Square, fen::Fen, san::San};
 
-    fn pos(fen: &str) -> Chess {
+    pub(super) fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
             .unwrap()
             .into_position(CastlingMode::Chess960)
