@@ -41,8 +41,9 @@ impl CensusMemo {
     }
 }
 
-/// [`check_suffix`](super::check_suffix) with the census's facts of `pos` taken from `memo`,
-/// or found and kept there for the next move's ordinal.
+/// The check suffix of the move that led to `pos` (`#`, `+` or nothing,
+/// as `ordinal::check_suffix` finds it), with the census's facts of `pos`
+/// taken from `memo`, or found and kept there for the next move.
 #[inline]
 pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'static [u8] {
     match memo.census(pos) {
@@ -53,8 +54,9 @@ pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'stati
     }
 }
 
-/// [`find_canonical_in`](super::find_canonical_in) with the census's facts
-/// of `pos` taken from `memo` (see [`check_suffix_memo`]).
+/// The legal move whose canonical SAN body is `san`, and its ordinal
+/// (as `find_canonical_in`), with the census's facts of `pos` taken from
+/// `memo` (see [`check_suffix_memo`]).
 #[inline]
 pub fn find_canonical_memo<P: Position>(
     pos: &P,
