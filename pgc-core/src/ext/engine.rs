@@ -44,6 +44,7 @@ use super::error::{Found, PayloadError};
 use super::placement::Placement;
 use crate::item::put_varint;
 use crate::ordinal::OrdinalError;
+use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
 use crate::variant::VariantPosition;
 use shakmaty::{Chess, Position};
 use std::ops::Range;
@@ -381,6 +382,9 @@ pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bo
     }
     let mark = out.len();
     let mut p: Chess = c.clone();
+    // The census facts of the position after a move, found for its check
+    // suffix, serve to read the next move.
+    let mut memo = CensusMemo::new();
     for (i, token) in text.split(|&b| b == b' ').enumerate() {
         let (body, suffix) = match token {
             [b @ .., b'#'] | [b @ .., b'+'] => (b, &token[b.len()..]),
@@ -391,14 +395,15 @@ pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bo
             matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'K' | b'Q' | b'R' | b'B' | b'N' | b'O' | b'x' | b'=' | b'-')
         });
         let found = (i < MAX_MOVES && san_bytes && body.len() <= 7)
-            .then(|| crate::ordinal::find_canonical_in(&p, body))
+            .then(|| find_canonical_memo(&p, &mut memo, body))
             .flatten();
         let Some((m, ordinal)) = found else {
             out.truncate(mark);
             return false;
         };
         p.play_unchecked(m);
-        if suffix != crate::ordinal::check_suffix(&p) {
+        memo.clear();
+        if suffix != check_suffix_memo(&p, &mut memo) {
             out.truncate(mark);
             return false;
         }

@@ -209,17 +209,16 @@ impl<'a, P: Position> Census<'a, P> {
     }
 
     /// Whether the side to move is in check.
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     #[inline(always)]
-    pub(crate) fn in_check_now(&self) -> bool {
+    pub(crate) fn in_check(&self) -> bool {
         self.core.in_check
     }
 
     /// Whether the side to move in `pos` is in check (`None` without a
-    /// king of that side): [`Census::new`]'s checkers, found without the
+    /// king of that side): [`Core::of`]'s checkers, found without the
     /// pins and without shakmaty's magic attack table.
     #[inline]
-    pub(crate) fn in_check(pos: &P) -> Option<bool> {
+    pub(crate) fn is_check(pos: &P) -> Option<bool> {
         let board = pos.board();
         let turn = pos.turn();
         let king = board.king_of(turn)?;

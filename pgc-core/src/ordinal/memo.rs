@@ -1,8 +1,7 @@
 //! The census's facts of a position kept from one call to the next: a
 //! reader writes a move's check suffix, then reads the next move in the
-//! position after it, and finds its checkers and pins once (the encoder,
-//! through `internals`).
-#![cfg_attr(not(feature = "internals"), allow(dead_code))]
+//! position after it, and finds its checkers and pins once (the PGN
+//! encoder, through `internals`, and the engine notes' move lists).
 
 use super::census::{Census, Core};
 use super::{find_canonical_census, mate_suffix};
@@ -47,7 +46,7 @@ impl CensusMemo {
 #[inline]
 pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'static [u8] {
     match memo.census(pos) {
-        Some(census) if !census.in_check_now() => b"",
+        Some(census) if !census.in_check() => b"",
         Some(census) => mate_suffix(pos, Some(census)),
         None if pos.is_check() => mate_suffix(pos, None),
         None => b"",

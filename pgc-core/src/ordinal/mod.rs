@@ -328,7 +328,7 @@ pub fn legal_count(pos: &shakmaty::Chess) -> usize {
 /// the legal moves only when in check.
 #[inline]
 pub(crate) fn check_suffix<P: Position>(pos: &P) -> &'static [u8] {
-    if !Census::in_check(pos).unwrap_or_else(|| pos.is_check()) {
+    if !Census::is_check(pos).unwrap_or_else(|| pos.is_check()) {
         return b"";
     }
     mate_suffix(pos, Census::new(pos))
