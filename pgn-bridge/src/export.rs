@@ -579,17 +579,31 @@ fn write_u32(buf: &mut [u8], n: u32) -> usize {
     len
 }
 
-/// Appends `t` to `out`: a short token byte by byte (a call to `memcpy`
-/// costs more than the copy for the few bytes of a move or a number).
+/// Appends `t` to `out`: a token of up to 8 bytes as a copy of fixed
+/// length (a call to `memcpy` costs more than the copy for the few bytes of
+/// a move or a number).
 #[inline(always)]
 fn put(out: &mut Vec<u8>, t: &[u8]) {
-    if t.len() <= 16 {
-        out.reserve(t.len());
-        for &b in t {
-            out.push(b);
-        }
-    } else {
-        out.extend_from_slice(t);
+    // A copy of a known length is a few moves, not a call.
+    match t.len() {
+        0 => {}
+        1 => out.push(t[0]),
+        2 => put_n::<2>(out, t),
+        3 => put_n::<3>(out, t),
+        4 => put_n::<4>(out, t),
+        5 => put_n::<5>(out, t),
+        6 => put_n::<6>(out, t),
+        7 => put_n::<7>(out, t),
+        8 => put_n::<8>(out, t),
+        _ => out.extend_from_slice(t),
+    }
+}
+
+/// [`put`] for a token of `N` bytes.
+#[inline(always)]
+fn put_n<const N: usize>(out: &mut Vec<u8>, t: &[u8]) {
+    if let Ok(a) = <&[u8; N]>::try_from(t) {
+        out.extend_from_slice(a);
     }
 }
 

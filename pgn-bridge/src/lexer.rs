@@ -239,7 +239,7 @@ pub fn lex_games<V: Visitor>(
         each(start, output, visitor);
         start.index += 1;
         start.offset += game.len() as u64;
-        start.line += game.iter().filter(|&&b| b == b'\n').count() as u64;
+        start.line += memchr::memchr_iter(b'\n', game).count() as u64;
         ctx = LexContext {
             at_line_start: game.last().is_none_or(|&b| b == b'\n'),
             at_input_start: false,

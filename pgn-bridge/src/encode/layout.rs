@@ -153,8 +153,19 @@ impl LayoutTracker {
     /// final (the lines already rendered are tag, escape or junk lines,
     /// whose line ends are the writer's).
     fn text(&mut self, t: &[u8]) {
+        let line_end = if self.used.newline {
+            None
+        } else {
+            memchr::memchr(b'\n', t)
+        };
+        self.text_with_line_end(t, line_end);
+    }
+
+    /// [`Self::text`] with the text's first line end already found (`None`
+    /// when it has none, or when the newline style is already set).
+    fn text_with_line_end(&mut self, t: &[u8], line_end: Option<usize>) {
         if !self.used.newline
-            && let Some(i) = memchr::memchr(b'\n', t)
+            && let Some(i) = line_end
         {
             self.used.newline = true;
             let crlf = if i > 0 {
@@ -316,9 +327,25 @@ impl LayoutTracker {
 
     /// Whitespace between tokens.
     pub(crate) fn whitespace(&mut self, ws: &[u8]) {
-        self.text(ws);
+        if let [b] = ws
+            && !matches!(b, b'\n' | b'\r')
+        {
+            // The usual separator, one space: no line end, no CR.
+            self.last_cr = false;
+            let g = &mut self.gap;
+            g.glued = false;
+            g.two_spaces = false;
+            g.lead_space = false;
+            return;
+        }
+        // Runs between tokens are short: a loop beats a call to `memchr`.
+        let line_end = if ws.len() <= 32 {
+            ws.iter().position(|&b| b == b'\n')
+        } else {
+            memchr::memchr(b'\n', ws)
+        };
+        self.text_with_line_end(ws, line_end);
         let g = &mut self.gap;
-        let line_end = memchr::memchr(b'\n', ws);
         let newline = line_end.is_some();
         if g.number {
             g.newline_after_number |= newline;

@@ -407,11 +407,18 @@ impl Encoder {
         self.written(r);
     }
 
-    /// Sets up the start position when the movetext begins.
+    /// Sets up the start position when the movetext begins (every movetext
+    /// item asks; the first sets it up).
+    #[inline(always)]
     fn start_movetext(&mut self) {
-        if self.g.movetext {
-            return;
+        if !self.g.movetext {
+            self.set_up_movetext();
         }
+    }
+
+    /// The start position, from the tags read before the movetext.
+    #[inline(never)]
+    fn set_up_movetext(&mut self) {
         self.g.movetext = true;
         // The first Variant tag counts, as for the walker (`pgc_core::variant`).
         let tag = self.tags.iter().find(|&(n, _)| n == b"Variant");

@@ -14,16 +14,21 @@ use pgc_core::variant::VariantPosition;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, MoveList, Position};
 
-/// The position a line has reached.
+/// The position a line has reached, and the two before it.
+///
+/// The three positions are a ring: a move is played into the slot of the
+/// oldest, copied from the current one, so no position is moved or swapped.
 #[derive(Debug, Clone)]
 struct Line {
-    /// The position to play the next move in.
-    pos: VariantPosition,
-    /// The position before the last move: where a variation on that move
-    /// starts.
-    prev: Option<VariantPosition>,
-    /// The position before the move before the last (for engine notes).
-    prev2: Option<VariantPosition>,
+    /// `slots[cur]` is the position to play the next move in; the slot
+    /// before it (cyclically) the position before the last move, where a
+    /// variation on that move starts; the one before that the position
+    /// before the move before the last (for engine notes).
+    slots: [VariantPosition; 3],
+    cur: usize,
+    /// The slot before `cur` holds the position before the last move (or
+    /// null move) of the line.
+    has_prev: bool,
     /// Moves played on the line since it began or resumed, or since its
     /// last null move (up to 2): which positions engine notes can start
     /// from.
@@ -36,16 +41,56 @@ struct Line {
     memo: ordinal::CensusMemo,
 }
 
+/// The slot after `i` in a line's ring.
+#[inline(always)]
+const fn next_slot(i: usize) -> usize {
+    if i == 2 { 0 } else { i + 1 }
+}
+
+/// The slot before `i` in a line's ring.
+#[inline(always)]
+const fn prev_slot(i: usize) -> usize {
+    if i == 0 { 2 } else { i - 1 }
+}
+
 impl Line {
-    const fn at(pos: VariantPosition, ply: u32) -> Line {
+    fn at(pos: VariantPosition, ply: u32) -> Line {
         Line {
-            pos,
-            prev: None,
-            prev2: None,
+            slots: [pos.clone(), pos.clone(), pos],
+            cur: 0,
+            has_prev: false,
             moves_since: 0,
             ply,
             memo: ordinal::CensusMemo::new(),
         }
+    }
+
+    /// The position to play the next move in.
+    #[inline(always)]
+    fn pos(&self) -> &VariantPosition {
+        &self.slots[self.cur]
+    }
+
+    /// The position before the last move, if the line has one.
+    fn prev(&self) -> Option<&VariantPosition> {
+        self.has_prev.then(|| &self.slots[prev_slot(self.cur)])
+    }
+
+    /// Makes the oldest slot the current one, its position set by `set`
+    /// from the current position.
+    #[inline(always)]
+    fn step(&mut self, set: impl FnOnce(&mut VariantPosition, &VariantPosition)) {
+        let [a, b, c] = &mut self.slots;
+        let (dst, src): (&mut VariantPosition, &VariantPosition) = match self.cur {
+            0 => (b, a),
+            1 => (c, b),
+            _ => (a, c),
+        };
+        set(dst, src);
+        self.cur = next_slot(self.cur);
+        self.has_prev = true;
+        self.memo.clear();
+        self.ply += 1;
     }
 }
 
@@ -87,13 +132,20 @@ impl Resolver {
 
     /// Starts a game at `start`.
     pub(crate) fn reset(&mut self, start: VariantPosition) {
-        self.line = Line::at(start, 0);
+        // The slots are kept: the two before the current one are not the
+        // line's until moves are played.
+        let l = &mut self.line;
+        l.slots[l.cur] = start;
+        l.has_prev = false;
+        l.moves_since = 0;
+        l.ply = 0;
+        l.memo.clear();
         self.stack.clear();
     }
 
     /// The position the next move is played in.
     pub(crate) fn position(&self) -> &VariantPosition {
-        &self.line.pos
+        self.line.pos()
     }
 
     /// Plies played on the current line.
@@ -127,7 +179,7 @@ impl Resolver {
         body: &[u8],
         token: &[u8],
     ) -> Result<Resolved, RejectReason> {
-        let pos = match &self.line.pos {
+        let pos = match &self.line.slots[self.line.cur] {
             VariantPosition::Chess(c) => c,
             other => return resolve_variant(other, body, token),
         };
@@ -158,26 +210,21 @@ impl Resolver {
     /// led to it: `#` for mate, `+` for check, else nothing (section
     /// 8.2.3.4).
     pub(crate) fn check_suffix(&mut self) -> &'static [u8] {
-        match &self.line.pos {
-            VariantPosition::Chess(c) => ordinal::check_suffix_memo(c, &mut self.line.memo),
+        let line = &mut self.line;
+        match &line.slots[line.cur] {
+            VariantPosition::Chess(c) => ordinal::check_suffix_memo(c, &mut line.memo),
             other => pgc_core::variant::check_suffix(other),
         }
     }
 
     /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
     pub(crate) fn play(&mut self, mv: Move) {
-        // The position becomes `prev` (copied into its slot) and plays the
-        // move in place.
         let line = &mut self.line;
-        std::mem::swap(&mut line.prev, &mut line.prev2);
-        match &mut line.prev {
-            Some(p) => pgc_core::variant::copy_position(p, &line.pos),
-            None => line.prev = Some(line.pos.clone()),
-        }
         line.moves_since = (line.moves_since + 1).min(2);
-        pgc_core::variant::play_unchecked(&mut line.pos, mv);
-        line.memo.clear();
-        line.ply += 1;
+        line.step(|dst, src| {
+            pgc_core::variant::copy_position(dst, src);
+            pgc_core::variant::play_unchecked(dst, mv);
+        });
     }
 
     /// Plays a null move on the current line.
@@ -186,7 +233,7 @@ impl Resolver {
     /// [`RejectReason::NullMoveInCheck`]: a null move cannot leave the king
     /// in check.
     pub(crate) fn null_move(&mut self, token: &[u8]) -> Result<(), RejectReason> {
-        let after = pgc_core::variant_null_move(&self.line.pos).ok_or_else(|| {
+        let after = pgc_core::variant_null_move(self.line.pos()).ok_or_else(|| {
             RejectReason::NullMoveInCheck {
                 token: super::reject::quoted(token),
             }
@@ -196,20 +243,25 @@ impl Resolver {
     }
 
     fn advance(&mut self, after: VariantPosition) {
-        self.line.prev = Some(std::mem::replace(&mut self.line.pos, after));
-        self.line.memo.clear();
         self.line.moves_since = 0;
-        self.line.ply += 1;
+        self.line.step(|dst, _| *dst = after);
     }
 
     /// The positions an engine note after the line's last move can start
     /// its move lists from (`pgc_core::ext::engine::LinePositions`).
     pub(crate) fn note_positions(&self) -> LinePositions<'_> {
         let l = &self.line;
+        let back = |n: usize| {
+            let mut i = l.cur;
+            for _ in 0..n {
+                i = prev_slot(i);
+            }
+            (usize::from(l.moves_since) >= n.max(1)).then_some(&l.slots[i])
+        };
         LinePositions {
-            after: (l.moves_since >= 1).then_some(&l.pos),
-            before: l.prev.as_ref().filter(|_| l.moves_since >= 1),
-            before_previous: l.prev2.as_ref().filter(|_| l.moves_since >= 2),
+            after: back(0),
+            before: back(1),
+            before_previous: back(2),
         }
     }
 
@@ -224,7 +276,7 @@ impl Resolver {
         if self.stack.len() >= limit as usize {
             return Err(RejectReason::VariationsTooDeep { limit });
         }
-        let Some(prev) = self.line.prev.clone() else {
+        let Some(prev) = self.line.prev().cloned() else {
             return Err(RejectReason::VariationBeforeMove);
         };
         let ply = self.line.ply.saturating_sub(1);
