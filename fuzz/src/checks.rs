@@ -8,7 +8,7 @@
 
 use pgc_core::Verifier;
 use pgc_core::ext::commands::{Anchors, TypedComment};
-use pgc_core::ext::engine::NoteLine;
+use pgc_core::ext::engine::LineTrail;
 use pgc_core::ext::{ExtKind, PayloadChecker};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameVisitor, GameWalker, Limits, Reader};
@@ -65,7 +65,7 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
         checker: PayloadChecker,
         anchors: Anchors,
         typed: TypedComment,
-        line: NoteLine,
+        line: LineTrail,
         text: Vec<u8>,
         refused: Option<String>,
     }
@@ -89,7 +89,7 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
         }
         fn begin_game(&mut self, _info: &pgc_core::GameInfo) -> ControlFlow<()> {
             self.anchors.begin_game();
-            self.line.reset();
+            self.line.resume();
             ControlFlow::Continue(())
         }
         fn play(&mut self, ply: &pgc_core::Ply<'_>) -> ControlFlow<()> {
@@ -100,7 +100,7 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
             ControlFlow::Continue(())
         }
         fn null_move(&mut self, _before: &pgc_core::VariantPosition, _s: &[u8]) -> ControlFlow<()> {
-            self.line.reset();
+            self.line.resume();
             self.anchor();
             ControlFlow::Continue(())
         }
@@ -109,11 +109,11 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
             ControlFlow::Continue(())
         }
         fn begin_variation(&mut self) -> ControlFlow<(), pgc_core::Skip> {
-            self.line.reset();
+            self.line.resume();
             ControlFlow::Continue(pgc_core::Skip(false))
         }
         fn end_variation(&mut self) -> ControlFlow<()> {
-            self.line.reset();
+            self.line.resume();
             ControlFlow::Continue(())
         }
         fn extension(&mut self, kind: ExtKind, payload: &[u8]) -> ControlFlow<()> {

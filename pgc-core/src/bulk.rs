@@ -35,7 +35,7 @@
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
-use crate::ext::engine::{MovesFrom, NoteLine, Score, replay_moves};
+use crate::ext::engine::{LineTrail, MovesFrom, Score, replay_moves};
 use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
@@ -451,7 +451,7 @@ struct Collector {
     /// The engine note of an anchor, its text, and the line positions its
     /// move lists start from.
     note_text: Vec<u8>,
-    note_line: NoteLine,
+    note_line: LineTrail,
     /// Variations entered only to count anchors (comments on, variations
     /// off): nothing in them is kept.
     hidden: u32,
@@ -469,7 +469,7 @@ impl Collector {
             anchors: Anchors::new(),
             typed: TypedComment::new(),
             note_text: Vec::new(),
-            note_line: NoteLine::default(),
+            note_line: LineTrail::default(),
             hidden: 0,
             payloads: PayloadChecker::new(),
             offset: 0,
@@ -575,7 +575,7 @@ impl GameVisitor for Collector {
         self.game.clear();
         self.game.info = *info;
         self.anchors.begin_game();
-        self.note_line.reset();
+        self.note_line.resume();
         self.hidden = 0;
         ControlFlow::Continue(())
     }
@@ -628,7 +628,7 @@ impl GameVisitor for Collector {
     }
 
     fn null_move(&mut self, _before: &VariantPosition, _spelling: &[u8]) -> ControlFlow<()> {
-        self.note_line.reset();
+        self.note_line.resume();
         if self.hidden == 0 {
             let g = &mut self.game;
             g.events.push(Raw::Null);
@@ -656,7 +656,7 @@ impl GameVisitor for Collector {
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
-        self.note_line.reset();
+        self.note_line.resume();
         if self.hidden > 0 {
             self.hidden += 1;
             ControlFlow::Continue(Skip(false))
@@ -674,7 +674,7 @@ impl GameVisitor for Collector {
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
-        self.note_line.reset();
+        self.note_line.resume();
         if self.hidden > 0 {
             self.hidden -= 1;
             return ControlFlow::Continue(());

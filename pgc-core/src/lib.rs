@@ -180,6 +180,7 @@ mod setup;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 mod split;
 mod stream;
+mod trail;
 mod verify;
 mod walk;
 mod writer;

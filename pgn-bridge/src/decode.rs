@@ -4,7 +4,7 @@ use crate::commands::render;
 use crate::export::ExportWriter;
 use crate::layout::Layout;
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::NoteLine;
+use pgc_core::ext::engine::LineTrail;
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::game::STR_TAGS;
 use pgc_core::record::RecordRef;
@@ -53,7 +53,7 @@ pub struct Decoder {
     typed_text: Vec<u8>,
     /// The engine note of an anchor, and the positions of the line its
     /// move lists start from.
-    note_line: NoteLine,
+    note_line: LineTrail,
     /// Where the walker is: the current record's offset, the game, the ply.
     offset: u64,
     game: u64,
@@ -110,7 +110,7 @@ impl Decoder {
             rendered: Vec::new(),
             anchors: Anchors::new(),
             typed_text: Vec::new(),
-            note_line: NoteLine::default(),
+            note_line: LineTrail::default(),
             offset: 0,
             game: 0,
             ply: 0,
@@ -355,7 +355,7 @@ impl GameVisitor for Decoder {
         self.tags.clear();
         self.in_movetext = false;
         self.anchors.begin_game();
-        self.note_line.reset();
+        self.note_line.resume();
         self.game = info.index;
         self.ply = 0;
         ControlFlow::Continue(())
@@ -447,7 +447,7 @@ impl GameVisitor for Decoder {
         let (n, white) = side(before);
         let s: &[u8] = if spelling.is_empty() { b"--" } else { spelling };
         self.writer.san(&mut self.out, n, white, s);
-        self.note_line.reset();
+        self.note_line.resume();
         self.ply = self.ply.saturating_add(1);
         self.after_anchor();
         ControlFlow::Continue(())
@@ -460,13 +460,13 @@ impl GameVisitor for Decoder {
     }
 
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
-        self.note_line.reset();
+        self.note_line.resume();
         self.writer.begin_variation(&mut self.out);
         ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
-        self.note_line.reset();
+        self.note_line.resume();
         self.writer.end_variation(&mut self.out);
         ControlFlow::Continue(())
     }

@@ -24,7 +24,7 @@
 
 use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::{NoteLine, Score, replay_moves};
+use pgc_core::ext::engine::{LineTrail, Score, replay_moves};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
@@ -63,7 +63,7 @@ pub struct JsonlWriter {
     typed: TypedComment,
     /// The engine note of an anchor, the line positions its move lists
     /// start from, and the JSON of its values for the open move.
-    note_line: NoteLine,
+    note_line: LineTrail,
     note_text: Vec<u8>,
     engine_json: Vec<u8>,
     /// The current record's offset and the ply, for errors.
@@ -367,7 +367,7 @@ impl GameVisitor for JsonlWriter {
         self.comments.clear();
         self.values = Values::default();
         self.anchors.begin_game();
-        self.note_line.reset();
+        self.note_line.resume();
         self.engine_json.clear();
         self.ply = 0;
         self.chess960 = false;
@@ -438,7 +438,7 @@ impl GameVisitor for JsonlWriter {
         _spelling: &[u8],
     ) -> ControlFlow<()> {
         self.ply = self.ply.saturating_add(1);
-        self.note_line.reset();
+        self.note_line.resume();
         if !self.open_new_move() {
             return ControlFlow::Continue(());
         }
@@ -460,13 +460,13 @@ impl GameVisitor for JsonlWriter {
     fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
         // Entered, not skipped: its moves, NAGs and comments count as
         // anchors of typed comments, but nothing of it is written.
-        self.note_line.reset();
+        self.note_line.resume();
         self.depth += 1;
         ControlFlow::Continue(Skip(false))
     }
 
     fn end_variation(&mut self) -> ControlFlow<()> {
-        self.note_line.reset();
+        self.note_line.resume();
         self.depth = self.depth.saturating_sub(1);
         ControlFlow::Continue(())
     }

@@ -266,9 +266,9 @@ mod tests {
     /// spec gives them.
     #[test]
     fn spec_example_bytes() {
-        use pgc_core::ext::engine::{GameNotes, NoteLine};
+        use pgc_core::ext::engine::{GameNotes, LineTrail};
         use pgc_core::variant::play_unchecked;
-        let mut line = NoteLine::default();
+        let mut line = LineTrail::default();
         let mut pos = VariantPosition::default();
         let mut game = GameNotes::new();
         let mut last = EngineNote::new();

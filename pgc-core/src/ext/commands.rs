@@ -36,7 +36,7 @@
 //! ```
 
 use super::cursor::{Bytes, unzigzag, zigzag};
-use super::engine::{EngineNote, GameNotesReader, NoteLine, render_note};
+use super::engine::{EngineNote, GameNotesReader, LineTrail, render_note};
 use super::error::{Found, PayloadError};
 use super::placement::Placement;
 use crate::item::put_varint;
@@ -1854,7 +1854,7 @@ impl Anchors {
     /// is refused, as `pgc verify` refuses it).
     pub fn note_text_here(
         &mut self,
-        line: &NoteLine,
+        line: &LineTrail,
         text: &mut Vec<u8>,
     ) -> Option<Result<&EngineNote, PayloadError>> {
         let mut note = std::mem::take(&mut self.note);

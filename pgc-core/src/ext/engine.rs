@@ -45,6 +45,7 @@ use super::placement::Placement;
 use crate::item::put_varint;
 use crate::ordinal::OrdinalError;
 use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
+pub use crate::trail::LineTrail;
 use crate::variant::VariantPosition;
 use shakmaty::{Chess, Position};
 use std::ops::Range;
@@ -273,9 +274,9 @@ impl NumberFormat {
 
 /// The positions of the line that a note's move lists can start from: the
 /// last move played before the note's anchor, and the one before it.
-/// Tracked the same way by the writer and every reader: set at each move
-/// (and wide move) of the line, cleared at a null move, at the start of a
-/// game and when a variation begins or ends.
+/// Tracked the same way by the writer and every reader, with a
+/// [`LineTrail`]: set at each move (and wide move) of the line, cleared at a
+/// null move, at the start of a game and when a variation begins or ends.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LinePositions<'a> {
     /// After the last move.
@@ -284,49 +285,6 @@ pub struct LinePositions<'a> {
     pub before: Option<&'a VariantPosition>,
     /// Before the move before the last.
     pub before_previous: Option<&'a VariantPosition>,
-}
-
-/// A reader's copy of the positions [`LinePositions`] hands out, kept
-/// the same way as the writer keeps them: [`NoteLine::played`] at each
-/// move of the line, [`NoteLine::reset`] at a game's start, a null move,
-/// and where a variation begins or ends.
-#[derive(Debug, Clone, Default)]
-pub struct NoteLine {
-    after: Option<VariantPosition>,
-    before: Option<VariantPosition>,
-    before_previous: Option<VariantPosition>,
-    moves: u8,
-}
-
-impl NoteLine {
-    /// No position (a game starts, a null move, a variation begins or ends).
-    pub fn reset(&mut self) {
-        self.moves = 0;
-    }
-
-    /// A move was played from `before` to `after`.
-    pub fn played(&mut self, before: &VariantPosition, after: &VariantPosition) {
-        std::mem::swap(&mut self.before, &mut self.before_previous);
-        copy_into(&mut self.before, before);
-        copy_into(&mut self.after, after);
-        self.moves = (self.moves + 1).min(2);
-    }
-
-    /// The positions a note after the last move can start from.
-    pub fn positions(&self) -> LinePositions<'_> {
-        LinePositions {
-            after: self.after.as_ref().filter(|_| self.moves >= 1),
-            before: self.before.as_ref().filter(|_| self.moves >= 1),
-            before_previous: self.before_previous.as_ref().filter(|_| self.moves >= 2),
-        }
-    }
-}
-
-fn copy_into(slot: &mut Option<VariantPosition>, pos: &VariantPosition) {
-    match slot {
-        Some(p) => crate::variant::copy_position(p, pos),
-        None => *slot = Some(pos.clone()),
-    }
 }
 
 /// Where a move list starts (the low two bits of its header).

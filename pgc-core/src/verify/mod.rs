@@ -71,7 +71,7 @@
 //! );
 //! ```
 
-use crate::ext::engine::{EngineNote, GameNotesReader, LinePositions, render_note};
+use crate::ext::engine::{EngineNote, GameNotesReader, LineTrail, render_note};
 use crate::ext::{self, ExtKind};
 use crate::game::{Event, GameError, GameErrorKind, GameParser, STR_TAGS};
 use crate::item::ItemKind;
@@ -362,17 +362,10 @@ pub fn verify<R: Read>(input: R, limits: Limits) -> io::Result<Report> {
 /// One line of play: the main line or a variation.
 #[derive(Clone)]
 struct Line {
-    /// The position to play the next move from; `None` once the line can no
-    /// longer be replayed (bad ordinal, bad FEN, a RAV with nothing to
-    /// replace).
-    pos: Option<VariantPosition>,
-    /// The position before the last move, where a RAV starts.
-    prev: Option<VariantPosition>,
-    /// The position before the move before the last (for engine notes).
-    prev2: Option<VariantPosition>,
-    /// Moves since the line began or resumed, or since its last null move
-    /// (up to 2): the positions an engine note can start from.
-    moves_since: u8,
+    /// The position to play the next move from and the two before it; lost
+    /// once the line can no longer be replayed (bad ordinal, bad FEN, a RAV
+    /// with nothing to replace).
+    trail: LineTrail,
     /// Plies from the game's start to the current position.
     ply: u32,
 }
@@ -380,29 +373,8 @@ struct Line {
 impl Line {
     fn start(pos: Option<VariantPosition>) -> Line {
         Line {
-            pos,
-            prev: None,
-            prev2: None,
-            moves_since: 0,
+            trail: LineTrail::from_start(pos),
             ply: 0,
-        }
-    }
-
-    /// A move was played: `before` becomes `prev`, `after` the position.
-    fn moved(&mut self, before: VariantPosition, after: VariantPosition) {
-        self.prev2 = self.prev.replace(before);
-        self.pos = Some(after);
-        self.moves_since = (self.moves_since + 1).min(2);
-    }
-
-    /// What `ext::engine::LinePositions` an engine note after the last move
-    /// can start from.
-    fn note_positions(&self) -> LinePositions<'_> {
-        let m = self.moves_since;
-        LinePositions {
-            after: self.pos.as_ref().filter(|_| m >= 1),
-            before: self.prev.as_ref().filter(|_| m >= 1),
-            before_previous: self.prev2.as_ref().filter(|_| m >= 2),
         }
     }
 }
@@ -600,9 +572,8 @@ impl Checker {
                     Line::start(None)
                 } else {
                     Line {
-                        pos: g.line.prev.clone(),
                         ply: g.line.ply.saturating_sub(1),
-                        ..Line::start(None)
+                        ..Line::start(g.line.trail.before().cloned())
                     }
                 };
                 let saved = std::mem::replace(&mut g.line, child);
@@ -613,7 +584,7 @@ impl Checker {
                     && let Some(parent) = g.stack.pop()
                 {
                     g.line = parent;
-                    g.line.moves_since = 0;
+                    g.line.trail.resume();
                 }
             }
             Event::End => self.game = None,
@@ -800,20 +771,15 @@ impl Checker {
         let line = &mut g.line;
         let ply = line.ply.saturating_add(1);
         line.ply = ply;
-        let Some(pos) = line.pos.take() else {
-            line.prev = None;
+        let Some(pos) = line.trail.current() else {
+            line.trail.lose();
             return;
         };
-        let played = play(&pos);
-        match played {
-            Ok(after) if is_move => line.moved(pos, after),
-            Ok(after) => {
-                line.prev = Some(pos);
-                line.pos = Some(after);
-                line.moves_since = 0;
-            }
+        match play(pos) {
+            Ok(after) if is_move => line.trail.moved_to(after),
+            Ok(after) => line.trail.null_to(after),
             Err(Some((expected, found))) => {
-                line.prev = Some(pos);
+                line.trail.stop();
                 let game = self.parser.game();
                 self.problem(
                     offset,
@@ -824,7 +790,7 @@ impl Checker {
                     found,
                 );
             }
-            Err(None) => line.prev = Some(pos),
+            Err(None) => line.trail.stop(),
         }
     }
 
@@ -833,15 +799,13 @@ impl Checker {
         for (i, &ord) in ordinals.iter().enumerate() {
             let ply = line.ply.saturating_add(1);
             line.ply = ply;
-            let Some(pos) = line.pos.take() else {
-                line.prev = None;
+            let Some(pos) = line.trail.current() else {
+                line.trail.lose();
                 continue;
             };
-            let found = match ordinal::variant::decode_in(&pos, ord) {
+            let found = match ordinal::variant::decode_in(pos, ord) {
                 Ok(m) => {
-                    let mut after = pos.clone();
-                    crate::variant::play_unchecked(&mut after, m);
-                    line.moved(pos, after);
+                    line.trail.play(m);
                     self.anchor(Some(line), run.first + i as u64);
                     continue;
                 }
@@ -869,8 +833,9 @@ impl Checker {
                 expected,
                 found,
             );
-            // A RAV right after the bad move still starts from `pos`.
-            line.prev = Some(pos);
+            // A RAV right after the bad move still starts from the position
+            // it was played in.
+            line.trail.stop();
             self.anchor(None, run.first + i as u64);
         }
     }
@@ -886,7 +851,7 @@ impl Checker {
         }
         let Some(line) = line else { return };
         n.text.clear();
-        let Err(e) = render_note(&n.note, &line.note_positions(), &mut n.text) else {
+        let Err(e) = render_note(&n.note, &line.trail.positions(), &mut n.text) else {
             return;
         };
         let game = self.parser.game();

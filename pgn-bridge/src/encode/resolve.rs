@@ -7,90 +7,41 @@
 //! ordinal (`pgc_core::ordinal`).
 
 use super::RejectReason;
-use pgc_core::ext::engine::LinePositions;
+use pgc_core::ext::engine::{LinePositions, LineTrail};
 use pgc_core::internals as ordinal;
 use pgc_core::ordinal::variant as vord;
 use pgc_core::variant::VariantPosition;
 use shakmaty::san::San;
 use shakmaty::{Chess, Move, MoveList, Position};
 
-/// The position a line has reached, and the two before it.
-///
-/// The three positions are a ring: a move is played into the slot of the
-/// oldest, copied from the current one, so no position is moved or swapped.
+/// The position a line has reached.
 #[derive(Debug, Clone)]
 struct Line {
-    /// `slots[cur]` is the position to play the next move in; the slot
-    /// before it (cyclically) the position before the last move, where a
-    /// variation on that move starts; the one before that the position
-    /// before the move before the last (for engine notes).
-    slots: [VariantPosition; 3],
-    cur: usize,
-    /// The slot before `cur` holds the position before the last move (or
-    /// null move) of the line.
-    has_prev: bool,
-    /// Moves played on the line since it began or resumed, or since its
-    /// last null move (up to 2): which positions engine notes can start
-    /// from.
-    moves_since: u8,
-    /// Plies played to reach `pos` (a variation starts one ply back).
+    /// The position to play the next move in, and the two before it.
+    trail: LineTrail,
+    /// Plies played to reach the current position (a variation starts one
+    /// ply back).
     ply: u32,
-    /// The census's facts of `pos` once asked for (its check suffix is
-    /// asked before the next move is resolved in it); cleared whenever
-    /// `pos` changes.
+    /// The census's facts of the current position once asked for (its
+    /// check suffix is asked before the next move is resolved in it);
+    /// cleared whenever the position changes.
     memo: ordinal::CensusMemo,
-}
-
-/// The slot after `i` in a line's ring.
-#[inline(always)]
-const fn next_slot(i: usize) -> usize {
-    if i == 2 { 0 } else { i + 1 }
-}
-
-/// The slot before `i` in a line's ring.
-#[inline(always)]
-const fn prev_slot(i: usize) -> usize {
-    if i == 0 { 2 } else { i - 1 }
 }
 
 impl Line {
     fn at(pos: VariantPosition, ply: u32) -> Line {
         Line {
-            slots: [pos.clone(), pos.clone(), pos],
-            cur: 0,
-            has_prev: false,
-            moves_since: 0,
+            trail: LineTrail::at(pos),
             ply,
             memo: ordinal::CensusMemo::new(),
         }
     }
 
-    /// The position to play the next move in.
+    /// The position to play the next move in (the encoder's lines are never
+    /// lost: a move that cannot be played rejects the game).
     #[inline(always)]
     fn pos(&self) -> &VariantPosition {
-        &self.slots[self.cur]
-    }
-
-    /// The position before the last move, if the line has one.
-    fn prev(&self) -> Option<&VariantPosition> {
-        self.has_prev.then(|| &self.slots[prev_slot(self.cur)])
-    }
-
-    /// Makes the oldest slot the current one, its position set by `set`
-    /// from the current position.
-    #[inline(always)]
-    fn step(&mut self, set: impl FnOnce(&mut VariantPosition, &VariantPosition)) {
-        let [a, b, c] = &mut self.slots;
-        let (dst, src): (&mut VariantPosition, &VariantPosition) = match self.cur {
-            0 => (b, a),
-            1 => (c, b),
-            _ => (a, c),
-        };
-        set(dst, src);
-        self.cur = next_slot(self.cur);
-        self.has_prev = true;
-        self.memo.clear();
-        self.ply += 1;
+        self.trail.position()
     }
 }
 
@@ -132,12 +83,8 @@ impl Resolver {
 
     /// Starts a game at `start`.
     pub(crate) fn reset(&mut self, start: VariantPosition) {
-        // The slots are kept: the two before the current one are not the
-        // line's until moves are played.
         let l = &mut self.line;
-        l.slots[l.cur] = start;
-        l.has_prev = false;
-        l.moves_since = 0;
+        l.trail.restart(start);
         l.ply = 0;
         l.memo.clear();
         self.stack.clear();
@@ -179,11 +126,12 @@ impl Resolver {
         body: &[u8],
         token: &[u8],
     ) -> Result<Resolved, RejectReason> {
-        let pos = match &self.line.slots[self.line.cur] {
+        let line = &mut self.line;
+        let pos = match line.trail.position() {
             VariantPosition::Chess(c) => c,
             other => return resolve_variant(other, body, token),
         };
-        if let Some((mv, ordinal)) = ordinal::find_canonical_memo(pos, &mut self.line.memo, body) {
+        if let Some((mv, ordinal)) = ordinal::find_canonical_memo(pos, &mut line.memo, body) {
             return Ok(Resolved {
                 mv,
                 ordinal: ordinal.into(),
@@ -211,7 +159,7 @@ impl Resolver {
     /// 8.2.3.4).
     pub(crate) fn check_suffix(&mut self) -> &'static [u8] {
         let line = &mut self.line;
-        match &line.slots[line.cur] {
+        match line.trail.position() {
             VariantPosition::Chess(c) => ordinal::check_suffix_memo(c, &mut line.memo),
             other => pgc_core::variant::check_suffix(other),
         }
@@ -220,11 +168,9 @@ impl Resolver {
     /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
     pub(crate) fn play(&mut self, mv: Move) {
         let line = &mut self.line;
-        line.moves_since = (line.moves_since + 1).min(2);
-        line.step(|dst, src| {
-            pgc_core::variant::copy_position(dst, src);
-            pgc_core::variant::play_unchecked(dst, mv);
-        });
+        line.trail.play(mv);
+        line.memo.clear();
+        line.ply += 1;
     }
 
     /// Plays a null move on the current line.
@@ -243,26 +189,16 @@ impl Resolver {
     }
 
     fn advance(&mut self, after: VariantPosition) {
-        self.line.moves_since = 0;
-        self.line.step(|dst, _| *dst = after);
+        let line = &mut self.line;
+        line.trail.null_to(after);
+        line.memo.clear();
+        line.ply += 1;
     }
 
     /// The positions an engine note after the line's last move can start
     /// its move lists from (`pgc_core::ext::engine::LinePositions`).
     pub(crate) fn note_positions(&self) -> LinePositions<'_> {
-        let l = &self.line;
-        let back = |n: usize| {
-            let mut i = l.cur;
-            for _ in 0..n {
-                i = prev_slot(i);
-            }
-            (usize::from(l.moves_since) >= n.max(1)).then_some(&l.slots[i])
-        };
-        LinePositions {
-            after: back(0),
-            before: back(1),
-            before_previous: back(2),
-        }
+        self.line.trail.positions()
     }
 
     /// Opens a variation on the last move: the next move is an alternative
@@ -276,7 +212,7 @@ impl Resolver {
         if self.stack.len() >= limit as usize {
             return Err(RejectReason::VariationsTooDeep { limit });
         }
-        let Some(prev) = self.line.prev().cloned() else {
+        let Some(prev) = self.line.trail.before().cloned() else {
             return Err(RejectReason::VariationBeforeMove);
         };
         let ply = self.line.ply.saturating_sub(1);
@@ -291,7 +227,7 @@ impl Resolver {
         match self.stack.pop() {
             Some(line) => {
                 self.line = line;
-                self.line.moves_since = 0;
+                self.line.trail.resume();
                 true
             }
             None => false,
