@@ -11,9 +11,23 @@
 //! The three positions are a ring: a move is played into the slot of the
 //! oldest, copied from the current one, so no position is moved or swapped.
 
-use crate::ext::engine::LinePositions;
 use crate::variant::{VariantPosition, copy_position, play_unchecked};
 use shakmaty::{Chess, Move};
+
+/// The positions of the line that a note's move lists can start from: the
+/// last move played before the note's anchor, and the one before it.
+/// Tracked the same way by the writer and every reader, with a
+/// [`LineTrail`]: set at each move (and wide move) of the line, cleared at a
+/// null move, at the start of a game and when a variation begins or ends.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinePositions<'a> {
+    /// After the last move.
+    pub after: Option<&'a VariantPosition>,
+    /// Before the last move.
+    pub before: Option<&'a VariantPosition>,
+    /// Before the move before the last.
+    pub before_previous: Option<&'a VariantPosition>,
+}
 
 /// The positions of one line of play (the main line or a variation).
 ///

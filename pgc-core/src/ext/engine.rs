@@ -45,7 +45,7 @@ use super::placement::Placement;
 use crate::item::put_varint;
 use crate::ordinal::OrdinalError;
 use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
-pub use crate::trail::LineTrail;
+pub use crate::trail::{LinePositions, LineTrail};
 use crate::variant::VariantPosition;
 use shakmaty::{Chess, Position};
 use std::ops::Range;
@@ -271,21 +271,6 @@ impl NumberFormat {
 // ---------------------------------------------------------------------------
 // Move lists
 // ---------------------------------------------------------------------------
-
-/// The positions of the line that a note's move lists can start from: the
-/// last move played before the note's anchor, and the one before it.
-/// Tracked the same way by the writer and every reader, with a
-/// [`LineTrail`]: set at each move (and wide move) of the line, cleared at a
-/// null move, at the start of a game and when a variation begins or ends.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LinePositions<'a> {
-    /// After the last move.
-    pub after: Option<&'a VariantPosition>,
-    /// Before the last move.
-    pub before: Option<&'a VariantPosition>,
-    /// Before the move before the last.
-    pub before_previous: Option<&'a VariantPosition>,
-}
 
 /// Where a move list starts (the low two bits of its header).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
