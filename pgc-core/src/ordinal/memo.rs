@@ -62,7 +62,7 @@ pub fn find_canonical_memo<P: Position>(
     memo: &mut CensusMemo,
     san: &[u8],
 ) -> Option<(Move, u8)> {
-    find_canonical_census(pos, memo.census(pos), san)
+    find_canonical_census(pos, || memo.census(pos), san)
 }
 
 #[cfg(test)]

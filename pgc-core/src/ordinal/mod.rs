@@ -187,19 +187,21 @@ pub(crate) fn select_move_counted<P: Position>(
 /// import-format spellings against all legal moves).
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) fn find_canonical_in<P: Position>(pos: &P, san: &[u8]) -> Option<(Move, u8)> {
-    find_canonical_census(pos, Census::new(pos), san)
+    find_canonical_census(pos, || Census::new(pos), san)
 }
 
-/// [`find_canonical_in`] with the census of `pos` (`None` beyond its bound).
+/// [`find_canonical_in`] with the census of `pos` made by `census` (`None`
+/// beyond its bound), made only for a token that may be a SAN body.
 #[inline(always)]
-pub(crate) fn find_canonical_census<P: Position>(
-    pos: &P,
-    census: Option<Census<'_, P>>,
+pub(crate) fn find_canonical_census<'a, P: Position>(
+    pos: &'a P,
+    census: impl FnOnce() -> Option<Census<'a, P>>,
     san: &[u8],
 ) -> Option<(Move, u8)> {
     if san.is_empty() || san.len() > 6 {
         return None;
     }
+    let census = census();
     // Keys are padded with NULs: a NUL in `san` would match the padding
     // (the plain path below reads no NUL as a square).
     let keyed = |san: &[u8]| !san.contains(&0);
