@@ -7,7 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::io::{Damage, DamageWatch};
-use pgn_bridge::{GameStart, PgnError, PgnReader, Reject, RejectReason, Visitor};
+use pgn_bridge::{GameStart, PgnError, PgnReader, Reject, RejectReason, Skip, Visitor};
 use std::io::Read;
 use std::ops::ControlFlow;
 
@@ -54,10 +54,21 @@ pub(crate) struct Oversized {
 
 /// The splitter's visitor: copies each game's bytes into the batch. It stops
 /// every game at its start, so the lexer reports no token of it.
-struct CopyRaw<'a> {
+pub(crate) struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
     last: &'a mut GameStart,
+}
+
+impl CopyRaw<'_> {
+    /// A game was read: its start and bytes join the batch.
+    fn keep(&mut self, start: GameStart, raw: &[u8]) {
+        if self.first.is_none() {
+            *self.first = Some(start);
+        }
+        *self.last = start;
+        self.batch.extend_from_slice(raw);
+    }
 }
 
 impl Visitor for CopyRaw<'_> {
@@ -74,6 +85,107 @@ impl Visitor for CopyRaw<'_> {
     fn end_game(&mut self, raw: &[u8]) {
         self.batch.extend_from_slice(raw);
     }
+}
+
+/// How the splitter reads one game into the batch: the default only copies
+/// it (its tokens are read by a worker); [`Converting`] also converts it
+/// as it is read.
+pub(crate) type ReadGame<'s, R> =
+    dyn FnMut(&mut PgnReader<R>, CopyRaw<'_>) -> std::result::Result<Option<()>, PgnError> + 's;
+
+/// The splitter's visitor when the games are converted on the reading
+/// thread (one job): each game is lexed once, by [`PgnReader::read_game_once`],
+/// its tokens going to `inner`, and copied into the batch; `each` gets the
+/// game's start, its offset in the batch and `inner`'s output. A game that
+/// reaches the damage of a damaged input is copied but not handed to
+/// `each`: the splitter cuts it from the batch and rejects it.
+pub(crate) struct Converting<'a, V: Visitor, F> {
+    pub(crate) copy: CopyRaw<'a>,
+    pub(crate) inner: &'a mut V,
+    pub(crate) damage: Option<&'a DamageWatch>,
+    pub(crate) each: &'a mut F,
+    /// The start of the game being read (it may be read again from its
+    /// start: the copy waits for its end).
+    pub(crate) start: GameStart,
+}
+
+impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Converting<'_, V, F> {
+    type Output = ();
+
+    fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+        self.start = start;
+        self.inner.begin_game(start)
+    }
+    fn bom(&mut self) -> ControlFlow<()> {
+        self.inner.bom()
+    }
+    fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+        self.inner.tag(name, value)
+    }
+    fn end_tags(&mut self) -> ControlFlow<()> {
+        self.inner.end_tags()
+    }
+    fn begin_movetext(&mut self) -> ControlFlow<()> {
+        self.inner.begin_movetext()
+    }
+    fn move_number(&mut self, number: u32, dots: u8, raw: &[u8]) -> ControlFlow<()> {
+        self.inner.move_number(number, dots, raw)
+    }
+    fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
+        self.inner.san(token)
+    }
+    fn en_passant_marker(&mut self, raw: &[u8]) -> ControlFlow<()> {
+        self.inner.en_passant_marker(raw)
+    }
+    fn nag_token(&mut self, raw: &[u8], nag: u32, is_suffix: bool) -> ControlFlow<()> {
+        self.inner.nag_token(raw, nag, is_suffix)
+    }
+    fn nag(&mut self, nag: u32, is_suffix: bool) -> ControlFlow<()> {
+        self.inner.nag(nag, is_suffix)
+    }
+    fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.inner.comment(text)
+    }
+    fn line_comment(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.inner.line_comment(text)
+    }
+    fn escape_line(&mut self, text: &[u8]) -> ControlFlow<()> {
+        self.inner.escape_line(text)
+    }
+    fn begin_variation(&mut self) -> ControlFlow<(), Skip> {
+        self.inner.begin_variation()
+    }
+    fn end_variation(&mut self) -> ControlFlow<()> {
+        self.inner.end_variation()
+    }
+    fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
+        self.inner.outcome(raw)
+    }
+    fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
+        self.inner.whitespace(ws)
+    }
+    fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
+        self.inner.junk(raw)
+    }
+
+    fn end_game(&mut self, raw: &[u8]) {
+        let output = self.inner.end_game(raw);
+        let at = self.copy.batch.len();
+        self.copy.keep(self.start, raw);
+        if !reaches_damage(self.damage, self.start.offset + raw.len() as u64) {
+            (self.each)(self.start, at, output, self.inner);
+        }
+    }
+}
+
+/// Whether the data read up to input offset `end` reaches the damage of a
+/// damaged compressed input (the reader reads ahead, so the damage is
+/// known before the game that reaches it is read): that game may be cut
+/// short, its end never seen.
+fn reaches_damage(damage: Option<&DamageWatch>, end: u64) -> bool {
+    damage
+        .and_then(DamageWatch::end)
+        .is_some_and(|damage_end| end >= damage_end)
 }
 
 pub(crate) fn pgn_error(name: &str, e: &PgnError) -> Error {
@@ -211,6 +323,28 @@ pub(crate) fn next_batch<R: Read>(
     keep_oversized: bool,
     last_game: Option<u64>,
 ) -> Result<Option<Job>> {
+    next_batch_with(
+        reader,
+        name,
+        damage,
+        keep_oversized,
+        last_game,
+        &mut |r, mut copy| r.read_game(&mut copy),
+    )
+}
+
+/// [`next_batch`], each game read into the batch by `read`.
+///
+/// # Errors
+/// As [`next_batch`].
+pub(crate) fn next_batch_with<R: Read>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    damage: Option<&DamageWatch>,
+    keep_oversized: bool,
+    last_game: Option<u64>,
+    read: &mut ReadGame<'_, R>,
+) -> Result<Option<Job>> {
     let mut data = Vec::with_capacity(BATCH_BYTES + (BATCH_BYTES >> 2));
     let mut first = None;
     let mut last = GameStart::default();
@@ -222,12 +356,12 @@ pub(crate) fn next_batch<R: Read>(
     let until = last_game.unwrap_or(u64::MAX);
     while data.len() < BATCH_BYTES && games < BATCH_GAMES && reader.games_read() <= until {
         let before = data.len();
-        let mut v = CopyRaw {
+        let copy = CopyRaw {
             batch: &mut data,
             first: &mut first,
             last: &mut last,
         };
-        let read = match reader.read_game(&mut v) {
+        let read = match read(reader, copy) {
             Ok(read) => read,
             Err(e @ PgnError::GameTooLarge { .. }) => {
                 let o = skip_oversized(reader, &e, keep_oversized, name)?;
@@ -243,13 +377,10 @@ pub(crate) fn next_batch<R: Read>(
             }
             Err(e) => return Err(pgn_error(name, &e)),
         };
-        // The data ends at the damage (the reader reads ahead, so the
-        // damage is known before the game that reaches it is read): that
-        // game may be cut short (its end was never seen), so it is not
-        // converted.
-        let reached = damage
-            .and_then(DamageWatch::end)
-            .is_some_and(|end| read.is_none() || reader.offset() >= end);
+        // The data ends at the damage: the game that reaches it may be cut
+        // short (its end was never seen), so it is not converted.
+        let reached = damage.and_then(DamageWatch::end).is_some()
+            && (read.is_none() || reaches_damage(damage, reader.offset()));
         if let Some(d) = damage.filter(|_| reached).and_then(DamageWatch::take) {
             let end = reader.offset();
             let (kept, kept_end) = match read {

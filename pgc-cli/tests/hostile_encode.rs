@@ -221,49 +221,65 @@ fn damaged_compressed_input_keeps_the_games_before_the_damage() {
             cases.push(("corrupted", corrupted));
         }
         for (what, damaged) in cases {
-            let d = tmp();
-            let input = d.path().join(format!("in.pgn.{kind}"));
-            let out = d.path().join("out.pgc");
-            let rej = d.path().join("rej.pgn");
-            fs::write(&input, &damaged).unwrap();
-            let o = run(
-                &[
-                    "encode",
-                    p(&input),
-                    "-o",
-                    p(&out),
-                    "--rejects",
-                    p(&rej),
-                    "-j",
-                    "2",
-                ],
-                b"",
-            );
-            let err = stderr(&o);
-            assert_eq!(code(&o), Some(1), "{kind} {what}: {err}");
-            assert!(
-                err.contains("compressed byte") && err.contains("decompressed byte"),
-                "{kind} {what}: {err}"
-            );
-            let pgc_bytes = fs::read(&out).expect("the output is written");
-            verifies(&pgc_bytes);
-            let back = decode(&pgc_bytes);
-            assert!(!back.is_empty(), "{kind} {what}: games before the damage");
-            assert!(
-                text.starts_with(&back),
-                "{kind} {what}: whole games, in order, then what was read of the cut one"
-            );
-            // The game at the damage is in the rejects file, with the text
-            // that was read of it, which the output also keeps as read.
-            let rejects = fs::read(&rej).unwrap();
-            let cut = String::from_utf8_lossy(&rejects);
-            assert!(cut.contains("damaged"), "{kind} {what}: {cut}");
-            let body = cut.split_once('\n').map_or("", |(_, b)| b).as_bytes();
-            assert!(!body.is_empty(), "{kind} {what}");
-            let body = body.strip_suffix(b"\n").unwrap_or(body);
-            assert!(back.ends_with(body), "{kind} {what}");
-            let whole = &back[..back.len() - body.len()];
-            assert!(whole.ends_with(b"*\n\n"), "{kind} {what}");
+            // One job converts each game as it reads it; more jobs split
+            // first: the same output and rejects either way.
+            let mut seen: Option<(Vec<u8>, Vec<u8>)> = None;
+            for jobs in ["1", "2"] {
+                let d = tmp();
+                let input = d.path().join(format!("in.pgn.{kind}"));
+                let out = d.path().join("out.pgc");
+                let rej = d.path().join("rej.pgn");
+                fs::write(&input, &damaged).unwrap();
+                let o = run(
+                    &[
+                        "encode",
+                        p(&input),
+                        "-o",
+                        p(&out),
+                        "--rejects",
+                        p(&rej),
+                        "-j",
+                        jobs,
+                    ],
+                    b"",
+                );
+                let err = stderr(&o);
+                assert_eq!(code(&o), Some(1), "{kind} {what}: {err}");
+                assert!(
+                    err.contains("compressed byte") && err.contains("decompressed byte"),
+                    "{kind} {what}: {err}"
+                );
+                let pgc_bytes = fs::read(&out).expect("the output is written");
+                verifies(&pgc_bytes);
+                let back = decode(&pgc_bytes);
+                assert!(!back.is_empty(), "{kind} {what}: games before the damage");
+                assert!(
+                    text.starts_with(&back),
+                    "{kind} {what}: whole games, in order, then what was read of the cut one"
+                );
+                // The game at the damage is in the rejects file, with the text
+                // that was read of it, which the output also keeps as read.
+                let rejects = fs::read(&rej).unwrap();
+                let cut = String::from_utf8_lossy(&rejects);
+                assert!(cut.contains("damaged"), "{kind} {what}: {cut}");
+                let body = cut.split_once('\n').map_or("", |(_, b)| b).as_bytes();
+                assert!(!body.is_empty(), "{kind} {what}");
+                let body = body.strip_suffix(b"\n").unwrap_or(body);
+                assert!(back.ends_with(body), "{kind} {what}");
+                let whole = &back[..back.len() - body.len()];
+                assert!(whole.ends_with(b"*\n\n"), "{kind} {what}");
+                // The rejects name the input, in a directory of its own.
+                let rejects = String::from_utf8_lossy(&rejects)
+                    .replace(p(&input), "IN")
+                    .into_bytes();
+                match &seen {
+                    None => seen = Some((pgc_bytes, rejects)),
+                    Some(s) => assert!(
+                        s.0 == pgc_bytes && s.1 == rejects,
+                        "{kind} {what}: -j 1 and -j 2 differ"
+                    ),
+                }
+            }
         }
     }
 }

@@ -215,24 +215,14 @@ pub fn lex_games<V: Visitor>(
     };
     let mut rest = batch;
     // With the whole batch at hand, each game is lexed in one pass that
-    // also finds its end. Whitespace alone (after a byte order mark at the
-    // input's start) makes no game, as for `scan_game`.
+    // also finds its end.
     loop {
-        let bom = if ctx.at_input_start && rest.starts_with(BOM) {
-            BOM.len()
-        } else {
-            0
-        };
-        if rest[bom..].iter().all(|&b| is_whitespace(b)) {
-            break;
-        }
-        let len = match visitor.begin_game(start) {
-            ControlFlow::Continue(()) => match run::<V, true>(rest, true, ctx, visitor) {
-                Ok(end) => end.len,
-                // Unreachable: with eof = true a finishing run ends.
-                Err(_) => rest.len(),
-            },
-            ControlFlow::Break(()) => scan_game(rest, true, ctx).map_or(rest.len(), |e| e.len),
+        let len = match lex_one(rest, true, start, ctx, visitor) {
+            Ok(Some(len)) => len,
+            // Whitespace alone makes no game.
+            Ok(None) => break,
+            // Unreachable: with eof = true a game ends.
+            Err(NeedMore) => rest.len(),
         };
         let (game, after) = rest.split_at(len.min(rest.len()));
         let output = visitor.end_game(game);
@@ -245,6 +235,42 @@ pub fn lex_games<V: Visitor>(
             at_input_start: false,
         };
         rest = after;
+    }
+}
+
+/// Lexes the game at the front of `rest` in one pass, from
+/// [`Visitor::begin_game`] up to (not including) `end_game`, finding its
+/// end as it goes, and returns its length; `None` when `rest` holds only
+/// whitespace (after a byte-order mark at the input's start), which makes
+/// no game (as for [`scan_game`]); then the visitor is not called.
+///
+/// Without `eof`, [`NeedMore`] when the game runs past `rest`: the visitor
+/// has then seen part of the game, and the caller lexes it again from its
+/// start once it has more bytes.
+#[inline(always)]
+pub(crate) fn lex_one<V: Visitor>(
+    rest: &[u8],
+    eof: bool,
+    start: GameStart,
+    ctx: LexContext,
+    visitor: &mut V,
+) -> Result<Option<usize>, NeedMore> {
+    let bom = if ctx.at_input_start && rest.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
+    if rest[bom..].iter().all(|&b| is_whitespace(b)) {
+        return Ok(None);
+    }
+    match visitor.begin_game(start) {
+        ControlFlow::Continue(()) => match run::<V, true>(rest, eof, ctx, visitor) {
+            Ok(end) => Ok(Some(end.len)),
+            Err(Stop::NeedMore) => Err(NeedMore),
+            // Unreachable: a finishing run steps on after a `Break`.
+            Err(Stop::Break) => Ok(Some(rest.len())),
+        },
+        ControlFlow::Break(()) => scan_game(rest, eof, ctx).map(|e| Some(e.len)),
     }
 }
 

@@ -32,6 +32,9 @@ const SHRINK_ABOVE: usize = 8 << 20;
 /// exactly the limit can be seen to end (the scanner looks at the bytes
 /// after a game).
 const LOOKAHEAD: usize = 4 << 10;
+/// [`PgnReader::read_game_once`] reads on before a game when less than
+/// this is buffered, so that few games run past the buffer.
+const READ_AHEAD: usize = 64 << 10;
 
 /// Reads PGN games from `R` and reports them to a [`Visitor`].
 ///
@@ -204,6 +207,61 @@ impl<R: Read> PgnReader<R> {
             self.shrink();
         }
         Ok(Some(output))
+    }
+
+    /// [`Self::read_game`] in one pass: the visitor gets the game's events
+    /// while its end is found, where `read_game` first scans the game for
+    /// its end and then lexes it.
+    ///
+    /// A game that runs past the buffered input is reported again from its
+    /// start once more is read: the visitor may get a second
+    /// [`Visitor::begin_game`] for the same game without an `end_game`,
+    /// and must then drop what it made of the game so far (an encoder that
+    /// resets its state at each `begin_game` does). The reader reads ahead
+    /// so that this is rare (a game longer than its read-ahead, or one that
+    /// straddles the end of the buffer).
+    ///
+    /// # Errors
+    /// As [`Self::read_game`].
+    pub fn read_game_once<V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+    ) -> Result<Option<V::Output>, PgnError> {
+        loop {
+            let pending = self.end - self.start;
+            if !self.eof && pending < READ_AHEAD && pending < self.buf.len() {
+                // Room to read into without growing the buffer.
+                self.fill()?;
+            }
+            let ctx = LexContext {
+                at_line_start: self.at_line_start,
+                at_input_start: self.offset == 0,
+            };
+            let start = GameStart {
+                index: self.index,
+                offset: self.offset,
+                line: self.line,
+            };
+            let rest = &self.buf[self.start..self.end];
+            match lexer::lex_one(rest, self.eof, start, ctx, visitor) {
+                Ok(Some(len)) => {
+                    if len > self.max_game_bytes {
+                        return Err(self.too_large());
+                    }
+                    let output = visitor.end_game(&self.buf[self.start..self.start + len]);
+                    self.consume(len);
+                    self.index += 1;
+                    if self.buf.len() > SHRINK_ABOVE {
+                        self.shrink();
+                    }
+                    return Ok(Some(output));
+                }
+                // Only whitespace is buffered: the scanning path reads on
+                // and keeps whitespace that belongs to no game.
+                Ok(None) => return self.read_game(visitor),
+                Err(NeedMore) => self.fill()?,
+            }
+        }
     }
 
     /// After a [`PgnError::GameTooLarge`], passes the rest of that game to
@@ -540,5 +598,162 @@ mod tests {
     fn empty_and_whitespace_inputs() {
         assert!(read_all(&mut PgnReader::new(&b""[..])).0.is_empty());
         assert!(read_all(&mut PgnReader::new(&b"\r\n\0 "[..])).0.is_empty());
+    }
+
+    /// Records a game's events as text; a second `begin_game` for the same
+    /// game (a restart) drops what was recorded.
+    #[derive(Default)]
+    struct Events(Vec<String>, Option<GameStart>);
+
+    impl Visitor for Events {
+        type Output = (GameStart, Vec<String>, Vec<u8>);
+        fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
+            self.0.clear();
+            self.1 = Some(start);
+            ControlFlow::Continue(())
+        }
+        fn bom(&mut self) -> ControlFlow<()> {
+            self.0.push("bom".into());
+            ControlFlow::Continue(())
+        }
+        fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
+            let (n, v) = (
+                String::from_utf8_lossy(name),
+                String::from_utf8_lossy(value),
+            );
+            self.0.push(format!("tag {n}={v}"));
+            ControlFlow::Continue(())
+        }
+        fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
+            self.0
+                .push(format!("san {}", String::from_utf8_lossy(token)));
+            ControlFlow::Continue(())
+        }
+        fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
+            self.0
+                .push(format!("comment {}", String::from_utf8_lossy(text)));
+            ControlFlow::Continue(())
+        }
+        fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
+            self.0.push(format!("ws {}", ws.len()));
+            ControlFlow::Continue(())
+        }
+        fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
+            self.0
+                .push(format!("junk {}", String::from_utf8_lossy(raw)));
+            ControlFlow::Continue(())
+        }
+        fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
+            self.0
+                .push(format!("outcome {}", String::from_utf8_lossy(raw)));
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, raw: &[u8]) -> Self::Output {
+            let start = self.1.take().unwrap_or_default();
+            (start, std::mem::take(&mut self.0), raw.to_vec())
+        }
+    }
+
+    /// Every game of `input` through `read_game` or `read_game_once`, `n`
+    /// bytes a read, and the unclaimed whitespace.
+    type Outputs = Vec<(GameStart, Vec<String>, Vec<u8>)>;
+    fn events(input: &[u8], n: usize, once: bool, limit: usize) -> (Outputs, Vec<u8>) {
+        let mut reader = PgnReader::new(Trickle(input, n)).with_max_game_bytes(limit);
+        let mut v = Events::default();
+        let mut out = Vec::new();
+        loop {
+            let g = if once {
+                reader.read_game_once(&mut v)
+            } else {
+                reader.read_game(&mut v)
+            };
+            match g.unwrap() {
+                Some(g) => out.push(g),
+                None => return (out, reader.take_unclaimed()),
+            }
+        }
+    }
+
+    /// The one-pass reader reports the same games, events, positions and
+    /// unclaimed whitespace as the scanning reader, whatever the size of
+    /// the reads (games cut by the buffer's end are lexed again).
+    #[test]
+    fn one_pass_reads_what_two_passes_read() {
+        let mut many = Vec::new();
+        for i in 0..300 {
+            many.extend(
+                format!(
+                    "[Event \"{i}\"]\r\n\r\n1. e4 {{{}}} e5 ; x\n% esc\n2. Nf3 junk?! 1-0\n\n",
+                    "y".repeat(i * 53)
+                )
+                .bytes(),
+            );
+        }
+        let inputs: [&[u8]; 7] = [
+            b"\xEF\xBB\xBF[A \"1\"]\r\n\r\n1. e4 1-0\r\n\r\n[A \"2\"]\r\n*\r\n\0",
+            b"",
+            b"\r\n\0 ",
+            b"1. e4 e5 1-0 2. d4 * [A \"1\"] [A \"2\"] 1. c4 {open",
+            b"[A \"1\"]\n[B \"2\"]\n[A \"3\"]\n\n1. e4 (1. d4 (1. c4) d5) e5 *",
+            b"  \n  [A \"1\"] 1. e4 *   \n\n\n",
+            &many,
+        ];
+        for input in inputs {
+            let want = events(input, 1 << 20, false, 1 << 20);
+            for n in [1, 7, 300, 4096, 1 << 20] {
+                let got = events(input, n, true, 1 << 20);
+                assert_eq!(got, want, "reads of {n} bytes");
+            }
+        }
+        // Games longer than the read-ahead that run past the buffer's end,
+        // one of them past a buffer that must grow: lexed again.
+        let small = b"[A \"s\"]\n\n1. e4 {"
+            .iter()
+            .chain(&[b'k'; 1000])
+            .chain(b"} e5 *\n\n");
+        let small: Vec<u8> = small.copied().collect();
+        let long = |n: usize| {
+            let mut g = b"[A \"l\"]\n\n1. e4 {".to_vec();
+            g.resize(n, b'z');
+            g.extend(b"} e5 (1... d5) *\n\n");
+            g
+        };
+        let mut mixed = small.repeat(100);
+        mixed.extend(long(200_000));
+        mixed.extend(small.repeat(50));
+        mixed.extend(long(3 * INITIAL_BUFFER));
+        mixed.extend(small.repeat(10));
+        assert_eq!(
+            events(&mixed, 1000, true, 1 << 24),
+            events(&mixed, 1000, false, 1 << 24)
+        );
+    }
+
+    /// A game over the limit is the same error in one pass, and reading
+    /// goes on after it is skipped.
+    #[test]
+    fn one_pass_game_too_large() {
+        let mut input = b"[A \"1\"]\n1. e4 {".to_vec();
+        input.resize(100_000, b'x');
+        input.extend(b"} 1-0\n\n[A \"2\"] *\n");
+        for n in [1, 4096, 1 << 20] {
+            let mut reader = PgnReader::new(Trickle(&input, n)).with_max_game_bytes(50_000);
+            let err = reader.read_game_once(&mut Events::default()).unwrap_err();
+            assert!(matches!(
+                err,
+                PgnError::GameTooLarge {
+                    game: 0,
+                    offset: 0,
+                    ..
+                }
+            ));
+            reader.skip_game(&mut |_| {}).unwrap();
+            let g = reader
+                .read_game_once(&mut Events::default())
+                .unwrap()
+                .unwrap();
+            assert_eq!(g.2, b"[A \"2\"] *\n");
+            assert_eq!(g.0.index, 1);
+        }
     }
 }

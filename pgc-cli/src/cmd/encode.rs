@@ -11,8 +11,11 @@
 use crate::args::EncodeArgs;
 use crate::batch::{jobs, run_ordered};
 use crate::error::{Error, Result, Status};
+use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
-use crate::pgn_batch::{ALONE_BYTES, BATCH_BYTES, Job, Oversized, next_batch};
+use crate::pgn_batch::{
+    ALONE_BYTES, BATCH_BYTES, Converting, Job, Oversized, next_batch, next_batch_with,
+};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, KeptGame, Selection, pgn_duplicate, select_game};
 use pgc_core::ext;
@@ -20,7 +23,7 @@ use pgn_bridge::EncodeStats;
 use pgn_bridge::PgnReader;
 use pgn_bridge::internals::{self as lexer};
 use pgn_bridge::write_reject;
-use pgn_bridge::{EncodeOptions, Encoder, GameOutput, Losses, Reject};
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, GameStart, Losses, Reject};
 use std::io::Read;
 
 /// Rejects listed on stderr; the rest are counted.
@@ -50,36 +53,49 @@ struct Done {
     pgn_spans: Vec<(u64, usize, usize)>,
 }
 
-/// Encodes the games of a batch, lexed straight from the batch's bytes
-/// (the splitter found where each game ends; nothing is copied again).
-fn encode_batch(
-    job: Job,
+/// A batch's games as they are converted: the [`Done`] being made, and
+/// where each game starts in the batch (for `--duplicates`).
+struct BatchState<'a> {
+    done: Done,
     opts: EncodeOptions,
     keep_rejects: bool,
-    sel: &Selection,
+    sel: &'a Selection,
     keep_pgn: bool,
-) -> Done {
-    let mut enc = Encoder::new(opts);
-    let mut done = Done {
-        earlier: Vec::new(),
-        pgc: Vec::with_capacity(job.data.len().min(BATCH_BYTES * 2) / 3),
-        rejects: Vec::new(),
-        damage: job.damage,
-        oversized: None,
-        losses: Vec::new(),
-        stats: EncodeStats::default(),
-        kept: Vec::new(),
-        pgn: Vec::new(),
-        pgn_spans: Vec::new(),
-    };
-    // Where each game, and each kept one, starts in the batch, for
-    // `--duplicates`.
-    let mut all = Vec::new();
-    let mut starts = Vec::new();
-    lexer::lex_games(&job.data, job.start, &mut enc, |this, output, enc| {
-        let at = (this.offset - job.start.offset) as usize;
-        if keep_pgn {
-            all.push(at);
+    /// Where each game, and each kept one, starts in the batch.
+    all: Vec<usize>,
+    starts: Vec<(u64, usize)>,
+}
+
+impl<'a> BatchState<'a> {
+    fn new(opts: EncodeOptions, keep_rejects: bool, sel: &'a Selection, keep_pgn: bool) -> Self {
+        BatchState {
+            done: Done {
+                earlier: Vec::new(),
+                pgc: Vec::with_capacity(BATCH_BYTES * 2 / 3),
+                rejects: Vec::new(),
+                damage: None,
+                oversized: None,
+                losses: Vec::new(),
+                stats: EncodeStats::default(),
+                kept: Vec::new(),
+                pgn: Vec::new(),
+                pgn_spans: Vec::new(),
+            },
+            opts,
+            keep_rejects,
+            sel,
+            keep_pgn,
+            all: Vec::new(),
+            starts: Vec::new(),
+        }
+    }
+
+    /// The game that starts at `this`, `at` bytes into the batch, converted
+    /// by `enc` to `output`.
+    fn game(&mut self, this: GameStart, at: usize, output: GameOutput, enc: &mut Encoder) {
+        let (done, sel) = (&mut self.done, self.sel);
+        if self.keep_pgn {
+            self.all.push(at);
         }
         match output {
             GameOutput::Encoded {
@@ -114,8 +130,8 @@ fn encode_batch(
                                 start: from,
                                 end: done.pgc.len(),
                             });
-                            if keep_pgn {
-                                starts.push((this.index, at));
+                            if self.keep_pgn {
+                                self.starts.push((this.index, at));
                             }
                         }
                         Some(None) => {}
@@ -127,54 +143,116 @@ fn encode_batch(
                 done.stats.rejected += 1;
                 // A game that cannot be encoded is not selected by
                 // `--where` (its tags and moves are not known for sure).
-                if !opts.strict && sel.filter.is_none() {
+                if !self.opts.strict && sel.filter.is_none() {
                     ext::verbatim::write(&mut done.pgc, enc.take_game());
                 }
                 // The text is held for the rejects file only when there is one.
                 let mut raw = Vec::new();
-                if keep_rejects {
+                if self.keep_rejects {
                     enc.append_game_to(&mut raw);
                 }
                 done.rejects.push((r, raw));
             }
         }
+    }
+
+    /// The batch's result, with what the splitter found besides its games.
+    fn finish(self, job: Job) -> Done {
+        let BatchState {
+            mut done,
+            opts,
+            keep_pgn,
+            all,
+            starts,
+            ..
+        } = self;
+        done.damage = job.damage;
+        done.stats.bytes_in = job.data.len() as u64;
+        if keep_pgn && !starts.is_empty() {
+            // A game's text runs to the next game's start.
+            for (game, from) in starts {
+                let to = match all.binary_search(&from) {
+                    Ok(i) => all.get(i + 1).copied().unwrap_or(job.data.len()),
+                    Err(_) => job.data.len(),
+                };
+                done.pgn_spans.push((game, from, to));
+            }
+            done.pgn = job.data;
+        }
+        if let Some((r, raw)) = job.cut {
+            done.stats.games += 1;
+            done.stats.rejected += 1;
+            done.stats.bytes_in += raw.len() as u64;
+            if !opts.strict {
+                ext::verbatim::write(&mut done.pgc, &raw);
+            }
+            done.rejects.push((r, raw));
+        }
+        if !job.unclaimed.is_empty() {
+            done.stats.bytes_in += job.unclaimed.len() as u64;
+            if !opts.strict {
+                ext::verbatim::write(&mut done.pgc, &job.unclaimed);
+            }
+        }
+        if let Some(o) = job.oversized {
+            done.stats.games += 1;
+            done.stats.rejected += 1;
+            done.stats.bytes_in += o.size;
+            done.oversized = Some(o);
+        }
+        done.stats.bytes_out =
+            (done.pgc.len() + done.earlier.iter().map(Vec::len).sum::<usize>()) as u64;
+        done
+    }
+}
+
+/// Encodes the games of a batch, lexed straight from the batch's bytes
+/// (the splitter found where each game ends; nothing is copied again).
+fn encode_batch(
+    job: Job,
+    opts: EncodeOptions,
+    keep_rejects: bool,
+    sel: &Selection,
+    keep_pgn: bool,
+) -> Done {
+    let mut enc = Encoder::new(opts);
+    let mut state = BatchState::new(opts, keep_rejects, sel, keep_pgn);
+    lexer::lex_games(&job.data, job.start, &mut enc, |this, output, enc| {
+        let at = (this.offset - job.start.offset) as usize;
+        state.game(this, at, output, enc);
     });
-    done.stats.bytes_in = job.data.len() as u64;
-    if keep_pgn && !starts.is_empty() {
-        // A game's text runs to the next game's start.
-        for (game, from) in starts {
-            let to = match all.binary_search(&from) {
-                Ok(i) => all.get(i + 1).copied().unwrap_or(job.data.len()),
-                Err(_) => job.data.len(),
-            };
-            done.pgn_spans.push((game, from, to));
-        }
-        done.pgn = job.data;
-    }
-    if let Some((r, raw)) = job.cut {
-        done.stats.games += 1;
-        done.stats.rejected += 1;
-        done.stats.bytes_in += raw.len() as u64;
-        if !opts.strict {
-            ext::verbatim::write(&mut done.pgc, &raw);
-        }
-        done.rejects.push((r, raw));
-    }
-    if !job.unclaimed.is_empty() {
-        done.stats.bytes_in += job.unclaimed.len() as u64;
-        if !opts.strict {
-            ext::verbatim::write(&mut done.pgc, &job.unclaimed);
-        }
-    }
-    if let Some(o) = job.oversized {
-        done.stats.games += 1;
-        done.stats.rejected += 1;
-        done.stats.bytes_in += o.size;
-        done.oversized = Some(o);
-    }
-    done.stats.bytes_out =
-        (done.pgc.len() + done.earlier.iter().map(Vec::len).sum::<usize>()) as u64;
-    done
+    state.finish(job)
+}
+
+/// With one job: the next batch, each game converted as it is read (lexed
+/// once, where the splitter of [`encode_batch`]'s batches scans each game
+/// for its end and a worker lexes it again). The batches and the output
+/// are those of any number of jobs.
+#[allow(clippy::too_many_arguments)]
+fn encode_next_batch<R: Read>(
+    reader: &mut PgnReader<R>,
+    enc: &mut Encoder,
+    name: &str,
+    damage: Option<&DamageWatch>,
+    opts: EncodeOptions,
+    keep_rejects: bool,
+    sel: &Selection,
+    keep_pgn: bool,
+) -> Result<Option<Done>> {
+    let mut state = BatchState::new(opts, keep_rejects, sel, keep_pgn);
+    let mut each = |this: GameStart, at: usize, output: GameOutput, enc: &mut Encoder| {
+        state.game(this, at, output, enc);
+    };
+    let job = next_batch_with(reader, name, damage, keep_rejects, None, &mut |r, copy| {
+        r.read_game_once(&mut Converting {
+            copy,
+            inner: &mut *enc,
+            damage,
+            each: &mut each,
+            start: GameStart::default(),
+        })
+    })?;
+    Ok(job.map(|job| state.finish(job)))
 }
 
 /// What to say of an input that is not PGN text: a PGC file (its first
@@ -277,6 +355,33 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             return Err(Error::Usage(not_pgn(&input.name, opened.reader)));
         }
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
+        if jobs == 1 {
+            let mut enc = Encoder::new(opts);
+            while let Some(done) = encode_next_batch(
+                &mut reader,
+                &mut enc,
+                &input.name,
+                opened.damage.as_ref(),
+                opts,
+                a.rejects.is_some(),
+                &sel,
+                keep_pgn,
+            )? {
+                consume(
+                    done,
+                    &input.name,
+                    &mut sink,
+                    dedup.as_mut(),
+                    dup_sink.as_mut(),
+                    rejects_sink.as_mut(),
+                    report_sink.as_mut(),
+                    &mut total,
+                    &mut notes,
+                )?;
+                progress.tick(total.bytes_in, total.games);
+            }
+            continue;
+        }
         run_ordered(
             jobs,
             &mut (),

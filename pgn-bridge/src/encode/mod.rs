@@ -261,6 +261,10 @@ fn no_line_end_after_last_token(raw: &[u8]) -> bool {
 }
 
 /// The PGN → PGC encoder, one game per [`crate::reader::PgnReader::read_game`] call.
+///
+/// Each `begin_game` starts the game afresh, so the encoder can be given to
+/// [`crate::reader::PgnReader::read_game_once`], which may report a game
+/// again from its start.
 pub struct Encoder {
     opts: EncodeOptions,
     start: GameStart,
