@@ -92,7 +92,8 @@ impl<R: Read> PgnToPgc<R> {
     /// # Errors
     /// Reading failed or a game exceeds the size limit.
     pub fn next_game(&mut self) -> Result<Option<GameOutput>, PgnError> {
-        self.reader.read_game(&mut self.encoder)
+        // The encoder starts each game afresh: one pass over each game.
+        self.reader.read_game_once(&mut self.encoder)
     }
 
     /// The PGC bytes of the last converted game.
