@@ -12,8 +12,9 @@
 use crate::args::ExportArgs;
 use crate::batch::{ALONE_PGC_BYTES, Batch, PgcSplitter, jobs, open_batches, run_ordered};
 use crate::error::{Error, Result, Status};
+use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
-use crate::pgn_batch::{Job, next_batch, skip_to};
+use crate::pgn_batch::{Converting, Job, next_batch, next_batch_with, skip_to};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, GameKey, Selection, bulk_plies_and_key, selected_runs};
 use crate::table::{Spool, output_format, table_error};
@@ -31,7 +32,7 @@ use pgc_arrow::{
 use pgc_core::BulkReader;
 use pgc_core::ext::commands::Eval;
 use pgn_bridge::internals::lex_games;
-use pgn_bridge::{EncodeOptions, Encoder, GameOutput, PgnReader, Reject};
+use pgn_bridge::{EncodeOptions, Encoder, GameOutput, GameStart, PgnReader, Reject};
 use shakmaty::EnPassantMode;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -253,6 +254,28 @@ fn positions_of(
     ))
 }
 
+/// A batch's games encoded as `pgc encode` encodes them: their PGC, and the
+/// games it rejected (kept as read, as `pgc encode` keeps them: their
+/// verbatim records go with the next game's row, or the last row).
+#[derive(Default)]
+struct Encoded {
+    pgc: Vec<u8>,
+    rejects: Vec<Reject>,
+}
+
+impl Encoded {
+    /// The game `enc` just read, as `output`.
+    fn game(&mut self, output: GameOutput, enc: &mut Encoder) {
+        match output {
+            GameOutput::Encoded { .. } => enc.append_game_to(&mut self.pgc),
+            GameOutput::Rejected(r) => {
+                pgc_core::ext::verbatim::write(&mut self.pgc, enc.take_game());
+                self.rejects.push(r);
+            }
+        }
+    }
+}
+
 /// Encodes a batch of PGN games as `pgc encode` does (lexed in place from
 /// the batch's bytes), then makes their rows.
 fn encode_and_convert(
@@ -262,23 +285,59 @@ fn encode_and_convert(
     positions: Option<PositionsJob>,
 ) -> Done {
     let mut enc = Encoder::new(EncodeOptions::default());
-    let mut pgc = Vec::with_capacity(job.data.len() / 3);
-    let mut rejects = Vec::new();
+    let mut encoded = Encoded {
+        pgc: Vec::with_capacity(job.data.len() / 3),
+        rejects: Vec::new(),
+    };
+    lex_games(&job.data, job.start, &mut enc, |_, output, enc| {
+        encoded.game(output, enc);
+    });
+    convert_encoded(encoded, job, opts, sel, positions)
+}
+
+/// With one job: the next batch, each game encoded as it is read (lexed
+/// once; see `pgc encode`), then its rows.
+#[allow(clippy::too_many_arguments)]
+fn encode_next_and_convert<R: std::io::Read>(
+    reader: &mut PgnReader<R>,
+    enc: &mut Encoder,
+    name: &str,
+    damage: Option<&DamageWatch>,
+    last: Option<u64>,
+    opts: &ExportOptions,
+    sel: &Selection,
+    positions: Option<PositionsJob>,
+) -> Result<Option<Done>> {
+    let mut encoded = Encoded::default();
+    let mut each = |_: GameStart, _: usize, output: GameOutput, enc: &mut Encoder| {
+        encoded.game(output, enc);
+    };
+    let job = next_batch_with(reader, name, damage, false, last, &mut |r, copy| {
+        r.read_game_once(&mut Converting {
+            copy,
+            inner: &mut *enc,
+            damage,
+            each: &mut each,
+            start: GameStart::default(),
+        })
+    })?;
+    Ok(job.map(|job| convert_encoded(encoded, job, opts, sel, positions)))
+}
+
+/// The rows of a batch's encoded games, with what the splitter found
+/// besides them.
+fn convert_encoded(
+    encoded: Encoded,
+    job: Job,
+    opts: &ExportOptions,
+    sel: &Selection,
+    positions: Option<PositionsJob>,
+) -> Done {
+    let Encoded {
+        mut pgc,
+        mut rejects,
+    } = encoded;
     let mut bytes_in = job.data.len() as u64;
-    lex_games(
-        &job.data,
-        job.start,
-        &mut enc,
-        |_, output, enc| match output {
-            GameOutput::Encoded { .. } => enc.append_game_to(&mut pgc),
-            GameOutput::Rejected(r) => {
-                // Kept as read, as `pgc encode` keeps it: its verbatim
-                // records go with the next game's row (or the last row).
-                pgc_core::ext::verbatim::write(&mut pgc, enc.take_game());
-                rejects.push(r);
-            }
-        },
-    );
     // The game a damaged input cut: kept as read, as `pgc encode` keeps
     // it. (The whitespace of an input with no game has no row to go
     // with: a table of no game is empty.)
@@ -556,6 +615,28 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 let wanted = skip_to(&mut reader, first, name)?;
                 let damage = opened.damage.as_ref();
                 let last = a.games.and_then(|r| r.last);
+                if jobs == 1 {
+                    let mut enc = Encoder::new(EncodeOptions::default());
+                    // Nothing is read when the input ends before the first
+                    // game asked for.
+                    if wanted {
+                        while let Some(done) = encode_next_and_convert(
+                            &mut reader,
+                            &mut enc,
+                            name,
+                            damage,
+                            last,
+                            &opts,
+                            &sel,
+                            positions,
+                        )? {
+                            table.take(done, name)?;
+                            progress.tick(table.bytes_in, table.games);
+                        }
+                    }
+                    input.note_range(a.games, reader.games_read());
+                    continue;
+                }
                 run_ordered(
                     jobs,
                     &mut (),
