@@ -99,21 +99,74 @@ pub(crate) type ReadGame<'s, R> =
 /// game's start, its offset in the batch and `inner`'s output. A game that
 /// reaches the damage of a damaged input is copied but not handed to
 /// `each`: the splitter cuts it from the batch and rejects it.
+///
+/// A game that runs past the reader's buffer is begun a second time (the
+/// reader scans it first, then reports it): it is then only copied, and
+/// converted from the copy, at once, or, over [`ALONE_BYTES`], after its
+/// batch is cut (`deferred`; such a game ends its batch), once the reader
+/// has given back the buffer it grew for it, as with more jobs.
 pub(crate) struct Converting<'a, V: Visitor, F> {
     pub(crate) copy: CopyRaw<'a>,
     pub(crate) inner: &'a mut V,
     pub(crate) damage: Option<&'a DamageWatch>,
     pub(crate) each: &'a mut F,
-    /// The start of the game being read (it may be read again from its
-    /// start: the copy waits for its end).
-    pub(crate) start: GameStart,
+    /// The huge game to convert after the batch: its start and offset in
+    /// the batch.
+    pub(crate) deferred: &'a mut Option<(GameStart, usize)>,
+    /// The game begun and not yet ended.
+    pub(crate) begun: Option<GameStart>,
+    /// The game being read was begun before: copy it only.
+    pub(crate) again: bool,
+}
+
+impl<'a, V: Visitor, F> Converting<'a, V, F> {
+    pub(crate) fn new(
+        copy: CopyRaw<'a>,
+        inner: &'a mut V,
+        damage: Option<&'a DamageWatch>,
+        each: &'a mut F,
+        deferred: &'a mut Option<(GameStart, usize)>,
+    ) -> Self {
+        Converting {
+            copy,
+            inner,
+            damage,
+            each,
+            deferred,
+            begun: None,
+            again: false,
+        }
+    }
+}
+
+/// Converts the games of `games` (whole games, the first at `start`, `at`
+/// bytes into its batch) with `inner`, handing each to `each`.
+pub(crate) fn convert_copied<V: Visitor>(
+    games: &[u8],
+    start: GameStart,
+    at: usize,
+    inner: &mut V,
+    each: &mut impl FnMut(GameStart, usize, V::Output, &mut V),
+) {
+    pgn_bridge::internals::lex_games(games, start, inner, |this, output, inner| {
+        each(
+            this,
+            at + (this.offset - start.offset) as usize,
+            output,
+            inner,
+        );
+    });
 }
 
 impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Converting<'_, V, F> {
     type Output = ();
 
     fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
-        self.start = start;
+        self.again = self.begun == Some(start);
+        self.begun = Some(start);
+        if self.again {
+            return ControlFlow::Break(());
+        }
         self.inner.begin_game(start)
     }
     fn bom(&mut self) -> ControlFlow<()> {
@@ -169,11 +222,26 @@ impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Conv
     }
 
     fn end_game(&mut self, raw: &[u8]) {
-        let output = self.inner.end_game(raw);
+        let Some(start) = self.begun.take() else {
+            return;
+        };
+        let again = std::mem::take(&mut self.again);
         let at = self.copy.batch.len();
-        self.copy.keep(self.start, raw);
-        if !reaches_damage(self.damage, self.start.offset + raw.len() as u64) {
-            (self.each)(self.start, at, output, self.inner);
+        self.copy.keep(start, raw);
+        if again {
+            if reaches_damage(self.damage, start.offset + raw.len() as u64) {
+                return;
+            }
+            if raw.len() > ALONE_BYTES {
+                *self.deferred = Some((start, at));
+            } else {
+                convert_copied(raw, start, at, self.inner, self.each);
+            }
+            return;
+        }
+        let output = self.inner.end_game(raw);
+        if !reaches_damage(self.damage, start.offset + raw.len() as u64) {
+            (self.each)(start, at, output, self.inner);
         }
     }
 }

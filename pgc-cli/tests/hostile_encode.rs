@@ -358,30 +358,34 @@ fn encode_memory_is_a_small_multiple_of_the_game() {
 
 /// The case: two games of twenty million NAGs (57 MiB each, under
 /// the default `--max-game-bytes`) with a small game between them encode
-/// under 256 MiB at `-j 2`: a huge game is converted alone, never two at
-/// once (they took 460 MB then), and the reader's buffer grown for one is
-/// given back before it is converted.
+/// under 256 MiB at `-j 1` and `-j 2`: a huge game is converted alone,
+/// never two at once (they took 460 MB then), and the reader's buffer
+/// grown for one is given back before it is converted (with one job too,
+/// where other games are converted as they are read).
 #[test]
-fn two_huge_games_at_j2_stay_under_256_mib() {
+fn two_huge_games_stay_under_256_mib() {
     let d = tmp();
     let game = nag_game(20_000_000);
     let small = b"[Event \"s\"]\n\n1. d4 d5 *\n\n";
     let input = d.path().join("two.pgn");
     fs::write(&input, [&game[..], small, &game[..]].concat()).unwrap();
     let out = d.path().join("two.pgc");
-    let Some(peak) = peak_rss(&["encode", "-q", "-j", "2", p(&input), "-o", p(&out)]) else {
-        return;
-    };
-    assert!(peak <= 256 << 20, "peak {} MiB", peak >> 20);
-    // Three games, in order.
-    let o = run(&["moves", "-q", p(&out)], b"");
-    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-    assert_eq!(o.stdout, b"e2e4 *\nd2d4 d7d5 *\ne2e4 *\n");
+    for jobs in ["1", "2"] {
+        let args = ["encode", "-q", "-f", "-j", jobs, p(&input), "-o", p(&out)];
+        let Some(peak) = peak_rss(&args) else {
+            return;
+        };
+        assert!(peak <= 256 << 20, "-j {jobs}: peak {} MiB", peak >> 20);
+        // Three games, in order.
+        let o = run(&["moves", "-q", p(&out)], b"");
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        assert_eq!(o.stdout, b"e2e4 *\nd2d4 d7d5 *\ne2e4 *\n");
+    }
 }
 
 /// A 50 MB line of junk between two games: the game it makes is kept as
 /// read, the file comes back byte for byte, and the run peaks under
-/// 256 MiB at `-j 2`, with and without a rejects file; under a smaller
+/// 256 MiB at `-j 1` and `-j 2`, with and without a rejects file; under a smaller
 /// `--max-game-bytes` it is a reject naming the flag.
 #[test]
 fn a_50_mb_junk_line_between_games_is_kept_in_bounded_memory() {
@@ -395,17 +399,23 @@ fn a_50_mb_junk_line_between_games_is_kept_in_bounded_memory() {
     fs::write(&input, &text).unwrap();
     let out = d.path().join("junk.pgc");
     let rej = d.path().join("junk.rej");
-    for extra in [&[][..], &["--rejects", p(&rej)][..]] {
-        let mut args = vec!["encode", "-q", "-f", "-j", "2", p(&input), "-o", p(&out)];
-        args.extend_from_slice(extra);
-        let Some(peak) = peak_rss(&args) else {
-            return;
-        };
-        assert!(peak <= 256 << 20, "{extra:?}: peak {} MiB", peak >> 20);
-        assert!(
-            decode(&fs::read(&out).unwrap()) == text,
-            "{extra:?}: not the same bytes"
-        );
+    for jobs in ["1", "2"] {
+        for extra in [&[][..], &["--rejects", p(&rej)][..]] {
+            let mut args = vec!["encode", "-q", "-f", "-j", jobs, p(&input), "-o", p(&out)];
+            args.extend_from_slice(extra);
+            let Some(peak) = peak_rss(&args) else {
+                return;
+            };
+            assert!(
+                peak <= 256 << 20,
+                "-j {jobs} {extra:?}: peak {} MiB",
+                peak >> 20
+            );
+            assert!(
+                decode(&fs::read(&out).unwrap()) == text,
+                "-j {jobs} {extra:?}: not the same bytes"
+            );
+        }
     }
     let o = run(
         &[
@@ -480,4 +490,76 @@ fn a_game_over_the_size_limit_is_rejected_and_the_run_goes_on() {
         );
         assert_eq!(body, big);
     }
+}
+
+// ---- One job reads each game once ----
+
+/// With one job each game is converted as it is read; a game that runs
+/// past the reader's buffer is read again and converted from its copy
+/// (over 1 MiB: after its batch, once the buffer is given back). Small
+/// games, such games, a rejected game among them, and a game over
+/// `--max-game-bytes`: `-j 1` writes what `-j 2` writes, rejects
+/// included, and the output decodes to the input.
+#[test]
+fn one_job_converts_games_as_read_like_two() {
+    let small = |i: usize| format!("[Event \"{i}\"]\n\n1. e4 {{note {i}}} e5 2. Nf3 1-0\n\n");
+    let long = |n: usize, tag: &str| {
+        let mut g = format!("[Event \"{tag}\"]\n\n1. d4 {{").into_bytes();
+        g.resize(n, b'w');
+        g.extend(b"} d5 (1... Nf6 2. c4) 2. c4 *\n\n");
+        g
+    };
+    let mut pgn = Vec::new();
+    for i in 0..300 {
+        pgn.extend(small(i).bytes());
+    }
+    pgn.extend(long(300_000, "straddles"));
+    pgn.extend(b"[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n\n");
+    for i in 0..200 {
+        pgn.extend(small(i).bytes());
+    }
+    pgn.extend(long(3_000_000, "huge"));
+    for i in 0..50 {
+        pgn.extend(small(i).bytes());
+    }
+    pgn.extend(long(5_000_000, "over the limit"));
+    for i in 0..5 {
+        pgn.extend(small(i).bytes());
+    }
+    let limit = ["--max-game-bytes", "4000000"];
+    let (c1, e1, pgc1, rej1) = encode_with_rejects(&pgn, &[&["-j", "1"][..], &limit].concat());
+    let (c2, e2, pgc2, rej2) = encode_with_rejects(&pgn, &[&["-j", "2"][..], &limit].concat());
+    assert_eq!(c1, Some(1), "{e1}");
+    assert_eq!(c2, Some(1), "{e2}");
+    assert!(
+        e1.contains("Ke3") && e1.contains("--max-game-bytes"),
+        "{e1}"
+    );
+    assert!(pgc1 == pgc2, "-j 1 and -j 2 write different PGC");
+    // The rejects name the input, in a directory of its own each run.
+    let named = |r: &[u8]| {
+        String::from_utf8_lossy(r)
+            .lines()
+            .map(|l| match l.split_once("in.pgn:") {
+                Some((_, rest)) if l.starts_with("% pgc: rejected ") => format!("IN:{rest}"),
+                _ => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(!rej1.is_empty());
+    assert!(
+        named(&rej1) == named(&rej2),
+        "-j 1 and -j 2 write different rejects"
+    );
+    verifies(&pgc1);
+    // Everything but the game over the limit (counted, not held) comes
+    // back byte for byte.
+    let over = long(5_000_000, "over the limit");
+    let at = pgn.windows(40).position(|w| w == &over[..40]).unwrap();
+    let mut kept = pgn[..at].to_vec();
+    kept.extend(&pgn[at + over.len()..]);
+    assert!(
+        decode(&pgc1) == kept,
+        "the decode is the input without the oversized game"
+    );
 }

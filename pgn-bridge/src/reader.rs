@@ -213,8 +213,9 @@ impl<R: Read> PgnReader<R> {
     /// while its end is found, where `read_game` first scans the game for
     /// its end and then lexes it.
     ///
-    /// A game that runs past the buffered input is reported again from its
-    /// start once more is read: the visitor may get a second
+    /// A game that runs past the buffered input is read as `read_game`
+    /// reads it (scanned for its end, then reported) and so reported again
+    /// from its start: the visitor may get a second
     /// [`Visitor::begin_game`] for the same game without an `end_game`,
     /// and must then drop what it made of the game so far (an encoder that
     /// resets its state at each `begin_game` does). The reader reads ahead
@@ -227,40 +228,42 @@ impl<R: Read> PgnReader<R> {
         &mut self,
         visitor: &mut V,
     ) -> Result<Option<V::Output>, PgnError> {
-        loop {
-            let pending = self.end - self.start;
-            if !self.eof && pending < READ_AHEAD && pending < self.buf.len() {
-                // Room to read into without growing the buffer.
-                self.fill()?;
-            }
-            let ctx = LexContext {
-                at_line_start: self.at_line_start,
-                at_input_start: self.offset == 0,
-            };
-            let start = GameStart {
-                index: self.index,
-                offset: self.offset,
-                line: self.line,
-            };
-            let rest = &self.buf[self.start..self.end];
-            match lexer::lex_one(rest, self.eof, start, ctx, visitor) {
-                Ok(Some(len)) => {
-                    if len > self.max_game_bytes {
-                        return Err(self.too_large());
-                    }
-                    let output = visitor.end_game(&self.buf[self.start..self.start + len]);
-                    self.consume(len);
-                    self.index += 1;
-                    if self.buf.len() > SHRINK_ABOVE {
-                        self.shrink();
-                    }
-                    return Ok(Some(output));
+        let pending = self.end - self.start;
+        if !self.eof && pending < READ_AHEAD && (pending < self.buf.len() || self.buf.is_empty()) {
+            // Room to read into without growing the buffer (or none yet).
+            self.fill()?;
+        }
+        let ctx = LexContext {
+            at_line_start: self.at_line_start,
+            at_input_start: self.offset == 0,
+        };
+        let start = GameStart {
+            index: self.index,
+            offset: self.offset,
+            line: self.line,
+        };
+        let rest = &self.buf[self.start..self.end];
+        match lexer::lex_one(rest, self.eof, start, ctx, visitor) {
+            Ok(Some(len)) => {
+                if len > self.max_game_bytes {
+                    return Err(self.too_large());
                 }
-                // Only whitespace is buffered: the scanning path reads on
-                // and keeps whitespace that belongs to no game.
-                Ok(None) => return self.read_game(visitor),
-                Err(NeedMore) => self.fill()?,
+                let output = visitor.end_game(&self.buf[self.start..self.start + len]);
+                self.consume(len);
+                self.index += 1;
+                if self.buf.len() > SHRINK_ABOVE {
+                    self.shrink();
+                }
+                Ok(Some(output))
             }
+            // Only whitespace is buffered: the scanning path reads on and
+            // keeps whitespace that belongs to no game.
+            Ok(None) => self.read_game(visitor),
+            // A game longer than what is buffered: the scanning path reads
+            // until it holds the game, then reports it from its start
+            // (lexing it again at each refill would cost a huge game its
+            // whole conversion once per doubling of the buffer).
+            Err(NeedMore) => self.read_game(visitor),
         }
     }
 

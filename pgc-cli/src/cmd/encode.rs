@@ -14,7 +14,8 @@ use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::pgn_batch::{
-    ALONE_BYTES, BATCH_BYTES, Converting, Job, Oversized, next_batch, next_batch_with,
+    ALONE_BYTES, BATCH_BYTES, Converting, Job, Oversized, convert_copied, next_batch,
+    next_batch_with,
 };
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, KeptGame, Selection, pgn_duplicate, select_game};
@@ -243,16 +244,25 @@ fn encode_next_batch<R: Read>(
     let mut each = |this: GameStart, at: usize, output: GameOutput, enc: &mut Encoder| {
         state.game(this, at, output, enc);
     };
+    let mut deferred = None;
     let job = next_batch_with(reader, name, damage, keep_rejects, None, &mut |r, copy| {
-        r.read_game_once(&mut Converting {
+        r.read_game_once(&mut Converting::new(
             copy,
-            inner: &mut *enc,
+            &mut *enc,
             damage,
-            each: &mut each,
-            start: GameStart::default(),
-        })
+            &mut each,
+            &mut deferred,
+        ))
     })?;
-    Ok(job.map(|job| state.finish(job)))
+    let Some(job) = job else {
+        return Ok(None);
+    };
+    if let Some((start, at)) = deferred.filter(|&(_, at)| at < job.data.len()) {
+        // A huge game, last of its batch, converted now that the reader
+        // has given back the buffer it grew for it.
+        convert_copied(&job.data[at..], start, at, enc, &mut each);
+    }
+    Ok(Some(state.finish(job)))
 }
 
 /// What to say of an input that is not PGN text: a PGC file (its first
