@@ -105,7 +105,7 @@ pub(crate) type ReadGame<'s, R> =
 /// converted from the copy, at once, or, over [`ALONE_BYTES`], after its
 /// batch is cut (`deferred`; such a game ends its batch), once the reader
 /// has given back the buffer it grew for it, as with more jobs.
-pub(crate) struct Converting<'a, V: Visitor, F> {
+struct Converting<'a, V: Visitor, F> {
     pub(crate) copy: CopyRaw<'a>,
     pub(crate) inner: &'a mut V,
     pub(crate) damage: Option<&'a DamageWatch>,
@@ -120,7 +120,7 @@ pub(crate) struct Converting<'a, V: Visitor, F> {
 }
 
 impl<'a, V: Visitor, F> Converting<'a, V, F> {
-    pub(crate) fn new(
+    fn new(
         copy: CopyRaw<'a>,
         inner: &'a mut V,
         damage: Option<&'a DamageWatch>,
@@ -141,7 +141,7 @@ impl<'a, V: Visitor, F> Converting<'a, V, F> {
 
 /// Converts the games of `games` (whole games, the first at `start`, `at`
 /// bytes into its batch) with `inner`, handing each to `each`.
-pub(crate) fn convert_copied<V: Visitor>(
+fn convert_copied<V: Visitor>(
     games: &[u8],
     start: GameStart,
     at: usize,
@@ -244,6 +244,49 @@ impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Conv
             (self.each)(start, at, output, self.inner);
         }
     }
+}
+
+/// With one job: the next batch, each game converted by `inner` as it is
+/// read ([`Converting`]) and handed to `each` with its start and offset in
+/// the batch; a huge game that ran past the reader's buffer is converted
+/// last, once the reader has given back the buffer it grew for it.
+///
+/// # Errors
+/// As [`next_batch`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn next_batch_converted<R: Read, V: Visitor>(
+    reader: &mut PgnReader<R>,
+    name: &str,
+    damage: Option<&DamageWatch>,
+    keep_oversized: bool,
+    last_game: Option<u64>,
+    inner: &mut V,
+    each: &mut impl FnMut(GameStart, usize, V::Output, &mut V),
+) -> Result<Option<Job>> {
+    let mut deferred = None;
+    let job = next_batch_with(
+        reader,
+        name,
+        damage,
+        keep_oversized,
+        last_game,
+        &mut |r, copy| {
+            r.read_game_once(&mut Converting::new(
+                copy,
+                &mut *inner,
+                damage,
+                &mut *each,
+                &mut deferred,
+            ))
+        },
+    )?;
+    if let Some(job) = &job
+        && let Some((start, at)) = deferred.filter(|&(_, at)| at < job.data.len())
+    {
+        // A huge game ends its batch.
+        convert_copied(&job.data[at..], start, at, inner, each);
+    }
+    Ok(job)
 }
 
 /// Whether the data read up to input offset `end` reaches the damage of a

@@ -14,8 +14,7 @@ use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
 use crate::pgn_batch::{
-    ALONE_BYTES, BATCH_BYTES, Converting, Job, Oversized, convert_copied, next_batch,
-    next_batch_with,
+    ALONE_BYTES, BATCH_BYTES, Job, Oversized, next_batch, next_batch_converted,
 };
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, KeptGame, Selection, pgn_duplicate, select_game};
@@ -244,25 +243,8 @@ fn encode_next_batch<R: Read>(
     let mut each = |this: GameStart, at: usize, output: GameOutput, enc: &mut Encoder| {
         state.game(this, at, output, enc);
     };
-    let mut deferred = None;
-    let job = next_batch_with(reader, name, damage, keep_rejects, None, &mut |r, copy| {
-        r.read_game_once(&mut Converting::new(
-            copy,
-            &mut *enc,
-            damage,
-            &mut each,
-            &mut deferred,
-        ))
-    })?;
-    let Some(job) = job else {
-        return Ok(None);
-    };
-    if let Some((start, at)) = deferred.filter(|&(_, at)| at < job.data.len()) {
-        // A huge game, last of its batch, converted now that the reader
-        // has given back the buffer it grew for it.
-        convert_copied(&job.data[at..], start, at, enc, &mut each);
-    }
-    Ok(Some(state.finish(job)))
+    let job = next_batch_converted(reader, name, damage, keep_rejects, None, enc, &mut each)?;
+    Ok(job.map(|job| state.finish(job)))
 }
 
 /// What to say of an input that is not PGN text: a PGC file (its first
@@ -355,6 +337,22 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let mut progress = Progress::new("encode", a.report.quiet);
     let mut total = EncodeStats::default();
     let mut notes = Notes::default();
+    // A batch's result, written in input order.
+    let mut take = |done: Done, name: &str| -> Result<()> {
+        consume(
+            done,
+            name,
+            &mut sink,
+            dedup.as_mut(),
+            dup_sink.as_mut(),
+            rejects_sink.as_mut(),
+            report_sink.as_mut(),
+            &mut total,
+            &mut notes,
+        )?;
+        progress.tick(total.bytes_in, total.games);
+        Ok(())
+    };
     for input in &inputs {
         // A table in the Lichess dataset's layout is read as PGN text.
         let opened = match crate::table::open_as_pgn(input)? {
@@ -377,18 +375,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                 &sel,
                 keep_pgn,
             )? {
-                consume(
-                    done,
-                    &input.name,
-                    &mut sink,
-                    dedup.as_mut(),
-                    dup_sink.as_mut(),
-                    rejects_sink.as_mut(),
-                    report_sink.as_mut(),
-                    &mut total,
-                    &mut notes,
-                )?;
-                progress.tick(total.bytes_in, total.games);
+                take(done, &input.name)?;
             }
             continue;
         }
@@ -406,21 +393,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             },
             Job::alone,
             |job, _| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),
-            |done: Done, ()| {
-                consume(
-                    done,
-                    &input.name,
-                    &mut sink,
-                    dedup.as_mut(),
-                    dup_sink.as_mut(),
-                    rejects_sink.as_mut(),
-                    report_sink.as_mut(),
-                    &mut total,
-                    &mut notes,
-                )?;
-                progress.tick(total.bytes_in, total.games);
-                Ok(())
-            },
+            |done: Done, ()| take(done, &input.name),
         )?;
     }
     total.bytes_out = sink.written();

@@ -14,7 +14,7 @@ use crate::batch::{ALONE_PGC_BYTES, Batch, PgcSplitter, jobs, open_batches, run_
 use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
-use crate::pgn_batch::{Converting, Job, convert_copied, next_batch, next_batch_with, skip_to};
+use crate::pgn_batch::{Job, next_batch, next_batch_converted, skip_to};
 use crate::progress::{Progress, say, summary_line};
 use crate::select::{Dedup, GameKey, Selection, bulk_plies_and_key, selected_runs};
 use crate::table::{Spool, output_format, table_error};
@@ -312,25 +312,8 @@ fn encode_next_and_convert<R: std::io::Read>(
     let mut each = |_: GameStart, _: usize, output: GameOutput, enc: &mut Encoder| {
         encoded.game(output, enc);
     };
-    let mut deferred = None;
-    let job = next_batch_with(reader, name, damage, false, last, &mut |r, copy| {
-        r.read_game_once(&mut Converting::new(
-            copy,
-            &mut *enc,
-            damage,
-            &mut each,
-            &mut deferred,
-        ))
-    })?;
-    let Some(job) = job else {
-        return Ok(None);
-    };
-    if let Some((start, at)) = deferred.filter(|&(_, at)| at < job.data.len()) {
-        // A huge game, last of its batch, converted now that the reader
-        // has given back the buffer it grew for it.
-        convert_copied(&job.data[at..], start, at, enc, &mut each);
-    }
-    Ok(Some(convert_encoded(encoded, job, opts, sel, positions)))
+    let job = next_batch_converted(reader, name, damage, false, last, enc, &mut each)?;
+    Ok(job.map(|job| convert_encoded(encoded, job, opts, sel, positions)))
 }
 
 /// The rows of a batch's encoded games, with what the splitter found
