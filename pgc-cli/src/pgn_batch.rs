@@ -54,10 +54,12 @@ pub(crate) struct Oversized {
 
 /// The splitter's visitor: copies each game's bytes into the batch. It stops
 /// every game at its start, so the lexer reports no token of it.
-pub(crate) struct CopyRaw<'a> {
+struct CopyRaw<'a> {
     batch: &'a mut Vec<u8>,
     first: &'a mut Option<GameStart>,
     last: &'a mut GameStart,
+    /// The start of the game being read.
+    start: GameStart,
 }
 
 impl CopyRaw<'_> {
@@ -75,22 +77,20 @@ impl Visitor for CopyRaw<'_> {
     type Output = ();
 
     fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
-        if self.first.is_none() {
-            *self.first = Some(start);
-        }
-        *self.last = start;
+        // The reader has found the game's end: `end_game` follows.
+        self.start = start;
         ControlFlow::Break(())
     }
 
     fn end_game(&mut self, raw: &[u8]) {
-        self.batch.extend_from_slice(raw);
+        self.keep(self.start, raw);
     }
 }
 
 /// How the splitter reads one game into the batch: the default only copies
 /// it (its tokens are read by a worker); [`Converting`] also converts it
 /// as it is read.
-pub(crate) type ReadGame<'s, R> =
+type ReadGame<'s, R> =
     dyn FnMut(&mut PgnReader<R>, CopyRaw<'_>) -> std::result::Result<Option<()>, PgnError> + 's;
 
 /// The splitter's visitor when the games are converted on the reading
@@ -106,17 +106,17 @@ pub(crate) type ReadGame<'s, R> =
 /// batch is cut (`deferred`; such a game ends its batch), once the reader
 /// has given back the buffer it grew for it, as with more jobs.
 struct Converting<'a, V: Visitor, F> {
-    pub(crate) copy: CopyRaw<'a>,
-    pub(crate) inner: &'a mut V,
-    pub(crate) damage: Option<&'a DamageWatch>,
-    pub(crate) each: &'a mut F,
+    copy: CopyRaw<'a>,
+    inner: &'a mut V,
+    damage: Option<&'a DamageWatch>,
+    each: &'a mut F,
     /// The huge game to convert after the batch: its start and offset in
     /// the batch.
-    pub(crate) deferred: &'a mut Option<(GameStart, usize)>,
+    deferred: &'a mut Option<(GameStart, usize)>,
     /// The game begun and not yet ended.
-    pub(crate) begun: Option<GameStart>,
+    begun: Option<GameStart>,
     /// The game being read was begun before: copy it only.
-    pub(crate) again: bool,
+    again: bool,
 }
 
 impl<'a, V: Visitor, F> Converting<'a, V, F> {
@@ -228,20 +228,18 @@ impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Conv
         let again = std::mem::take(&mut self.again);
         let at = self.copy.batch.len();
         self.copy.keep(start, raw);
-        if again {
-            if reaches_damage(self.damage, start.offset + raw.len() as u64) {
-                return;
-            }
-            if raw.len() > ALONE_BYTES {
-                *self.deferred = Some((start, at));
-            } else {
-                convert_copied(raw, start, at, self.inner, self.each);
-            }
+        if reaches_damage(self.damage, start.offset + raw.len() as u64) {
+            // The splitter cuts it from the batch and rejects it (`inner`
+            // starts afresh at the next game).
             return;
         }
-        let output = self.inner.end_game(raw);
-        if !reaches_damage(self.damage, start.offset + raw.len() as u64) {
+        if !again {
+            let output = self.inner.end_game(raw);
             (self.each)(start, at, output, self.inner);
+        } else if raw.len() > ALONE_BYTES {
+            *self.deferred = Some((start, at));
+        } else {
+            convert_copied(raw, start, at, self.inner, self.each);
         }
     }
 }
@@ -448,7 +446,7 @@ pub(crate) fn next_batch<R: Read>(
 ///
 /// # Errors
 /// As [`next_batch`].
-pub(crate) fn next_batch_with<R: Read>(
+fn next_batch_with<R: Read>(
     reader: &mut PgnReader<R>,
     name: &str,
     damage: Option<&DamageWatch>,
@@ -471,6 +469,7 @@ pub(crate) fn next_batch_with<R: Read>(
             batch: &mut data,
             first: &mut first,
             last: &mut last,
+            start: GameStart::default(),
         };
         let read = match read(reader, copy) {
             Ok(read) => read,
