@@ -2,6 +2,7 @@
 
 use crate::error::Error;
 use crate::schema::{Column, ExportOptions, TAG_COLUMNS, TAG_NAMES};
+use crate::uci::{UciLists, uci_bytes};
 use arrow_array::builder::{
     BinaryBuilder, Date32Builder, Int16Builder, Int32Builder, Int64Builder, ListBuilder,
     MapBuilder, StringBuilder, Time64MicrosecondBuilder, UInt8Builder,
@@ -62,7 +63,7 @@ pub struct GamesBuilder {
     other: MapBuilder<StringBuilder, StringBuilder>,
     plies: Int32Builder,
     ordinals: ListBuilder<UInt8Builder>,
-    uci: ListBuilder<StringBuilder>,
+    uci: UciLists,
     san: ListBuilder<StringBuilder>,
     clocks: ListBuilder<Int32Builder>,
     evals: ListBuilder<Int32Builder>,
@@ -120,9 +121,8 @@ impl EngineLists {
         let start = self.pv_moves.len() as u32;
         for m in v.pv {
             let a = self.pv_text.len() as u32;
-            let mut buf = [0u8; 5];
-            self.pv_text
-                .extend_from_slice(uci_text(&m.to_uci(mode), &mut buf).as_bytes());
+            let (bytes, n) = uci_bytes(&m.to_uci(mode));
+            self.pv_text.extend_from_slice(&bytes[..n]);
             self.pv_moves.push((a, self.pv_text.len() as u32));
         }
         let (eval, mate) = match v.eval {
@@ -192,7 +192,7 @@ impl GamesBuilder {
             other: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
             plies: Int32Builder::new(),
             ordinals: ListBuilder::new(UInt8Builder::new()),
-            uci: ListBuilder::new(StringBuilder::new()),
+            uci: UciLists::new(),
             san: ListBuilder::new(StringBuilder::new()),
             clocks: ListBuilder::new(Int32Builder::new()),
             evals: ListBuilder::new(Int32Builder::new()),
@@ -304,15 +304,44 @@ impl GamesBuilder {
         let ordinals = game.ordinals();
         // Without a null move the ordinals are the main line's, in order.
         let nulls = game.has_null_moves();
-        if !nulls {
+        let want_ordinals = self.opts.has(Column::Ordinals);
+        if !nulls && want_ordinals {
             let values = self.ordinals.values();
-            for &o in ordinals {
-                // A wide move's ordinal (256 or more) has no `uint8`.
-                values.append_option(u8::try_from(o).ok());
+            if ordinals.iter().all(|&o| o <= u16::from(u8::MAX)) {
+                for &o in ordinals {
+                    values.append_value(o as u8);
+                }
+            } else {
+                for &o in ordinals {
+                    // A wide move's ordinal (256 or more) has no `uint8`.
+                    values.append_option(u8::try_from(o).ok());
+                }
             }
         }
         let san = game.san();
-        for event in game.events() {
+        if game.moves_only() {
+            // No comment, NAG, variation or null move: the events are the
+            // main line's moves, read without the events.
+            plies = i32::try_from(ordinals.len()).unwrap_or(i32::MAX);
+            if uci {
+                self.uci.reserve(ordinals.len());
+                for m in game.moves() {
+                    self.uci.push(&m, mode);
+                }
+            }
+            for s in san {
+                self.san.values().append_value(s.as_str());
+            }
+            if engine {
+                self.engine.plies.resize(ordinals.len(), None);
+            }
+        }
+        let events = if game.moves_only() {
+            None
+        } else {
+            Some(game.events())
+        };
+        for event in events.into_iter().flatten() {
             match event {
                 BulkEvent::BeginVariation => depth += 1,
                 BulkEvent::EndVariation => depth = depth.saturating_sub(1),
@@ -325,16 +354,14 @@ impl GamesBuilder {
                     if engine {
                         self.engine.plies.push(None);
                     }
-                    if nulls {
+                    if nulls && want_ordinals {
                         self.ordinals
                             .values()
                             .append_option(ordinals.get(moves).and_then(|&o| u8::try_from(o).ok()));
                     }
                     moves += 1;
                     if uci {
-                        let mut buf = [0u8; 5];
-                        let text = uci_text(&m.to_uci(mode), &mut buf);
-                        self.uci.values().append_value(text);
+                        self.uci.push(&m, mode);
                     }
                     if let Some(s) = san.get(sans) {
                         self.san.values().append_value(s.as_str());
@@ -349,11 +376,11 @@ impl GamesBuilder {
                     if engine {
                         self.engine.plies.push(None);
                     }
-                    if nulls {
+                    if nulls && want_ordinals {
                         self.ordinals.values().append_null();
                     }
                     if uci {
-                        self.uci.values().append_value("0000");
+                        self.uci.push_null();
                     }
                     if let Some(s) = san.get(sans) {
                         self.san.values().append_value(s.as_str());
@@ -375,7 +402,7 @@ impl GamesBuilder {
         }
         self.plies.append_value(plies);
         self.ordinals.append(true);
-        self.uci.append(true);
+        self.uci.end_list();
         self.san.append(true);
         // A game without any clock has a null list of clocks, and one
         // without any eval null lists of evals and mates.
@@ -446,7 +473,7 @@ impl GamesBuilder {
         let other: ArrayRef = Arc::new(self.other.finish());
         let plies: ArrayRef = Arc::new(self.plies.finish());
         let ordinals: ArrayRef = Arc::new(self.ordinals.finish());
-        let uci: ArrayRef = Arc::new(self.uci.finish());
+        let uci: ArrayRef = Arc::new(self.uci.finish()?);
         let san: ArrayRef = Arc::new(self.san.finish());
         let clocks: ArrayRef = Arc::new(self.clocks.finish());
         let evals: ArrayRef = Arc::new(self.evals.finish());
@@ -610,86 +637,9 @@ struct Gaps {
     eval_seen: bool,
 }
 
-/// A move in UCI, written into `buf` without the formatting machinery
-/// (this runs once per move): `e2e4`, `e7e8q`, `N@f3`, `0000`.
-#[inline]
-fn uci_text<'b>(m: &shakmaty::uci::UciMove, buf: &'b mut [u8; 5]) -> &'b str {
-    use shakmaty::uci::UciMove;
-    let square = |s: shakmaty::Square| [b'a' + s.file() as u8, b'1' + s.rank() as u8];
-    let n = match *m {
-        UciMove::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            buf[..2].copy_from_slice(&square(from));
-            buf[2..4].copy_from_slice(&square(to));
-            match promotion {
-                Some(r) => {
-                    buf[4] = r.char() as u8;
-                    5
-                }
-                None => 4,
-            }
-        }
-        UciMove::Put { role, to } => {
-            buf[0] = role.upper_char() as u8;
-            buf[1] = b'@';
-            buf[2..4].copy_from_slice(&square(to));
-            4
-        }
-        UciMove::Null => {
-            buf[..4].copy_from_slice(b"0000");
-            4
-        }
-    };
-    // ASCII only.
-    std::str::from_utf8(&buf[..n]).unwrap_or("")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn uci_text_is_shakmatys_uci() {
-        use shakmaty::fen::Fen;
-        use shakmaty::uci::UciMove;
-        use shakmaty::variant::{Crazyhouse, VariantPosition};
-        use shakmaty::{CastlingMode, Chess, Position};
-        let mut texts = Vec::new();
-        // Promotions (with captures) and castling; drops with pieces in hand.
-        let chess: Chess = "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let zh: Crazyhouse = "r3k2r/8/8/8/8/8/8/R3K2R[QNp] w KQkq - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let positions = [
-            VariantPosition::Chess(chess),
-            VariantPosition::Crazyhouse(zh),
-        ];
-        for pos in &positions {
-            for m in pos.legal_moves() {
-                let u = m.to_uci(CastlingMode::Standard);
-                let mut buf = [0u8; 5];
-                assert_eq!(uci_text(&u, &mut buf), u.to_string());
-                texts.push(u.to_string());
-            }
-        }
-        let mut buf = [0u8; 5];
-        assert_eq!(uci_text(&UciMove::Null, &mut buf), "0000");
-        for t in ["b7b8q", "b7b8n", "e1g1", "N@e4", "Q@d5"] {
-            assert!(
-                texts.iter().any(|x| x == t),
-                "{t} not among the moves tried"
-            );
-        }
-    }
 
     #[test]
     fn dates_times_and_time_controls() {

@@ -47,6 +47,7 @@ mod error;
 mod file;
 pub mod lichess;
 mod schema;
+mod uci;
 
 pub use build::GamesBuilder;
 pub use convert::{

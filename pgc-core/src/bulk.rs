@@ -272,6 +272,13 @@ impl BulkGame {
         &self.ordinals
     }
 
+    /// Whether the game's events are its main line's moves and nothing
+    /// else: no comment, NAG, variation or null move ([`Self::moves`]
+    /// then says all that [`Self::events`] would).
+    pub fn moves_only(&self) -> bool {
+        !self.has_null && self.events.len() == self.main.len()
+    }
+
     /// Whether the main line holds a null move.
     pub fn has_null_moves(&self) -> bool {
         self.has_null

@@ -112,8 +112,11 @@ struct Queue {
     stop: bool,
 }
 
-/// The bytes of PGC a piece holds, about (`pgc export`'s batches).
-const PIECE_BYTES: usize = pgc_arrow::PAR_BATCH_BYTES;
+/// The bytes of PGC a piece holds, about. Pieces depend on the data
+/// only, so the batches are the same for every number of threads; small
+/// pieces keep the threads busy to the end (with 1 MiB pieces, 11 of them
+/// on two threads, one thread converted six while the other waited).
+const PIECE_BYTES: usize = 256 << 10;
 
 /// The pieces of one input and how to convert them.
 struct Job {
@@ -302,7 +305,8 @@ impl ArrowBatches {
 
 /// The games table of PGC bytes as batches converted on `threads`
 /// threads (0: one per core) as they are read (see [`ArrowBatches`]); the
-/// batches are those of `pgc export` for every number of threads. With
+/// rows are those of `pgc export`, in batches that are the same for every
+/// number of threads. With
 /// `where_`, the games that expression of pgc's filter language chooses.
 #[pyfunction]
 #[pyo3(signature = (data, columns = None, uci = false, san = false, threads = 0, where_ = None))]

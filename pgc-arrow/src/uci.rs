@@ -1,0 +1,253 @@
+//! The `uci` column: each game's moves in UCI, written as bytes straight
+//! into the buffers of a `list<string>` array (no `String` and no UTF-8
+//! check per move; the values are checked once, as a whole, by
+//! [`StringArray::try_new`]).
+
+use arrow_array::{ListArray, StringArray};
+use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, Field};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Move};
+use std::sync::Arc;
+
+/// A move in UCI (`e2e4`, `e7e8q`, `N@f3`, `0000`): its bytes in the
+/// first `n` of the five, and `n`.
+#[inline]
+pub(crate) fn uci_bytes(m: &UciMove) -> ([u8; 5], usize) {
+    let square = |s: shakmaty::Square| [b'a' + s.file() as u8, b'1' + s.rank() as u8];
+    let mut buf = [0u8; 5];
+    let n = match *m {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            buf[..2].copy_from_slice(&square(from));
+            buf[2..4].copy_from_slice(&square(to));
+            match promotion {
+                Some(r) => {
+                    buf[4] = r.char() as u8;
+                    5
+                }
+                None => 4,
+            }
+        }
+        UciMove::Put { role, to } => {
+            buf[0] = role.upper_char() as u8;
+            buf[1] = b'@';
+            buf[2..4].copy_from_slice(&square(to));
+            4
+        }
+        UciMove::Null => {
+            buf[..4].copy_from_slice(b"0000");
+            4
+        }
+    };
+    (buf, n)
+}
+
+/// The lists of the `uci` column being built: one list per game, one
+/// string per move.
+pub(crate) struct UciLists {
+    /// The bytes of every string.
+    values: Vec<u8>,
+    /// Where each string starts in `values`, and where the last ends.
+    ends: Vec<i32>,
+    /// Where each game's list starts in `ends`, and where the last ends.
+    lists: Vec<i32>,
+}
+
+impl UciLists {
+    /// No list yet.
+    pub(crate) fn new() -> UciLists {
+        UciLists {
+            values: Vec::new(),
+            ends: vec![0],
+            lists: vec![0],
+        }
+    }
+
+    /// Makes room for `moves` more moves.
+    pub(crate) fn reserve(&mut self, moves: usize) {
+        self.values.reserve(5 * moves);
+        self.ends.reserve(moves);
+    }
+
+    /// Appends a move to the current game's list.
+    #[inline]
+    pub(crate) fn push(&mut self, m: &Move, mode: CastlingMode) {
+        // A move from a square to a square (all but castling and drops)
+        // as four bytes at once.
+        let (from, to, promotion) = match *m {
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => (from, to, promotion),
+            Move::EnPassant { from, to } => (from, to, None),
+            Move::Castle { .. } | Move::Put { .. } => {
+                let (bytes, n) = uci_bytes(&m.to_uci(mode));
+                return self.push_bytes(&bytes[..n]);
+            }
+        };
+        let square = |s: shakmaty::Square| {
+            u32::from(b'a' + s.file() as u8) | u32::from(b'1' + s.rank() as u8) << 8
+        };
+        let four = (square(from) | square(to) << 16).to_le_bytes();
+        self.values.extend_from_slice(&four);
+        if let Some(role) = promotion {
+            self.values.push(role.char() as u8);
+        }
+        self.end_string();
+    }
+
+    /// Appends a null move (`0000`) to the current game's list.
+    pub(crate) fn push_null(&mut self) {
+        self.push_bytes(b"0000");
+    }
+
+    #[inline(always)]
+    fn push_bytes(&mut self, b: &[u8]) {
+        // Copies of a fixed length: no call to `memcpy` per move.
+        match *b {
+            [a, b, c, d] => self.values.extend_from_slice(&[a, b, c, d]),
+            [a, b, c, d, e] => self.values.extend_from_slice(&[a, b, c, d, e]),
+            _ => self.values.extend_from_slice(b),
+        }
+        self.end_string();
+    }
+
+    #[inline(always)]
+    fn end_string(&mut self) {
+        // Beyond `i32::MAX` bytes the offsets saturate and `finish` fails.
+        self.ends
+            .push(i32::try_from(self.values.len()).unwrap_or(i32::MAX));
+    }
+
+    /// Ends the current game's list.
+    pub(crate) fn end_list(&mut self) {
+        let strings = self.ends.len() - 1;
+        self.lists.push(i32::try_from(strings).unwrap_or(i32::MAX));
+    }
+
+    /// The lists ended so far as one array; the builder is empty again
+    /// (its buffers keep their sizes for the next batch).
+    ///
+    /// # Errors
+    /// [`ArrowError`] when the strings of one batch pass 2 GiB.
+    pub(crate) fn finish(&mut self) -> Result<ListArray, ArrowError> {
+        let too_long = || ArrowError::InvalidArgumentError("UCI strings over 2 GiB".into());
+        i32::try_from(self.values.len()).map_err(|_| too_long())?;
+        i32::try_from(self.ends.len()).map_err(|_| too_long())?;
+        let (v, e, l) = (self.values.len(), self.ends.len(), self.lists.len());
+        let values = std::mem::replace(&mut self.values, Vec::with_capacity(v));
+        let ends = std::mem::replace(&mut self.ends, Vec::with_capacity(e));
+        let lists = std::mem::replace(&mut self.lists, Vec::with_capacity(l));
+        self.ends.push(0);
+        self.lists.push(0);
+        let strings = StringArray::try_new(
+            OffsetBuffer::new(ScalarBuffer::from(ends)),
+            Buffer::from_vec(values),
+            None,
+        )?;
+        ListArray::try_new(
+            Arc::new(Field::new("item", DataType::Utf8, true)),
+            OffsetBuffer::new(ScalarBuffer::from(lists)),
+            Arc::new(strings),
+            None,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+    use shakmaty::fen::Fen;
+    use shakmaty::variant::{Crazyhouse, VariantPosition};
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn uci_bytes_and_lists_are_shakmatys_uci() {
+        let mut texts = Vec::new();
+        let mut lists = UciLists::new();
+        // Promotions (with captures) and castling; en passant; drops with
+        // pieces in hand.
+        let chess: Chess = "r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let en_passant: Chess = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let zh: Crazyhouse = "r3k2r/8/8/8/8/8/8/R3K2R[QNp] w KQkq - 0 1"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let positions = [
+            VariantPosition::Chess(chess),
+            VariantPosition::Chess(en_passant),
+            VariantPosition::Crazyhouse(zh),
+        ];
+        for pos in &positions {
+            for m in pos.legal_moves() {
+                for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
+                    let u = m.to_uci(mode);
+                    let (b, n) = uci_bytes(&u);
+                    assert_eq!(&b[..n], u.to_string().as_bytes());
+                    texts.push(u.to_string());
+                    lists.push(&m, mode);
+                }
+            }
+        }
+        lists.end_list();
+        let listed = lists.finish().unwrap();
+        let listed = listed.value(0);
+        let listed = listed.as_any().downcast_ref::<StringArray>().unwrap();
+        let listed: Vec<&str> = listed.iter().map(Option::unwrap).collect();
+        assert_eq!(listed, texts);
+        let (b, n) = uci_bytes(&UciMove::Null);
+        assert_eq!(&b[..n], b"0000");
+        for t in ["b7b8q", "b7b8n", "e1g1", "e1h1", "e5d6", "N@e4", "Q@d5"] {
+            assert!(
+                texts.iter().any(|x| x == t),
+                "{t} not among the moves tried"
+            );
+        }
+    }
+
+    #[test]
+    fn lists_hold_each_games_moves_and_start_again_after_finish() {
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let mut lists = UciLists::new();
+        lists.push(&moves[0], CastlingMode::Standard);
+        lists.push_null();
+        lists.end_list();
+        lists.end_list();
+        lists.push(&moves[1], CastlingMode::Standard);
+        lists.end_list();
+        let a = lists.finish().unwrap();
+        assert_eq!(a.len(), 3);
+        let texts = |i: usize| -> Vec<String> {
+            let v = a.value(i);
+            let s = v.as_any().downcast_ref::<StringArray>().unwrap();
+            s.iter().map(|x| x.unwrap().to_string()).collect()
+        };
+        let uci = |i: usize| moves[i].to_uci(CastlingMode::Standard).to_string();
+        assert_eq!(texts(0), vec![uci(0), "0000".to_string()]);
+        assert!(texts(1).is_empty());
+        assert_eq!(texts(2), vec![uci(1)]);
+        // Empty again: the next batch's lists start from row 0.
+        lists.push(&moves[2], CastlingMode::Standard);
+        lists.end_list();
+        let b = lists.finish().unwrap();
+        assert_eq!(b.len(), 1);
+        assert_eq!(b.value(0).len(), 1);
+    }
+}
