@@ -9,6 +9,7 @@ use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 
@@ -105,9 +106,19 @@ impl<W: Write + Send> TableWriter<W> {
                     None => Compression::UNCOMPRESSED,
                 };
                 let pgc = || ColumnPath::from(Column::Pgc.name());
+                let list = |c: Column| {
+                    ColumnPath::new(vec![c.name().into(), "list".into(), "item".into()])
+                };
                 let props = WriterProperties::builder()
                     .set_compression(compression)
                     .set_max_row_group_row_count(Some(opts.row_group_size.max(1)))
+                    // Statistics per column chunk (a row group's minimum
+                    // and maximum, for readers that skip row groups), not
+                    // per page: page indexes took 0.5 KB a row group.
+                    .set_statistics_enabled(EnabledStatistics::Chunk)
+                    // Clocks repeat little: under zstd their plain values
+                    // take 15 % less than a dictionary's indexes.
+                    .set_column_dictionary_enabled(list(Column::Clocks), false)
                     // Every game's records differ: a dictionary of them is
                     // time spent hashing and a page thrown away, and their
                     // statistics say nothing.
@@ -122,7 +133,13 @@ impl<W: Write + Send> TableWriter<W> {
                     .set_column_data_page_size_limit(pgc(), PGC_PAGE_BYTES)
                     .set_column_data_page_row_count_limit(pgc(), usize::MAX)
                     .build();
-                TableWriter::Parquet(ArrowWriter::try_new(out, schema, Some(props))?)
+                // The Parquet schema says every type of the table (no
+                // Arrow-only type is used): the Arrow schema, 2.3 KB in the
+                // footer, would repeat it.
+                let options = ArrowWriterOptions::new()
+                    .with_properties(props)
+                    .with_skip_arrow_metadata(true);
+                TableWriter::Parquet(ArrowWriter::try_new_with_options(out, schema, options)?)
             }
             FileFormat::ArrowFile => TableWriter::ArrowFile(FileWriter::try_new(out, &schema)?),
             FileFormat::ArrowStream => {
