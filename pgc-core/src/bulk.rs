@@ -35,7 +35,7 @@
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
-use crate::ext::engine::{LineTrail, MovesFrom, Score, replay_moves};
+use crate::ext::engine::{LineTrail, MovesFrom, Score};
 use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
@@ -514,29 +514,30 @@ impl Collector {
     #[inline(never)]
     fn note_values(&mut self) {
         let line = self.note_line.positions();
-        let note = match self
-            .anchors
-            .note_text_here(&self.note_line, &mut self.note_text)
-        {
-            None => return,
-            Some(Ok(note)) => note,
-            Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
-        };
+        // The principal variation's moves come with the text: played once.
+        let start = self.game.pv_moves.len();
+        let moves = &mut self.game.pv_moves;
+        let note =
+            match self
+                .anchors
+                .note_text_and_pv_here(&self.note_line, &mut self.note_text, |m| {
+                    moves.push(m);
+                }) {
+                None => return,
+                Some(Ok(note)) => note,
+                Some(Err(e)) => {
+                    self.game.pv_moves.truncate(start);
+                    return self.fail(ExtKind::ENGINE_NOTES, e);
+                }
+            };
         let g = &mut self.game;
         let a = g.text.len() as u32;
         g.text.extend_from_slice(&self.note_text);
         g.events.push(Raw::Comment(a, g.text.len() as u32));
         let s = note.summary();
-        let start = g.pv_moves.len() as u32;
-        let mut pv_from = None;
-        let mut replayed = Ok(());
-        if let Some((from, ordinals)) = s.pv
-            && let Some(pos) = from.position(&line)
-        {
-            let moves = &mut g.pv_moves;
-            replayed = replay_moves(pos, ordinals, |_, _, m, _| moves.push(m));
-            pv_from = Some(from);
-        }
+        let pv_from =
+            s.pv.and_then(|(from, _)| from.position(&line).map(|_| from));
+        let start = start as u32;
         g.events.push(Raw::Engine(g.engine.len() as u32));
         g.engine.push(RawEngine {
             eval: s.eval,
@@ -547,9 +548,6 @@ impl Collector {
             pv: (start, g.pv_moves.len() as u32),
             pv_from,
         });
-        if let Err(e) = replayed {
-            self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
-        }
     }
 
     /// The values of the typed commands comment just read.

@@ -24,12 +24,12 @@
 
 use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
-use pgc_core::ext::engine::{LineTrail, Score, replay_moves};
+use pgc_core::ext::engine::{LineTrail, Score};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
 use pgc_core::record::RecordRef;
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip};
-use shakmaty::CastlingMode;
 use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Move};
 use std::ops::ControlFlow;
 
 #[derive(Default, Clone, Copy)]
@@ -65,6 +65,8 @@ pub struct JsonlWriter {
     /// start from, and the JSON of its values for the open move.
     note_line: LineTrail,
     note_text: Vec<u8>,
+    /// The note's principal variation, played as its text was written.
+    pv: Vec<Move>,
     engine_json: Vec<u8>,
     /// The current record's offset and the ply, for errors.
     record_offset: u64,
@@ -215,14 +217,17 @@ impl JsonlWriter {
     #[inline(never)]
     fn note_values(&mut self) {
         let line = self.note_line.positions();
-        let note = match self
-            .anchors
-            .note_text_here(&self.note_line, &mut self.note_text)
-        {
-            None => return,
-            Some(Ok(note)) => note,
-            Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
-        };
+        self.pv.clear();
+        let pv = &mut self.pv;
+        let note =
+            match self
+                .anchors
+                .note_text_and_pv_here(&self.note_line, &mut self.note_text, |m| pv.push(m))
+            {
+                None => return,
+                Some(Ok(note)) => note,
+                Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
+            };
         if !self.open_move {
             return;
         }
@@ -258,8 +263,8 @@ impl JsonlWriter {
             }),
         );
         field(j, "nodes", s.nodes.map(|n| n.to_string()));
-        if let Some((from, ordinals)) = s.pv
-            && let Some(pos) = from.position(&line)
+        if let Some((from, _)) = s.pv
+            && from.position(&line).is_some()
         {
             if !j.is_empty() {
                 j.push(b',');
@@ -270,18 +275,15 @@ impl JsonlWriter {
             } else {
                 CastlingMode::Standard
             };
-            let replayed = replay_moves(pos, ordinals, |i, _, m, _| {
+            for (i, &m) in self.pv.iter().enumerate() {
                 if i > 0 {
                     j.push(b',');
                 }
                 j.push(b'"');
                 UciMove::from_move(m, mode).append_ascii_to(j);
                 j.push(b'"');
-            });
-            j.push(b']');
-            if let Err(e) = replayed {
-                self.fail(ExtKind::ENGINE_NOTES, e.to_payload_error());
             }
+            j.push(b']');
         }
     }
 

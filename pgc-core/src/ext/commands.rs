@@ -36,7 +36,9 @@
 //! ```
 
 use super::cursor::{Bytes, unzigzag, zigzag};
-use super::engine::{EngineNote, GameNotesReader, LineTrail, render_note};
+use super::engine::{
+    EngineNote, GameNotesReader, LineTrail, RenderError, render_note, render_note_with_pv,
+};
 use super::error::{Found, PayloadError};
 use super::placement::Placement;
 use crate::item::put_varint;
@@ -1857,6 +1859,34 @@ impl Anchors {
         line: &LineTrail,
         text: &mut Vec<u8>,
     ) -> Option<Result<&EngineNote, PayloadError>> {
+        self.render_here(text, |note, out| render_note(note, &line.positions(), out))
+    }
+
+    /// [`Anchors::note_text_here`], handing the moves of the note's
+    /// principal variation to `on_pv` as they are written
+    /// ([`render_note_with_pv`]): they are played once for both.
+    ///
+    /// # Errors
+    /// As [`Anchors::note_text_here`]; `on_pv` may have had some of the
+    /// moves.
+    pub fn note_text_and_pv_here(
+        &mut self,
+        line: &LineTrail,
+        text: &mut Vec<u8>,
+        on_pv: impl FnMut(shakmaty::Move),
+    ) -> Option<Result<&EngineNote, PayloadError>> {
+        self.render_here(text, |note, out| {
+            render_note_with_pv(note, &line.positions(), out, on_pv)
+        })
+    }
+
+    /// The note after the anchor counted last, if any, rendered into
+    /// `text` (emptied first) by `render`.
+    fn render_here(
+        &mut self,
+        text: &mut Vec<u8>,
+        render: impl FnOnce(&EngineNote, &mut Vec<u8>) -> Result<(), RenderError>,
+    ) -> Option<Result<&EngineNote, PayloadError>> {
         let mut note = std::mem::take(&mut self.note);
         let found = self.note_here(&mut note);
         self.note = note;
@@ -1864,7 +1894,7 @@ impl Anchors {
             return None;
         }
         text.clear();
-        Some(match render_note(&self.note, &line.positions(), text) {
+        Some(match render(&self.note, text) {
             Ok(()) => Ok(&self.note),
             Err(e) => Err(e.to_payload_error()),
         })

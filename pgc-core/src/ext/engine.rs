@@ -367,12 +367,18 @@ pub fn render_moves(
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     replay_moves(pos, ordinals, |i, san, _, after| {
-        if i > 0 {
-            out.push(b' ');
-        }
-        out.extend_from_slice(san.as_bytes());
-        out.extend_from_slice(crate::ordinal::check_suffix(after));
+        write_move(out, i, san, after)
     })
+}
+
+/// Move `i` of a move list in SAN, after a space unless it is the first.
+#[inline]
+fn write_move(out: &mut Vec<u8>, i: usize, san: &crate::ordinal::MoveText, after: &Chess) {
+    if i > 0 {
+        out.push(b' ');
+    }
+    out.extend_from_slice(san.as_bytes());
+    out.extend_from_slice(crate::ordinal::check_suffix(after));
 }
 
 /// Plays the moves of `ordinals` from `pos`, calling `f` with each
@@ -717,6 +723,34 @@ pub fn render_note(
     line: &LinePositions<'_>,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
+    render_parts(note, line, out, None, |_| {})
+}
+
+/// [`render_note`], handing each move of the note's principal variation
+/// (its [`NoteSummary::pv`]) to `on_pv` as the text is written: a reader
+/// that wants the moves as well as the text plays them once.
+///
+/// # Errors
+/// As [`render_note`].
+pub fn render_note_with_pv(
+    note: &EngineNote,
+    line: &LinePositions<'_>,
+    out: &mut Vec<u8>,
+    on_pv: impl FnMut(shakmaty::Move),
+) -> Result<(), RenderError> {
+    let pv = note.summary().pv.map(|(_, ordinals)| ordinals);
+    render_parts(note, line, out, pv, on_pv)
+}
+
+/// The parts of `note` written to `out`; the moves of the move list `pv`
+/// (one of the note's own, told by identity) also go to `on_pv`.
+fn render_parts(
+    note: &EngineNote,
+    line: &LinePositions<'_>,
+    out: &mut Vec<u8>,
+    pv: Option<&[u8]>,
+    mut on_pv: impl FnMut(shakmaty::Move),
+) -> Result<(), RenderError> {
     for part in note.parts() {
         match part {
             NotePart::Literal(b) | NotePart::MovesText(b) => out.extend_from_slice(b),
@@ -724,7 +758,14 @@ pub fn render_note(
             NotePart::Moves(_, []) => {}
             NotePart::Moves(from, ordinals) => {
                 let pos = from.position(line).ok_or(RenderError::NoPosition(from))?;
-                render_moves(pos, ordinals, out)?;
+                if pv.is_some_and(|pv| std::ptr::eq(pv, ordinals)) {
+                    replay_moves(pos, ordinals, |i, san, m, after| {
+                        write_move(out, i, san, after);
+                        on_pv(m);
+                    })?;
+                } else {
+                    render_moves(pos, ordinals, out)?;
+                }
             }
         }
     }

@@ -270,3 +270,40 @@ fn predictors_from_other_streams_round_trip() {
     bad[at + 1] = 9;
     assert!(GameNotesReader::from_payload(&bad).is_err());
 }
+
+#[test]
+fn the_text_and_the_pv_come_from_one_replay() {
+    use shakmaty::Position;
+    use shakmaty::san::San;
+    let start = VariantPosition::default();
+    // Two move lists: `pd=` (not the PV) and `pv=`.
+    let mut n = EngineNote::new();
+    n.push_literal(b"pd=");
+    assert!(n.push_moves_text(b"d4", &line(&start)));
+    n.push_literal(b", pv=");
+    assert!(n.push_moves_text(b"e4 e5 Nf3 Nc6 Bb5", &line(&start)));
+    n.push_literal(b",");
+    let mut plain = Vec::new();
+    render_note(&n, &line(&start), &mut plain).unwrap();
+    let mut text = Vec::new();
+    let mut pv = Vec::new();
+    render_note_with_pv(&n, &line(&start), &mut text, |m| pv.push(m)).unwrap();
+    assert_eq!(text, plain);
+    assert_eq!(text, b"pd=d4, pv=e4 e5 Nf3 Nc6 Bb5,");
+    // The moves, as shakmaty reads the PV's SAN.
+    let mut pos = shakmaty::Chess::default();
+    let mut want = Vec::new();
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
+        let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        want.push(m);
+    }
+    assert_eq!(pv, want);
+    // A note without a PV hands out no move.
+    let mut pd = EngineNote::new();
+    pd.push_literal(b"pd=");
+    assert!(pd.push_moves_text(b"d4", &line(&start)));
+    let mut none = Vec::new();
+    render_note_with_pv(&pd, &line(&start), &mut text, |m| none.push(m)).unwrap();
+    assert!(none.is_empty());
+}
