@@ -2,7 +2,9 @@
 //!
 //! [`run_ordered`] is an ordered parallel map with bounded memory: jobs are
 //! produced and results consumed on the calling thread, in input order; the
-//! work runs on `jobs` worker threads.
+//! work runs on `jobs` worker threads. With [`run_ordered_helped`] the
+//! calling thread is one of the `jobs`: it does a job itself whenever the
+//! workers hold all they may (PGN input, read and converted in one pass).
 //!
 //! At most `2 × jobs` batches are in flight (produced and not yet consumed),
 //! so memory stays bounded however large the input is and however unevenly
@@ -80,14 +82,60 @@ pub fn run_ordered<J, R, E, S>(
     mut produce: impl FnMut() -> Result<Option<J>, E>,
     alone: impl Fn(&J) -> bool,
     work: impl Fn(J, Option<&mut S>) -> R + Sync,
+    consume: impl FnMut(R, &mut S) -> Result<(), E>,
+) -> Result<(), E>
+where
+    J: Send,
+    R: Send,
+{
+    run_ordered_helped(
+        jobs,
+        state,
+        false,
+        |_| produce().map(|job| job.map(Made::Job)),
+        alone,
+        work,
+        consume,
+    )
+}
+
+/// What a producer of [`run_ordered_helped`] made: a job for a worker, or
+/// the result of one it did itself.
+pub enum Made<J, R> {
+    /// A job for a worker.
+    Job(J),
+    /// A job done on the producing thread.
+    Done(R),
+}
+
+/// [`run_ordered`], where with `helped` the calling thread works as well:
+/// `jobs - 1` worker threads are started, and while they hold
+/// `2 × (jobs - 1)` jobs, `produce(true)` asks the calling thread to do
+/// the next job itself (a producer that can read and convert in one pass
+/// does so, [`Made::Done`]); `produce(false)` asks for a job for the
+/// workers. `jobs` threads then share the cores, none of them waiting on
+/// the others, where [`run_ordered`] runs `jobs` workers beside a
+/// producing thread. Results are consumed in production order either way.
+///
+/// # Errors
+/// As [`run_ordered`].
+pub fn run_ordered_helped<J, R, E, S>(
+    jobs: usize,
+    state: &mut S,
+    helped: bool,
+    mut produce: impl FnMut(bool) -> Result<Option<Made<J, R>>, E>,
+    alone: impl Fn(&J) -> bool,
+    work: impl Fn(J, Option<&mut S>) -> R + Sync,
     mut consume: impl FnMut(R, &mut S) -> Result<(), E>,
 ) -> Result<(), E>
 where
     J: Send,
     R: Send,
 {
-    if jobs <= 1 {
-        return sequential(state, produce, alone, work, consume);
+    // With one job the calling thread does everything, helping or not.
+    let jobs = if helped { jobs.saturating_sub(1) } else { jobs };
+    if jobs == 0 || (!helped && jobs == 1) {
+        return sequential(state, produce, helped, alone, work, consume);
     }
     let cancel = AtomicBool::new(false);
     let (job_tx, job_rx) = mpsc::sync_channel::<(u64, J)>(jobs * 2);
@@ -124,27 +172,48 @@ where
         drop(res_tx);
         let job_tx = job_tx;
         if workers == 0 {
-            return sequential(state, &mut produce, &alone, &work, &mut consume);
+            return sequential(state, &mut produce, helped, &alone, &work, &mut consume);
         }
-        let max_in_flight = workers * 2;
+        // Jobs at the workers, at most; and in flight (produced, not yet
+        // consumed) at most: the workers' and, when helped, two done here.
+        let at_most_queued = workers * 2;
+        let max_in_flight = at_most_queued + if helped { 2 } else { 0 };
         let mut produced = 0u64;
         let mut consumed = 0u64;
+        let mut queued = 0usize;
         let mut pending = BTreeMap::new();
         let mut more = true;
         let mut stashed = None;
         // A job to run alone, once every job before it is consumed.
         let mut waiting = None;
         let result = loop {
-            while more && waiting.is_none() && produced - consumed < max_in_flight as u64 {
-                match produce() {
-                    Ok(Some(job)) if alone(&job) => waiting = Some(job),
-                    Ok(Some(job)) => {
-                        // Never blocks: the channel holds jobs * 2 >= max_in_flight.
+            if more && waiting.is_none() && produced - consumed < max_in_flight as u64 {
+                let help = helped && queued >= at_most_queued;
+                match produce(help) {
+                    Ok(Some(Made::Job(job))) if alone(&job) => waiting = Some(job),
+                    Ok(Some(Made::Job(job))) => {
+                        if queued >= at_most_queued {
+                            // A producer asked to help that made a job:
+                            // hold it until a worker is free.
+                            match res_rx.recv() {
+                                Ok((seq, r)) => {
+                                    pending.insert(seq, r);
+                                    queued -= 1;
+                                }
+                                Err(_) => break stashed.map_or(Ok(()), Err),
+                            }
+                        }
+                        // Never blocks: the channel holds jobs * 2 >= queued.
                         if job_tx.send((produced, job)).is_err() {
                             more = false;
                         } else {
                             produced += 1;
+                            queued += 1;
                         }
+                    }
+                    Ok(Some(Made::Done(r))) => {
+                        pending.insert(produced, r);
+                        produced += 1;
                     }
                     Ok(None) => more = false,
                     Err(e) => {
@@ -152,8 +221,12 @@ where
                         more = false;
                     }
                 }
-            }
-            if produced == consumed {
+                // Results ready meanwhile, without waiting.
+                while let Ok((seq, r)) = res_rx.try_recv() {
+                    pending.insert(seq, r);
+                    queued -= 1;
+                }
+            } else if produced == consumed {
                 match waiting.take() {
                     Some(job) => {
                         let r = work(job, Some(&mut *state));
@@ -164,13 +237,15 @@ where
                     }
                     None => break stashed.map_or(Ok(()), Err),
                 }
+            } else if !pending.contains_key(&consumed) {
+                let Ok((seq, r)) = res_rx.recv() else {
+                    // Every worker is gone (only a panic does that; the
+                    // scope re-raises it).
+                    break stashed.map_or(Ok(()), Err);
+                };
+                pending.insert(seq, r);
+                queued -= 1;
             }
-            let Ok((seq, r)) = res_rx.recv() else {
-                // Every worker is gone (only a panic does that; the scope
-                // re-raises it).
-                break stashed.map_or(Ok(()), Err);
-            };
-            pending.insert(seq, r);
             let mut failed = None;
             while let Some(r) = pending.remove(&consumed) {
                 consumed += 1;
@@ -725,16 +800,17 @@ pub fn open_batches(
 /// one to run alone gets `state` to write its output to as it goes.
 fn sequential<J, R, E, S>(
     state: &mut S,
-    mut produce: impl FnMut() -> Result<Option<J>, E>,
+    mut produce: impl FnMut(bool) -> Result<Option<Made<J, R>>, E>,
+    helped: bool,
     alone: impl Fn(&J) -> bool,
     work: impl Fn(J, Option<&mut S>) -> R,
     mut consume: impl FnMut(R, &mut S) -> Result<(), E>,
 ) -> Result<(), E> {
-    while let Some(job) = produce()? {
-        let r = if alone(&job) {
-            work(job, Some(&mut *state))
-        } else {
-            work(job, None)
+    while let Some(made) = produce(helped)? {
+        let r = match made {
+            Made::Done(r) => r,
+            Made::Job(job) if alone(&job) => work(job, Some(&mut *state)),
+            Made::Job(job) => work(job, None),
         };
         consume(r, state)?;
     }
@@ -748,17 +824,37 @@ mod tests {
     /// Jobs 1..=n; a job that is a multiple of 7 runs alone and writes its
     /// result straight to the output, the others hand theirs to `consume`.
     fn run(jobs: usize, n: u64, fail_produce_at: Option<u64>) -> (Vec<u64>, Result<(), String>) {
+        run_with(jobs, false, n, fail_produce_at).0
+    }
+
+    /// [`run`], `helped` or not: a helping producer does the job itself
+    /// when asked (unless it runs alone); also how many it did.
+    fn run_with(
+        jobs: usize,
+        helped: bool,
+        n: u64,
+        fail_produce_at: Option<u64>,
+    ) -> ((Vec<u64>, Result<(), String>), u64) {
         let mut next = 0;
         let mut out = Vec::new();
-        let r = run_ordered(
+        let mut done_here = 0;
+        let r = run_ordered_helped(
             jobs,
             &mut out,
-            || {
+            helped,
+            |help| {
                 if Some(next) == fail_produce_at {
                     return Err(format!("produce {next}"));
                 }
                 next += 1;
-                Ok((next <= n).then_some(next))
+                if next > n {
+                    return Ok(None);
+                }
+                if help && next % 7 != 0 {
+                    done_here += 1;
+                    return Ok(Some(Made::Done(Some(next * 2))));
+                }
+                Ok(Some(Made::Job(next)))
             },
             |&x| x % 7 == 0,
             |x, out: Option<&mut Vec<u64>>| {
@@ -778,7 +874,31 @@ mod tests {
                 Ok(())
             },
         );
-        (out, r)
+        ((out, r), done_here)
+    }
+
+    #[test]
+    fn a_helping_thread_keeps_the_order() {
+        let want: Vec<u64> = (1..=200).map(|x| x * 2).collect();
+        let ((one, r), here) = run_with(1, true, 200, None);
+        assert!(r.is_ok());
+        assert_eq!(one, want);
+        assert_eq!(
+            here,
+            200 - 200 / 7,
+            "one job: every job but the alone ones here"
+        );
+        for jobs in [2, 3, 8] {
+            let ((out, r), here) = run_with(jobs, true, 200, None);
+            assert!(r.is_ok());
+            assert_eq!(out, want, "{jobs} jobs");
+            // The workers sleep: the calling thread finds them busy (with
+            // 8 jobs every seventh job, run alone, comes first).
+            assert!(jobs == 8 || here > 0, "{jobs} jobs: none done here");
+        }
+        let ((out, r), _) = run_with(2, true, 50, Some(10));
+        assert_eq!(out, (1..=10).map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(r, Err("produce 10".into()));
     }
 
     #[test]

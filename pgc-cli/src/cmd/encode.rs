@@ -9,7 +9,7 @@
 //! same bytes.
 
 use crate::args::EncodeArgs;
-use crate::batch::{jobs, run_ordered};
+use crate::batch::{Made, jobs, run_ordered_helped};
 use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
@@ -363,33 +363,37 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             return Err(Error::Usage(not_pgn(&input.name, opened.reader)));
         }
         let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
-        if jobs == 1 {
-            let mut enc = Encoder::new(opts);
-            while let Some(done) = encode_next_batch(
-                &mut reader,
-                &mut enc,
-                &input.name,
-                opened.damage.as_ref(),
-                opts,
-                a.rejects.is_some(),
-                &sel,
-                keep_pgn,
-            )? {
-                take(done, &input.name)?;
-            }
-            continue;
-        }
-        run_ordered(
+        // The calling thread converts batches itself as it reads them (in
+        // one pass) while the workers are busy, and cuts batches for them
+        // otherwise: one thread per job, none of them only reading.
+        let mut enc = Encoder::new(opts);
+        run_ordered_helped(
             jobs,
             &mut (),
-            || {
-                next_batch(
-                    &mut reader,
-                    &input.name,
-                    opened.damage.as_ref(),
-                    a.rejects.is_some(),
-                    None,
-                )
+            true,
+            |help| {
+                if help {
+                    encode_next_batch(
+                        &mut reader,
+                        &mut enc,
+                        &input.name,
+                        opened.damage.as_ref(),
+                        opts,
+                        a.rejects.is_some(),
+                        &sel,
+                        keep_pgn,
+                    )
+                    .map(|done| done.map(Made::Done))
+                } else {
+                    next_batch(
+                        &mut reader,
+                        &input.name,
+                        opened.damage.as_ref(),
+                        a.rejects.is_some(),
+                        None,
+                    )
+                    .map(|job| job.map(Made::Job))
+                }
             },
             Job::alone,
             |job, _| encode_batch(job, opts, a.rejects.is_some(), &sel, keep_pgn),

@@ -10,7 +10,9 @@
 //! input only, so the table is the same for every `-j N`.
 
 use crate::args::ExportArgs;
-use crate::batch::{ALONE_PGC_BYTES, Batch, PgcSplitter, jobs, open_batches, run_ordered};
+use crate::batch::{
+    ALONE_PGC_BYTES, Batch, Made, PgcSplitter, jobs, open_batches, run_ordered, run_ordered_helped,
+};
 use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
@@ -607,12 +609,18 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 let wanted = skip_to(&mut reader, first, name)?;
                 let damage = opened.damage.as_ref();
                 let last = a.games.and_then(|r| r.last);
-                if jobs == 1 {
-                    let mut enc = Encoder::new(EncodeOptions::default());
-                    // Nothing is read when the input ends before the first
-                    // game asked for.
-                    if wanted {
-                        while let Some(done) = encode_next_and_convert(
+                // As `pgc encode`: the calling thread converts batches
+                // itself, in one pass, while the workers are busy. Nothing
+                // is read when the input ends before the first game asked
+                // for.
+                let mut enc = Encoder::new(EncodeOptions::default());
+                run_ordered_helped(
+                    jobs,
+                    &mut (),
+                    true,
+                    |help| match (wanted, help) {
+                        (false, _) => Ok(None),
+                        (true, true) => encode_next_and_convert(
                             &mut reader,
                             &mut enc,
                             name,
@@ -621,20 +629,10 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                             &opts,
                             &sel,
                             positions,
-                        )? {
-                            table.take(done, name)?;
-                            progress.tick(table.bytes_in, table.games);
-                        }
-                    }
-                    input.note_range(a.games, reader.games_read());
-                    continue;
-                }
-                run_ordered(
-                    jobs,
-                    &mut (),
-                    || match wanted {
-                        true => next_batch(&mut reader, name, damage, false, last),
-                        false => Ok(None),
+                        )
+                        .map(|done| done.map(Made::Done)),
+                        (true, false) => next_batch(&mut reader, name, damage, false, last)
+                            .map(|job| job.map(Made::Job)),
                     },
                     Job::alone,
                     |job, _| encode_and_convert(job, &opts, &sel, positions),
