@@ -112,8 +112,8 @@ pub enum Made<J, R> {
 /// `jobs - 1` worker threads are started, and while they hold
 /// `2 × (jobs - 1)` jobs, `produce(true)` asks the calling thread to do
 /// the next job itself (a producer that can read and convert in one pass
-/// does so, [`Made::Done`]); `produce(false)` asks for a job for the
-/// workers. `jobs` threads then share the cores, none of them waiting on
+/// does so, [`Made::Done`]; a job it makes then is worked on the calling
+/// thread); `produce(false)` asks for a job for the workers. `jobs` threads then share the cores, none of them waiting on
 /// the others, where [`run_ordered`] runs `jobs` workers beside a
 /// producing thread. Results are consumed in production order either way.
 ///
@@ -191,18 +191,13 @@ where
                 let help = helped && queued >= at_most_queued;
                 match produce(help) {
                     Ok(Some(Made::Job(job))) if alone(&job) => waiting = Some(job),
+                    Ok(Some(Made::Job(job))) if help => {
+                        // Asked to help, the producer made a job: it is
+                        // done here.
+                        pending.insert(produced, work(job, None));
+                        produced += 1;
+                    }
                     Ok(Some(Made::Job(job))) => {
-                        if queued >= at_most_queued {
-                            // A producer asked to help that made a job:
-                            // hold it until a worker is free.
-                            match res_rx.recv() {
-                                Ok((seq, r)) => {
-                                    pending.insert(seq, r);
-                                    queued -= 1;
-                                }
-                                Err(_) => break stashed.map_or(Ok(()), Err),
-                            }
-                        }
                         // Never blocks: the channel holds jobs * 2 >= queued.
                         if job_tx.send((produced, job)).is_err() {
                             more = false;
