@@ -2,7 +2,7 @@
 
 use crate::error::Error;
 use crate::schema::{Column, ExportOptions, TAG_COLUMNS, TAG_NAMES};
-use crate::uci::{UciLists, uci_bytes};
+use crate::uci::UciLists;
 use arrow_array::builder::{
     BinaryBuilder, Date32Builder, Int16Builder, Int32Builder, Int64Builder, ListBuilder,
     MapBuilder, StringBuilder, Time64MicrosecondBuilder, UInt8Builder,
@@ -11,7 +11,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
 use pgc_core::ext::commands::{Eval, TimeKind};
 use pgc_core::ext::engine::Score;
-use pgc_core::{BulkEvent, BulkGame, EngineValues};
+use pgc_core::{BulkEvent, BulkGame, EngineValues, UciText};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -121,8 +121,8 @@ impl EngineLists {
         let start = self.pv_moves.len() as u32;
         for m in v.pv {
             let a = self.pv_text.len() as u32;
-            let (bytes, n) = uci_bytes(&m.to_uci(mode));
-            self.pv_text.extend_from_slice(&bytes[..n]);
+            self.pv_text
+                .extend_from_slice(UciText::of(*m, mode).as_bytes());
             self.pv_moves.push((a, self.pv_text.len() as u32));
         }
         let (eval, mate) = match v.eval {

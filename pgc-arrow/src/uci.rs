@@ -6,45 +6,9 @@
 use arrow_array::{ListArray, StringArray};
 use arrow_buffer::{Buffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field};
-use shakmaty::uci::UciMove;
+use pgc_core::UciText;
 use shakmaty::{CastlingMode, Move};
 use std::sync::Arc;
-
-/// A move in UCI (`e2e4`, `e7e8q`, `N@f3`, `0000`): its bytes in the
-/// first `n` of the five, and `n`.
-#[inline]
-pub(crate) fn uci_bytes(m: &UciMove) -> ([u8; 5], usize) {
-    let square = |s: shakmaty::Square| [b'a' + s.file() as u8, b'1' + s.rank() as u8];
-    let mut buf = [0u8; 5];
-    let n = match *m {
-        UciMove::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            buf[..2].copy_from_slice(&square(from));
-            buf[2..4].copy_from_slice(&square(to));
-            match promotion {
-                Some(r) => {
-                    buf[4] = r.char() as u8;
-                    5
-                }
-                None => 4,
-            }
-        }
-        UciMove::Put { role, to } => {
-            buf[0] = role.upper_char() as u8;
-            buf[1] = b'@';
-            buf[2..4].copy_from_slice(&square(to));
-            4
-        }
-        UciMove::Null => {
-            buf[..4].copy_from_slice(b"0000");
-            4
-        }
-    };
-    (buf, n)
-}
 
 /// The lists of the `uci` column being built: one list per game, one
 /// string per move.
@@ -76,29 +40,11 @@ impl UciLists {
     /// Appends a move to the current game's list.
     #[inline]
     pub(crate) fn push(&mut self, m: &Move, mode: CastlingMode) {
-        // A move from a square to a square (all but castling and drops)
-        // as four bytes at once.
-        let (from, to, promotion) = match *m {
-            Move::Normal {
-                from,
-                to,
-                promotion,
-                ..
-            } => (from, to, promotion),
-            Move::EnPassant { from, to } => (from, to, None),
-            Move::Castle { .. } | Move::Put { .. } => {
-                let (bytes, n) = uci_bytes(&m.to_uci(mode));
-                return self.push_bytes(&bytes[..n]);
-            }
-        };
-        let square = |s: shakmaty::Square| {
-            u32::from(b'a' + s.file() as u8) | u32::from(b'1' + s.rank() as u8) << 8
-        };
-        let four = (square(from) | square(to) << 16).to_le_bytes();
-        self.values.extend_from_slice(&four);
-        if let Some(role) = promotion {
-            self.values.push(role.char() as u8);
-        }
+        // Six bytes copied at once, the padding dropped: no call to
+        // `memcpy` per move.
+        let t = UciText::of(*m, mode);
+        self.values.extend_from_slice(t.padded());
+        self.values.truncate(self.values.len() - 6 + t.len());
         self.end_string();
     }
 
@@ -109,12 +55,7 @@ impl UciLists {
 
     #[inline(always)]
     fn push_bytes(&mut self, b: &[u8]) {
-        // Copies of a fixed length: no call to `memcpy` per move.
-        match *b {
-            [a, b, c, d] => self.values.extend_from_slice(&[a, b, c, d]),
-            [a, b, c, d, e] => self.values.extend_from_slice(&[a, b, c, d, e]),
-            _ => self.values.extend_from_slice(b),
-        }
+        self.values.extend_from_slice(b);
         self.end_string();
     }
 
@@ -169,7 +110,7 @@ mod tests {
     use shakmaty::{Chess, Position};
 
     #[test]
-    fn uci_bytes_and_lists_are_shakmatys_uci() {
+    fn lists_hold_shakmatys_uci() {
         let mut texts = Vec::new();
         let mut lists = UciLists::new();
         // Promotions (with captures) and castling; en passant; drops with
@@ -197,22 +138,19 @@ mod tests {
         for pos in &positions {
             for m in pos.legal_moves() {
                 for mode in [CastlingMode::Standard, CastlingMode::Chess960] {
-                    let u = m.to_uci(mode);
-                    let (b, n) = uci_bytes(&u);
-                    assert_eq!(&b[..n], u.to_string().as_bytes());
-                    texts.push(u.to_string());
+                    texts.push(m.to_uci(mode).to_string());
                     lists.push(&m, mode);
                 }
             }
         }
+        lists.push_null();
+        texts.push("0000".to_string());
         lists.end_list();
         let listed = lists.finish().unwrap();
         let listed = listed.value(0);
         let listed = listed.as_any().downcast_ref::<StringArray>().unwrap();
         let listed: Vec<&str> = listed.iter().map(Option::unwrap).collect();
         assert_eq!(listed, texts);
-        let (b, n) = uci_bytes(&UciMove::Null);
-        assert_eq!(&b[..n], b"0000");
         for t in ["b7b8q", "b7b8n", "e1g1", "e1h1", "e5d6", "N@e4", "Q@d5"] {
             assert!(
                 texts.iter().any(|x| x == t),

@@ -38,11 +38,10 @@ use pgc_core::record::RecordRef;
 use pgc_core::{BulkEvent as Event, BulkGame, BulkOptions, BulkReader};
 use pgc_core::{GameInfo, GameVisitor, Ply, Skip, WalkError};
 use pgc_core::{
-    Variant, VariantPosition, variant_null_move, variant_of_tag, variant_start_position,
+    UciText, Variant, VariantPosition, variant_null_move, variant_of_tag, variant_start_position,
 };
 use shakmaty::fen::{Epd, Fen};
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, CastlingSide, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
 use std::io::Write;
 use std::ops::ControlFlow;
 /// The options a worker needs.
@@ -57,78 +56,16 @@ struct Job {
     min_clock: Option<u64>,
 }
 
-/// Spells a move in UCI into `buf`, as shakmaty's `UciMove::from_move`
-/// does, and returns its length (4, or 5 with a promotion): castling is
-/// the king's move to its target square in standard chess and to the
-/// rook's square in Chess960. Written here on the stack: shakmaty's
+/// Writes a move in UCI ([`UciText`]), followed by a space when `space`:
+/// the six bytes of the text padded with spaces are copied at once and the
+/// unused ones dropped, with no per-byte pushes (shakmaty's
 /// `UciMove::append_ascii_to` pushes byte by byte and costs `pgc moves`
-/// 2.6 % more instructions (callgrind, clean-1m). The tests compare every
-/// move with `UciMove`'s text. A drop (`Move::Put`, no PGC game has one)
-/// is written as shakmaty writes it, which may be longer; the caller then
-/// writes `UciMove`'s text instead (`None`).
-#[inline(always)]
-fn uci_token(buf: &mut [u8; 6], m: Move, mode: CastlingMode) -> Option<usize> {
-    let (from, to, promotion) = match m {
-        Move::Normal {
-            from,
-            to,
-            promotion,
-            ..
-        } => (from, to, promotion),
-        Move::EnPassant { from, to } => (from, to, None),
-        Move::Castle { king, rook } => match mode {
-            CastlingMode::Chess960 => (king, rook, None),
-            CastlingMode::Standard => {
-                let side = CastlingSide::from_king_side(king < rook);
-                (
-                    king,
-                    Square::from_coords(side.king_to_file(), king.rank()),
-                    None,
-                )
-            }
-        },
-        Move::Put { .. } => return None,
-    };
-    buf[..2].copy_from_slice(&SQUARE_NAMES[from as usize].to_le_bytes());
-    buf[2..4].copy_from_slice(&SQUARE_NAMES[to as usize].to_le_bytes());
-    Some(match promotion {
-        Some(p) => {
-            buf[4] = p.char() as u8;
-            5
-        }
-        None => 4,
-    })
-}
-
-/// Square names as two little-endian bytes (`e4` is `b'e' | b'4' << 8`).
-const SQUARE_NAMES: [u16; 64] = {
-    let mut t = [0u16; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        t[sq] = (b'a' + (sq % 8) as u8) as u16 | ((b'1' + (sq / 8) as u8) as u16) << 8;
-        sq += 1;
-    }
-    t
-};
-
-/// Writes a move in UCI (see [`uci_token`]), followed by a space when
-/// `space`: the six bytes of the buffer are copied at once and the unused
-/// ones dropped, with no per-byte pushes.
+/// 2.6 % more instructions, callgrind, clean-1m).
 #[inline(always)]
 fn uci(out: &mut Vec<u8>, m: Move, mode: CastlingMode, space: bool) {
-    let mut buf = [b' '; 6];
-    match uci_token(&mut buf, m, mode) {
-        Some(n) => {
-            out.extend_from_slice(&buf);
-            out.truncate(out.len() - 6 + n + usize::from(space));
-        }
-        None => {
-            let _ = write!(out, "{}", UciMove::from_move(m, mode));
-            if space {
-                out.push(b' ');
-            }
-        }
-    }
+    let t = UciText::of(m, mode);
+    out.extend_from_slice(t.padded());
+    out.truncate(out.len() - 6 + t.len() + usize::from(space));
 }
 
 /// Writes the line formats (uci, san) straight from the walk, one game per
