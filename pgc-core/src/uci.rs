@@ -91,10 +91,10 @@ impl UciText {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::variant::{Crazyhouse, VariantPosition};
-    use shakmaty::Position;
 
     fn position<P: shakmaty::FromSetup + Position>(fen: &str, mode: CastlingMode) -> P {
         fen.parse::<Fen>().unwrap().into_position(mode).unwrap()
