@@ -113,9 +113,10 @@ pub enum Made<J, R> {
 /// `2 × (jobs - 1)` jobs, `produce(true)` asks the calling thread to do
 /// the next job itself (a producer that can read and convert in one pass
 /// does so, [`Made::Done`]; a job it makes then is worked on the calling
-/// thread); `produce(false)` asks for a job for the workers. `jobs` threads then share the cores, none of them waiting on
-/// the others, where [`run_ordered`] runs `jobs` workers beside a
-/// producing thread. Results are consumed in production order either way.
+/// thread); `produce(false)` asks for a job for the workers. So `jobs`
+/// threads share the cores, where [`run_ordered`] runs `jobs` workers
+/// beside a producing thread. At most `2 × jobs` jobs are in flight, as
+/// there. Results are consumed in production order either way.
 ///
 /// # Errors
 /// As [`run_ordered`].
