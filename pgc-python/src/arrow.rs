@@ -11,9 +11,10 @@ use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, to_ffi};
 use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::SchemaRef;
 use pgc_arrow::{Column, Converted, ExportOptions, GamesBuilder, Joiner, bulk_options, convert};
+use pgc_core::BulkReader;
 use pgc_core::filter::Filter;
 use pgc_core::internals::Bounds;
-use pgc_core::{BulkReader, Reader};
+use pgc_core::record::{Marker, record_len};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -142,19 +143,23 @@ impl Job {
     fn cut(&self) {
         let data: &[u8] = &self.data;
         if data.len() > PIECE_BYTES {
-            let mut reader = Reader::with_limits(data, self.opts.limits);
+            // Records measured where they lie, none copied.
             let mut bounds = Bounds::default();
-            let mut last = 0u64;
-            while let Ok(Some((at, rec))) = reader.next_record() {
-                if !bounds.record(rec.marker()).0 || at - last < PIECE_BYTES as u64 {
+            let (mut at, mut last) = (0usize, 0usize);
+            while let Some(marker) = data.get(at).copied().and_then(Marker::from_byte)
+                && let Ok(len) = record_len(&data[at..], &self.opts.limits)
+            {
+                let here = at;
+                at += len;
+                if !bounds.record(marker).0 || here - last < PIECE_BYTES {
                     continue;
                 }
-                last = at;
+                last = here;
                 let mut q = self.lock();
                 if q.stop {
                     return;
                 }
-                q.points.push((at as usize, bounds.games() - 1));
+                q.points.push((here, bounds.games() - 1));
                 drop(q);
                 self.changed.notify_all();
             }
