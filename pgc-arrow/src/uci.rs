@@ -38,7 +38,7 @@ impl UciLists {
     }
 
     /// Appends a move to the current game's list.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, m: &Move, mode: CastlingMode) {
         // Six bytes copied at once, the padding dropped: no call to
         // `memcpy` per move.
