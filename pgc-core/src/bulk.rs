@@ -517,24 +517,22 @@ impl Collector {
         // The principal variation's moves come with the text: played once.
         let start = self.game.pv_moves.len();
         let moves = &mut self.game.pv_moves;
-        let note =
-            match self
-                .anchors
-                .note_text_and_pv_here(&self.note_line, &mut self.note_text, |m| {
-                    moves.push(m);
-                }) {
-                None => return,
-                Some(Ok(note)) => note,
-                Some(Err(e)) => {
-                    self.game.pv_moves.truncate(start);
-                    return self.fail(ExtKind::ENGINE_NOTES, e);
-                }
-            };
+        let text = &mut self.note_text;
+        let s = match self
+            .anchors
+            .note_text_and_pv_here(&self.note_line, text, |m| moves.push(m))
+        {
+            None => return,
+            Some(Ok(s)) => s,
+            Some(Err(e)) => {
+                self.game.pv_moves.truncate(start);
+                return self.fail(ExtKind::ENGINE_NOTES, e);
+            }
+        };
         let g = &mut self.game;
         let a = g.text.len() as u32;
         g.text.extend_from_slice(&self.note_text);
         g.events.push(Raw::Comment(a, g.text.len() as u32));
-        let s = note.summary();
         let pv_from =
             s.pv.and_then(|(from, _)| from.position(&line).map(|_| from));
         let start = start as u32;

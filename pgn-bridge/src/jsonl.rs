@@ -219,20 +219,19 @@ impl JsonlWriter {
         let line = self.note_line.positions();
         self.pv.clear();
         let pv = &mut self.pv;
-        let note =
-            match self
-                .anchors
-                .note_text_and_pv_here(&self.note_line, &mut self.note_text, |m| pv.push(m))
-            {
-                None => return,
-                Some(Ok(note)) => note,
-                Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
-            };
+        let text = &mut self.note_text;
+        let s = match self
+            .anchors
+            .note_text_and_pv_here(&self.note_line, text, |m| pv.push(m))
+        {
+            None => return,
+            Some(Ok(s)) => s,
+            Some(Err(e)) => return self.fail(ExtKind::ENGINE_NOTES, e),
+        };
         if !self.open_move {
             return;
         }
         self.comments.push(self.note_text.trim_ascii().to_vec());
-        let s = note.summary();
         let j = &mut self.engine_json;
         j.clear();
         let field = |j: &mut Vec<u8>, name: &str, v: Option<String>| {

@@ -37,7 +37,7 @@
 
 use super::cursor::{Bytes, unzigzag, zigzag};
 use super::engine::{
-    EngineNote, GameNotesReader, LineTrail, RenderError, render_note, render_note_with_pv,
+    EngineNote, GameNotesReader, LineTrail, NoteSummary, render_note, render_note_with_pv,
 };
 use super::error::{Found, PayloadError};
 use super::placement::Placement;
@@ -1859,12 +1859,20 @@ impl Anchors {
         line: &LineTrail,
         text: &mut Vec<u8>,
     ) -> Option<Result<&EngineNote, PayloadError>> {
-        self.render_here(text, |note, out| render_note(note, &line.positions(), out))
+        if !self.load_note_here() {
+            return None;
+        }
+        text.clear();
+        Some(match render_note(&self.note, &line.positions(), text) {
+            Ok(()) => Ok(&self.note),
+            Err(e) => Err(e.to_payload_error()),
+        })
     }
 
     /// [`Anchors::note_text_here`], handing the moves of the note's
-    /// principal variation to `on_pv` as they are written
-    /// ([`render_note_with_pv`]): they are played once for both.
+    /// principal variation to `on_pv` as they are written, and giving the
+    /// note's summary ([`render_note_with_pv`]): the moves are played and
+    /// the keys read once for both.
     ///
     /// # Errors
     /// As [`Anchors::note_text_here`]; `on_pv` may have had some of the
@@ -1874,30 +1882,24 @@ impl Anchors {
         line: &LineTrail,
         text: &mut Vec<u8>,
         on_pv: impl FnMut(shakmaty::Move),
-    ) -> Option<Result<&EngineNote, PayloadError>> {
-        self.render_here(text, |note, out| {
-            render_note_with_pv(note, &line.positions(), out, on_pv)
-        })
-    }
-
-    /// The note after the anchor counted last, if any, rendered into
-    /// `text` (emptied first) by `render`.
-    fn render_here(
-        &mut self,
-        text: &mut Vec<u8>,
-        render: impl FnOnce(&EngineNote, &mut Vec<u8>) -> Result<(), RenderError>,
-    ) -> Option<Result<&EngineNote, PayloadError>> {
-        let mut note = std::mem::take(&mut self.note);
-        let found = self.note_here(&mut note);
-        self.note = note;
-        if !found {
+    ) -> Option<Result<NoteSummary<'_>, PayloadError>> {
+        if !self.load_note_here() {
             return None;
         }
         text.clear();
-        Some(match render(&self.note, text) {
-            Ok(()) => Ok(&self.note),
-            Err(e) => Err(e.to_payload_error()),
-        })
+        Some(
+            render_note_with_pv(&self.note, &line.positions(), text, on_pv)
+                .map_err(|e| e.to_payload_error()),
+        )
+    }
+
+    /// Loads the note after the anchor counted last into `self.note`;
+    /// whether there is one.
+    fn load_note_here(&mut self) -> bool {
+        let mut note = std::mem::take(&mut self.note);
+        let found = self.note_here(&mut note);
+        self.note = note;
+        found
     }
 
     /// Whether an engine-notes record is loaded.

@@ -727,19 +727,22 @@ pub fn render_note(
 }
 
 /// [`render_note`], handing each move of the note's principal variation
-/// (its [`NoteSummary::pv`]) to `on_pv` as the text is written: a reader
-/// that wants the moves as well as the text plays them once.
+/// (its [`NoteSummary::pv`]) to `on_pv` as the text is written, and
+/// giving the note's [`EngineNote::summary`]: a reader that wants the
+/// values as well as the text reads the keys and plays the moves once.
 ///
 /// # Errors
 /// As [`render_note`].
-pub fn render_note_with_pv(
-    note: &EngineNote,
+pub fn render_note_with_pv<'n>(
+    note: &'n EngineNote,
     line: &LinePositions<'_>,
     out: &mut Vec<u8>,
     on_pv: impl FnMut(shakmaty::Move),
-) -> Result<(), RenderError> {
-    let pv = note.summary().pv.map(|(_, ordinals)| ordinals);
-    render_parts(note, line, out, pv, on_pv)
+) -> Result<NoteSummary<'n>, RenderError> {
+    let summary = note.summary();
+    let pv = summary.pv.map(|(_, ordinals)| ordinals);
+    render_parts(note, line, out, pv, on_pv)?;
+    Ok(summary)
 }
 
 /// The parts of `note` written to `out`; the moves of the move list `pv`

@@ -287,7 +287,9 @@ fn the_text_and_the_pv_come_from_one_replay() {
     render_note(&n, &line(&start), &mut plain).unwrap();
     let mut text = Vec::new();
     let mut pv = Vec::new();
-    render_note_with_pv(&n, &line(&start), &mut text, |m| pv.push(m)).unwrap();
+    let summary = render_note_with_pv(&n, &line(&start), &mut text, |m| pv.push(m)).unwrap();
+    assert_eq!(summary, n.summary());
+    assert_eq!(summary.pv.map(|(_, o)| o.len()), Some(5));
     assert_eq!(text, plain);
     assert_eq!(text, b"pd=d4, pv=e4 e5 Nf3 Nc6 Bb5,");
     // The moves, as shakmaty reads the PV's SAN.
