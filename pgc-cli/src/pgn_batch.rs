@@ -94,7 +94,7 @@ type ReadGame<'s, R> =
     dyn FnMut(&mut PgnReader<R>, CopyRaw<'_>) -> std::result::Result<Option<()>, PgnError> + 's;
 
 /// The splitter's visitor when the games are converted on the reading
-/// thread (one job): each game is lexed once, by [`PgnReader::read_game_once`],
+/// thread (with one job, or while the workers are busy): each game is lexed once, by [`PgnReader::read_game_once`],
 /// its tokens going to `inner`, and copied into the batch; `each` gets the
 /// game's start, its offset in the batch and `inner`'s output. A game that
 /// reaches the damage of a damaged input is copied but not handed to
@@ -244,8 +244,8 @@ impl<V: Visitor, F: FnMut(GameStart, usize, V::Output, &mut V)> Visitor for Conv
     }
 }
 
-/// With one job: the next batch, each game converted by `inner` as it is
-/// read ([`Converting`]) and handed to `each` with its start and offset in
+/// The next batch for the reading thread to convert: each game converted
+/// by `inner` as it is read ([`Converting`]) and handed to `each` with its start and offset in
 /// the batch; a huge game that ran past the reader's buffer is converted
 /// last, once the reader has given back the buffer it grew for it.
 ///

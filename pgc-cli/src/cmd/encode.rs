@@ -224,10 +224,11 @@ fn encode_batch(
     state.finish(job)
 }
 
-/// With one job: the next batch, each game converted as it is read (lexed
-/// once, where the splitter of [`encode_batch`]'s batches scans each game
-/// for its end and a worker lexes it again). The batches and the output
-/// are those of any number of jobs.
+/// The next batch converted on the reading thread (always with one job,
+/// and with more while the workers are busy): each game converted as it is
+/// read, lexed once, where the splitter of [`encode_batch`]'s batches
+/// scans each game for its end and a worker lexes it again. The batches
+/// and the output are the same either way.
 #[allow(clippy::too_many_arguments)]
 fn encode_next_batch<R: Read>(
     reader: &mut PgnReader<R>,

@@ -297,8 +297,8 @@ fn encode_and_convert(
     convert_encoded(encoded, job, opts, sel, positions)
 }
 
-/// With one job: the next batch, each game encoded as it is read (lexed
-/// once; see `pgc encode`), then its rows.
+/// The next batch converted on the reading thread (see `pgc encode`):
+/// each game encoded as it is read, lexed once, then the batch's rows.
 #[allow(clippy::too_many_arguments)]
 fn encode_next_and_convert<R: std::io::Read>(
     reader: &mut PgnReader<R>,
