@@ -335,66 +335,64 @@ impl GamesBuilder {
             if engine {
                 self.engine.plies.resize(ordinals.len(), None);
             }
-        }
-        let events = if game.moves_only() {
-            None
         } else {
-            Some(game.events())
-        };
-        for event in events.into_iter().flatten() {
-            match event {
-                BulkEvent::BeginVariation => depth += 1,
-                BulkEvent::EndVariation => depth = depth.saturating_sub(1),
-                BulkEvent::Move(_) | BulkEvent::NullMove if depth > 0 => sans += 1,
-                BulkEvent::Move(m) => {
-                    if plies > 0 && typed {
-                        self.end_ply(clock.take(), eval.take(), &mut gap);
+            for event in game.events() {
+                match event {
+                    BulkEvent::BeginVariation => depth += 1,
+                    BulkEvent::EndVariation => depth = depth.saturating_sub(1),
+                    BulkEvent::Move(_) | BulkEvent::NullMove if depth > 0 => sans += 1,
+                    BulkEvent::Move(m) => {
+                        if plies > 0 && typed {
+                            self.end_ply(clock.take(), eval.take(), &mut gap);
+                        }
+                        plies += 1;
+                        if engine {
+                            self.engine.plies.push(None);
+                        }
+                        if nulls && want_ordinals {
+                            self.ordinals.values().append_option(
+                                ordinals.get(moves).and_then(|&o| u8::try_from(o).ok()),
+                            );
+                        }
+                        moves += 1;
+                        if uci {
+                            self.uci.push(&m, mode);
+                        }
+                        if let Some(s) = san.get(sans) {
+                            self.san.values().append_value(s.as_str());
+                        }
+                        sans += 1;
                     }
-                    plies += 1;
-                    if engine {
-                        self.engine.plies.push(None);
+                    BulkEvent::NullMove => {
+                        if plies > 0 && typed {
+                            self.end_ply(clock.take(), eval.take(), &mut gap);
+                        }
+                        plies += 1;
+                        if engine {
+                            self.engine.plies.push(None);
+                        }
+                        if nulls && want_ordinals {
+                            self.ordinals.values().append_null();
+                        }
+                        if uci {
+                            self.uci.push_null();
+                        }
+                        if let Some(s) = san.get(sans) {
+                            self.san.values().append_value(s.as_str());
+                        }
+                        sans += 1;
                     }
-                    if nulls && want_ordinals {
-                        self.ordinals
-                            .values()
-                            .append_option(ordinals.get(moves).and_then(|&o| u8::try_from(o).ok()));
+                    BulkEvent::Time(TimeKind::Clk, c)
+                        if depth == 0 && plies > 0 && clock.is_none() =>
+                    {
+                        clock = Some(i32::try_from(c.millis / 10).unwrap_or(i32::MAX));
                     }
-                    moves += 1;
-                    if uci {
-                        self.uci.push(&m, mode);
+                    BulkEvent::Eval(e) if depth == 0 && plies > 0 && eval.is_none() => {
+                        eval = Some(e);
                     }
-                    if let Some(s) = san.get(sans) {
-                        self.san.values().append_value(s.as_str());
-                    }
-                    sans += 1;
+                    BulkEvent::Engine(v) if depth == 0 && engine => self.engine.note(&v, mode),
+                    _ => {}
                 }
-                BulkEvent::NullMove => {
-                    if plies > 0 && typed {
-                        self.end_ply(clock.take(), eval.take(), &mut gap);
-                    }
-                    plies += 1;
-                    if engine {
-                        self.engine.plies.push(None);
-                    }
-                    if nulls && want_ordinals {
-                        self.ordinals.values().append_null();
-                    }
-                    if uci {
-                        self.uci.push_null();
-                    }
-                    if let Some(s) = san.get(sans) {
-                        self.san.values().append_value(s.as_str());
-                    }
-                    sans += 1;
-                }
-                BulkEvent::Time(TimeKind::Clk, c) if depth == 0 && plies > 0 && clock.is_none() => {
-                    clock = Some(i32::try_from(c.millis / 10).unwrap_or(i32::MAX));
-                }
-                BulkEvent::Eval(e) if depth == 0 && plies > 0 && eval.is_none() => {
-                    eval = Some(e);
-                }
-                BulkEvent::Engine(v) if depth == 0 && engine => self.engine.note(&v, mode),
-                _ => {}
             }
         }
         if plies > 0 && typed {

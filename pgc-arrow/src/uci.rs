@@ -50,12 +50,7 @@ impl UciLists {
 
     /// Appends a null move (`0000`) to the current game's list.
     pub(crate) fn push_null(&mut self) {
-        self.push_bytes(b"0000");
-    }
-
-    #[inline(always)]
-    fn push_bytes(&mut self, b: &[u8]) {
-        self.values.extend_from_slice(b);
+        self.values.extend_from_slice(b"0000");
         self.end_string();
     }
 

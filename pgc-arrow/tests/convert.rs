@@ -301,3 +301,32 @@ fn an_invalid_game_is_a_positioned_error() {
     // 0x05 at `at`, then 0x03, the count, and the ordinal the error is about.
     assert_eq!((w.game, w.offset), (2, at as u64 + 3), "{e}");
 }
+
+/// A game of moves only (read from its move list) and the same game with
+/// a comment, a NAG and a variation (read from its events) give the same
+/// main line, written out by hand: castling as the king's move, a
+/// promotion with its piece.
+#[test]
+fn a_game_of_moves_only_has_the_main_line_of_its_annotated_twin() {
+    let bare = "[Event \"bare\"]\n\n1. e4 d5 2. exd5 c6 3. dxc6 Nf6 4. cxb7 e6 \
+                5. bxa8=Q Be7 6. Nf3 O-O 7. Be2 Ba3 8. O-O *\n\n";
+    let annotated = "[Event \"annotated\"]\n\n1. e4 d5 {a comment} 2. exd5 $1 c6 \
+                     (2... Nf6) 3. dxc6 Nf6 4. cxb7 e6 5. bxa8=Q Be7 6. Nf3 O-O \
+                     7. Be2 Ba3 8. O-O *\n\n";
+    let pgc = pgc_of(&format!("{bare}{annotated}"));
+    let b = &convert_par(&pgc, 1, &ExportOptions::new(true, false)).unwrap()[0];
+    let want = [
+        "e2e4", "d7d5", "e4d5", "c7c6", "d5c6", "g8f6", "c6b7", "e7e6", "b7a8q", "f8e7", "g1f3",
+        "e8g8", "f1e2", "e7a3", "e1g1",
+    ];
+    assert_eq!(list_str(b, Column::Uci, 0), want);
+    assert_eq!(list_str(b, Column::Uci, 1), want);
+    let plies = column(b, Column::Plies).as_primitive::<Int32Type>();
+    assert_eq!((plies.value(0), plies.value(1)), (15, 15));
+    let ords = column(b, Column::Ordinals).as_list::<i32>();
+    let row = |i: usize| -> Vec<Option<u8>> {
+        ords.value(i).as_primitive::<UInt8Type>().iter().collect()
+    };
+    assert_eq!(row(0).len(), 15);
+    assert_eq!(row(0), row(1));
+}
