@@ -608,6 +608,15 @@ mod tests {
     #[derive(Default)]
     struct Events(Vec<String>, Option<GameStart>);
 
+    impl Events {
+        /// Records an event: its kind and its bytes.
+        fn note(&mut self, kind: &str, bytes: &[u8]) -> ControlFlow<()> {
+            self.0
+                .push(format!("{kind} {}", String::from_utf8_lossy(bytes)));
+            ControlFlow::Continue(())
+        }
+    }
+
     impl Visitor for Events {
         type Output = (GameStart, Vec<String>, Vec<u8>);
         fn begin_game(&mut self, start: GameStart) -> ControlFlow<()> {
@@ -616,40 +625,25 @@ mod tests {
             ControlFlow::Continue(())
         }
         fn bom(&mut self) -> ControlFlow<()> {
-            self.0.push("bom".into());
-            ControlFlow::Continue(())
+            self.note("bom", b"")
         }
         fn tag(&mut self, name: &[u8], value: &[u8]) -> ControlFlow<()> {
-            let (n, v) = (
-                String::from_utf8_lossy(name),
-                String::from_utf8_lossy(value),
-            );
-            self.0.push(format!("tag {n}={v}"));
-            ControlFlow::Continue(())
+            self.note("tag", &[name, b"=", value].concat())
         }
         fn san(&mut self, token: &[u8]) -> ControlFlow<()> {
-            self.0
-                .push(format!("san {}", String::from_utf8_lossy(token)));
-            ControlFlow::Continue(())
+            self.note("san", token)
         }
         fn comment(&mut self, text: &[u8]) -> ControlFlow<()> {
-            self.0
-                .push(format!("comment {}", String::from_utf8_lossy(text)));
-            ControlFlow::Continue(())
+            self.note("comment", text)
         }
         fn whitespace(&mut self, ws: &[u8]) -> ControlFlow<()> {
-            self.0.push(format!("ws {}", ws.len()));
-            ControlFlow::Continue(())
+            self.note("ws", ws.len().to_string().as_bytes())
         }
         fn junk(&mut self, raw: &[u8]) -> ControlFlow<()> {
-            self.0
-                .push(format!("junk {}", String::from_utf8_lossy(raw)));
-            ControlFlow::Continue(())
+            self.note("junk", raw)
         }
         fn outcome(&mut self, raw: &[u8]) -> ControlFlow<()> {
-            self.0
-                .push(format!("outcome {}", String::from_utf8_lossy(raw)));
-            ControlFlow::Continue(())
+            self.note("outcome", raw)
         }
         fn end_game(&mut self, raw: &[u8]) -> Self::Output {
             let start = self.1.take().unwrap_or_default();
