@@ -341,7 +341,7 @@ impl GamesBuilder {
                     BulkEvent::BeginVariation => depth += 1,
                     BulkEvent::EndVariation => depth = depth.saturating_sub(1),
                     BulkEvent::Move(_) | BulkEvent::NullMove if depth > 0 => sans += 1,
-                    BulkEvent::Move(m) => {
+                    BulkEvent::Move(_) | BulkEvent::NullMove => {
                         if plies > 0 && typed {
                             self.end_ply(clock.take(), eval.take(), &mut gap);
                         }
@@ -349,33 +349,26 @@ impl GamesBuilder {
                         if engine {
                             self.engine.plies.push(None);
                         }
+                        // A null move has no ordinal and is `0000` in UCI.
+                        let m = match event {
+                            BulkEvent::Move(m) => Some(m),
+                            _ => None,
+                        };
                         if nulls && want_ordinals {
-                            self.ordinals.values().append_option(
-                                ordinals.get(moves).and_then(|&o| u8::try_from(o).ok()),
-                            );
+                            let o = m.and(ordinals.get(moves));
+                            self.ordinals
+                                .values()
+                                .append_option(o.and_then(|&o| u8::try_from(o).ok()));
                         }
-                        moves += 1;
-                        if uci {
-                            self.uci.push(&m, mode);
-                        }
-                        if let Some(s) = san.get(sans) {
-                            self.san.values().append_value(s.as_str());
-                        }
-                        sans += 1;
-                    }
-                    BulkEvent::NullMove => {
-                        if plies > 0 && typed {
-                            self.end_ply(clock.take(), eval.take(), &mut gap);
-                        }
-                        plies += 1;
-                        if engine {
-                            self.engine.plies.push(None);
-                        }
-                        if nulls && want_ordinals {
-                            self.ordinals.values().append_null();
-                        }
-                        if uci {
-                            self.uci.push_null();
+                        match m {
+                            Some(m) => {
+                                moves += 1;
+                                if uci {
+                                    self.uci.push(&m, mode);
+                                }
+                            }
+                            None if uci => self.uci.push_null(),
+                            None => {}
                         }
                         if let Some(s) = san.get(sans) {
                             self.san.values().append_value(s.as_str());
