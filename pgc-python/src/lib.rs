@@ -11,6 +11,7 @@ mod arrow;
 mod error;
 mod games;
 mod input;
+mod pages;
 mod par_encode;
 mod threads;
 mod training;

@@ -44,6 +44,7 @@
 //! is never written again.
 
 use crate::error::walk_error;
+use crate::pages::zeroed;
 use crate::threads::thread_count;
 use pgc_core::ext::commands::{Anchors, Eval, TimeKind, TypedCommand, TypedComment, TypedPart};
 use pgc_core::ext::{self, ExtError, ExtKind, PayloadChecker, PayloadError};
@@ -204,22 +205,23 @@ struct Columns {
 }
 
 impl Columns {
-    /// Buffers for `plies` rows and `games` games (zeroed memory: pages
-    /// are touched first by the thread that writes them).
+    /// Buffers for `plies` rows and `games` games (zeroed memory on huge
+    /// pages where the system has them: pages are touched first by the
+    /// thread that writes them).
     fn zeroed(plies: usize, games: usize) -> Columns {
         Columns {
-            board: vec![0; plies * 64],
-            turn: vec![0; plies],
-            castling: vec![0; plies],
-            ep: vec![0; plies],
-            legal: vec![0; plies],
-            from_sq: vec![0; plies],
-            to_sq: vec![0; plies],
-            promotion: vec![0; plies],
-            clock: vec![0.0; plies],
-            eval: vec![0.0; plies],
-            mate: vec![0; plies],
-            offsets: vec![0; games + 1],
+            board: zeroed(plies * 64),
+            turn: zeroed(plies),
+            castling: zeroed(plies),
+            ep: zeroed(plies),
+            legal: zeroed(plies),
+            from_sq: zeroed(plies),
+            to_sq: zeroed(plies),
+            promotion: zeroed(plies),
+            clock: zeroed(plies),
+            eval: zeroed(plies),
+            mate: zeroed(plies),
+            offsets: zeroed(games + 1),
         }
     }
 
