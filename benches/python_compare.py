@@ -5,7 +5,9 @@ python-chess and `pgc encode`, on one PGN file, in one run:
   `pgc.training_arrays` against `rust_pgn_reader_python_binding.parse_games`
   of the same games (one PGN string per game, in a pyarrow array), with the
   same number of threads; and the time to `read_arrow`'s first batch (the
-  batches are converted while they are read) against its whole table;
+  batches are converted while they are read) against its whole table; and
+  the kernel CPU time of a `parse_games` and of a `training_arrays` call
+  (the page faults of the fresh memory their arrays take);
 - `pgc.read` (games as Python objects) against python-chess
   `chess.pgn.read_game` (on the first --chess-games games, per game);
 - `pgc.dask.encode_shards` of the file cut into 8 shards on a 2-worker
@@ -23,6 +25,7 @@ import argparse
 import io
 import os
 import pathlib
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,12 +39,21 @@ import pyarrow as pa
 
 def median_time(f, repeat: int) -> float:
     """The median wall time of `repeat` calls of `f`."""
-    times = []
+    return median_times(f, repeat)[0]
+
+
+def median_times(f, repeat: int) -> tuple[float, float]:
+    """The median wall time of `repeat` calls of `f`, and the median of the
+    process's kernel (system) CPU time in a call: mostly the page faults
+    of the fresh memory its results take."""
+    times, kernel = [], []
     for _ in range(repeat):
+        k = resource.getrusage(resource.RUSAGE_SELF).ru_stime
         t = time.perf_counter()
         f()
         times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        kernel.append(resource.getrusage(resource.RUSAGE_SELF).ru_stime - k)
+    return statistics.median(times), statistics.median(kernel)
 
 
 def peer():
@@ -96,7 +108,7 @@ def main() -> None:
         rows.append((what, f"{seconds:.3f}", ratio))
 
     r = peer()
-    t_peer = median_time(lambda: r.parse_games(strings, num_threads=threads), repeat)
+    t_peer, k_peer = median_times(lambda: r.parse_games(strings, num_threads=threads), repeat)
     row(f"rust_pgn_reader_python_binding.parse_games, {threads} threads", t_peer)
     cols = ["clocks", "evals"]
     t_table = median_time(
@@ -112,8 +124,10 @@ def main() -> None:
         # Dropping the reader (it stops its threads) is not timed.
         del reader
     row("pgc.read_arrow, its first batch / the whole table", statistics.median(firsts), t_table)
-    t = median_time(lambda: pgc.training_arrays(data, threads=threads), repeat)
+    t, k = median_times(lambda: pgc.training_arrays(data, threads=threads), repeat)
     row("pgc.training_arrays / parse_games", t, t_peer)
+    row("parse_games: kernel CPU time in a call / its wall time", k_peer, t_peer)
+    row("pgc.training_arrays: kernel CPU time in a call / its wall time", k, t)
 
     import chess.pgn
 
