@@ -71,6 +71,9 @@ pub struct GamesBuilder {
     engine: EngineLists,
     pgc: BinaryBuilder,
     rows: usize,
+    /// A tag column, `base_seconds`, `increment_seconds` or `other_tags`
+    /// is in the table: else a game's tags are not read.
+    tags: bool,
 }
 
 /// The `engine_` columns, and the current game's notes until its end.
@@ -200,6 +203,13 @@ impl GamesBuilder {
             engine: EngineLists::new(),
             pgc: BinaryBuilder::new(),
             rows: 0,
+            tags: opts.columns().iter().any(|c| {
+                TAG_COLUMNS.contains(c)
+                    || matches!(
+                        c,
+                        Column::BaseSeconds | Column::IncrementSeconds | Column::OtherTags
+                    )
+            }),
         }
     }
 
@@ -225,7 +235,11 @@ impl GamesBuilder {
     /// [`Error::Arrow`] if the map column refuses an entry (it does not for
     /// any input: its keys are never null).
     pub fn push(&mut self, game: &BulkGame, pgc: &[u8]) -> Result<(), Error> {
-        self.push_tags(game)?;
+        // The tag builders of a table without tag columns stay empty (they
+        // are not in its batches).
+        if self.tags {
+            self.push_tags(game)?;
+        }
         self.push_moves(game);
         if self.opts.has(Column::Pgc) {
             self.pgc.append_value(pgc);

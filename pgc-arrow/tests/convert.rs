@@ -199,6 +199,36 @@ fn chosen_columns_only() {
     assert!(e.to_string().contains("\"Whiteelo\""), "{e}");
 }
 
+/// A table without tag columns (its games' tags are not read) has the
+/// move columns of the whole table, batch after batch.
+#[test]
+fn a_table_without_tags_has_the_moves_of_the_whole_table() {
+    let pgc = [pgc_of(PGN), big_pgc()].concat();
+    let moves = ExportOptions::with_columns(&["plies", "clocks", "evals"], true, false).unwrap();
+    let all = ExportOptions::new(true, false);
+    let (a, b) = (
+        convert_par(&pgc, 2, &moves).unwrap(),
+        convert_par(&pgc, 2, &all).unwrap(),
+    );
+    assert!(a.len() > 1, "one batch only");
+    assert_eq!(a.len(), b.len());
+    for (a, b) in a.iter().zip(&b) {
+        assert_eq!(a.num_columns(), 4, "{:?}", a.schema());
+        for c in [Column::Plies, Column::Clocks, Column::Evals, Column::Uci] {
+            assert_eq!(
+                column(a, c).to_data(),
+                column(b, c).to_data(),
+                "{}",
+                c.name()
+            );
+        }
+    }
+    // 0:03:00 and 0:02:59.5 in centiseconds, then five plies without.
+    let mut clocks = vec![Some(18000), Some(17950)];
+    clocks.extend([None; 5]);
+    assert_eq!(list_i32(&a[0], Column::Clocks, 0), clocks);
+}
+
 /// Games in [`big_pgc`].
 const GAMES: usize = 40_000;
 
