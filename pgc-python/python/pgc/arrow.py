@@ -26,7 +26,8 @@ def read_arrow(
     bytes; plain or compressed) as a ``pyarrow.RecordBatchReader``: the
     table of ``pgc export`` (typed tag columns, ``other_tags``, ``plies``,
     ``ordinals``, ``clocks``, ``evals``, ``mates``, ``pgc``; ``uci`` and
-    ``san`` when asked), or only ``columns``; with ``where``, only the
+    ``san`` when asked), or only ``columns`` (in the table's order, not
+    the order asked); with ``where``, only the
     games that expression of pgc's filter language chooses (as ``read``
     does). The batches are converted on ``threads`` threads (0: one per
     core) while the reader is read, the threads a few batches ahead of it
@@ -73,8 +74,10 @@ def batch_to_arrow(
 ) -> Any:
     """A ``pyarrow.RecordBatch`` of the games of a binary array (the ``pgc``
     column of a games table, or each game's PGC records), one row per
-    value, with the columns of ``read_arrow``. For Dask
-    ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``."""
+    value, with the columns of ``read_arrow`` (in the table's order). For
+    Dask ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``
+    (whose schema takes the columns by position: name them in that
+    order)."""
     import pyarrow as pa
 
     batch = _pgc.batch_to_arrow(_pgc_bytes(array), columns, uci, san)
