@@ -21,6 +21,8 @@ pub fn bulk_options(opts: &ExportOptions) -> BulkOptions {
             .chain(&Column::ENGINE)
             .any(|&c| opts.has(c)),
         san: opts.has(Column::San),
+        // A table of tags (and `pgc`) only is made without replaying a move.
+        moves: opts.columns().iter().any(|c| c.reads_moves()),
         limits: opts.limits,
     }
 }

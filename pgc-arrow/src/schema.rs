@@ -95,6 +95,28 @@ pub enum Column {
 }
 
 impl Column {
+    /// Whether the column's values come from the moves (replayed from the
+    /// ordinals) or their comments, rather than from the tags or the
+    /// records' bytes.
+    pub const fn reads_moves(self) -> bool {
+        matches!(
+            self,
+            Column::Plies
+                | Column::Ordinals
+                | Column::Uci
+                | Column::San
+                | Column::Clocks
+                | Column::Evals
+                | Column::Mates
+                | Column::EngineEvals
+                | Column::EngineMates
+                | Column::EngineDepths
+                | Column::EngineTimes
+                | Column::EngineNodes
+                | Column::EnginePvs
+        )
+    }
+
     /// The columns of engine notes (`spec/extensions-engine.md`).
     pub const ENGINE: [Column; 6] = [
         Column::EngineEvals,

@@ -332,6 +332,55 @@ fn an_invalid_game_is_a_positioned_error() {
     assert_eq!((w.game, w.offset), (2, at as u64 + 3), "{e}");
 }
 
+/// A table of tag columns and `pgc` only is made without replaying the
+/// moves: the same rows as the whole table's, and an ordinal that names no
+/// legal move goes unnoticed there (a column read from the moves finds it).
+#[test]
+fn a_table_of_tags_does_not_replay_the_moves() {
+    let names = ["White", "WhiteElo", "Result", "other_tags", "pgc"];
+    let tags = ExportOptions::with_columns(&names, false, false).unwrap();
+    assert!(!pgc_arrow::bulk_options(&tags).moves);
+    let pgc = [pgc_of(PGN), big_pgc()].concat();
+    let (a, b) = (
+        convert_par(&pgc, 2, &tags).unwrap(),
+        convert_par(&pgc, 2, &ExportOptions::default()).unwrap(),
+    );
+    assert!(a.len() > 1, "one batch only");
+    for (a, b) in a.iter().zip(&b) {
+        for c in [Column::White, Column::WhiteElo, Column::Result] {
+            assert_eq!(
+                column(a, c).to_data(),
+                column(b, c).to_data(),
+                "{}",
+                c.name()
+            );
+        }
+        for c in [Column::OtherTags, Column::Pgc] {
+            assert_eq!(
+                column(a, c).to_data(),
+                column(b, c).to_data(),
+                "{}",
+                c.name()
+            );
+        }
+    }
+    assert_eq!(
+        strings(&a[0], Column::White)[..2],
+        [Some("Alice".into()), Some("Bob".into())]
+    );
+
+    // `1. e4` made ordinal 20 of the start position (20 legal moves): no
+    // legal move.
+    let mut game = pgc_of("[White \"X\"]\n\n1. e4 *\n");
+    let at = game.windows(2).rposition(|w| w == [0x03, 1]).unwrap() + 2;
+    game[at] = 20;
+    let bad = [pgc_of(PGN), game].concat();
+    let rows = convert_par(&bad, 1, &tags).unwrap();
+    assert_eq!(strings(&rows[0], Column::White)[2], Some("X".into()));
+    let plies = ExportOptions::with_columns(&["White", "plies"], false, false).unwrap();
+    assert!(convert_par(&bad, 1, &plies).is_err());
+}
+
 /// A game of moves only (read from its move list) and the same game with
 /// a comment, a NAG and a variation (read from its events) give the same
 /// main line, written out by hand: castling as the king's move, a

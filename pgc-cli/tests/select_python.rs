@@ -238,6 +238,31 @@ fn readme_selections_choose_what_python_chess_chooses() {
             decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
             "export --where {expr}"
         );
+        // A table of `pgc` only replays no move, but for a `Plies` filter.
+        pgc_ok(&[
+            "export".as_ref(),
+            "-q".as_ref(),
+            "-f".as_ref(),
+            "--columns".as_ref(),
+            "pgc".as_ref(),
+            "--where".as_ref(),
+            expr.as_ref(),
+            pgc_path.as_os_str(),
+            "-o".as_ref(),
+            table.as_os_str(),
+        ]);
+        pgc_ok(&[
+            "import".as_ref(),
+            "-q".as_ref(),
+            "-f".as_ref(),
+            table.as_os_str(),
+            "-o".as_ref(),
+            imported.as_os_str(),
+        ]);
+        assert!(
+            decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
+            "export --columns pgc --where {expr}"
+        );
         checked += 1;
         non_trivial += usize::from(!want.is_empty() && (want.len() as u64) < total);
     }
@@ -331,28 +356,32 @@ fn dedup_drops_what_python_chess_finds_repeated() {
             "{flag}: encode and decode keep the same games"
         );
         // export --dedup keeps the same rows: their pgc column imports to
-        // the PGC of the same games.
-        let table = tmp.path("dedup.parquet");
-        pgc_ok(&[
-            "export".as_ref(),
-            "-q".as_ref(),
-            flag.as_ref(),
-            pgc_path.as_os_str(),
-            "-f".as_ref(),
-            "-o".as_ref(),
-            table.as_os_str(),
-        ]);
-        let imported = tmp.path("imported.pgc");
-        pgc_ok(&[
-            "import".as_ref(),
-            "-q".as_ref(),
-            table.as_os_str(),
-            "-f".as_ref(),
-            "-o".as_ref(),
-            imported.as_os_str(),
-        ]);
-        let exported = pgc_ok(&["decode".as_ref(), "-q".as_ref(), imported.as_os_str()]);
-        assert!(exported == kept_pgn, "{flag}: export keeps the same games");
+        // the PGC of the same games; also in a table of `pgc` only, which
+        // replays the moves for the key alone.
+        for columns in [None, Some("pgc")] {
+            let table = tmp.path("dedup.parquet");
+            let mut args: Vec<&OsStr> = vec!["export".as_ref(), "-q".as_ref(), flag.as_ref()];
+            if let Some(c) = columns {
+                args.extend(["--columns", c].map(OsStr::new));
+            }
+            args.extend([pgc_path.as_os_str(), "-f".as_ref(), "-o".as_ref()]);
+            args.push(table.as_os_str());
+            pgc_ok(&args);
+            let imported = tmp.path("imported.pgc");
+            pgc_ok(&[
+                "import".as_ref(),
+                "-q".as_ref(),
+                table.as_os_str(),
+                "-f".as_ref(),
+                "-o".as_ref(),
+                imported.as_os_str(),
+            ]);
+            let exported = pgc_ok(&["decode".as_ref(), "-q".as_ref(), imported.as_os_str()]);
+            assert!(
+                exported == kept_pgn,
+                "{flag} {columns:?}: export keeps the same games"
+            );
+        }
     }
 }
 

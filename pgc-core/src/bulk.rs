@@ -66,6 +66,11 @@ pub struct BulkOptions {
     /// Keep each move's SAN (with `+`/`#`), see [`BulkGame::san`]. Costs a
     /// check test per move.
     pub san: bool,
+    /// Replay the moves (the default). Without, a game holds its tags and
+    /// start position only: its movetext records are framed and checked
+    /// against the grammar, but no move is decoded, so an ordinal that
+    /// names no legal move goes unnoticed (`pgc verify` finds it).
+    pub moves: bool,
     /// Limits for reading the PGC.
     pub limits: Limits,
 }
@@ -76,6 +81,7 @@ impl Default for BulkOptions {
             variations: false,
             comments: false,
             san: false,
+            moves: true,
             limits: Limits::DEFAULT,
         }
     }
@@ -591,7 +597,12 @@ impl GameVisitor for Collector {
     fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.game.start = start.clone();
         self.game.started = true;
-        ControlFlow::Continue(())
+        if self.opts.moves {
+            ControlFlow::Continue(())
+        } else {
+            // The walker reads on to the game's end, decoding no move.
+            ControlFlow::Break(())
+        }
     }
 
     fn wants_san(&self) -> bool {

@@ -85,8 +85,15 @@ fn convert_selected(
     for run in &found.runs {
         let part = &data[run.start..run.end];
         let at = offset + run.start as u64;
-        let mut reader =
-            BulkReader::new(part, bulk_options(builder.options())).starting_at(at, run.games);
+        // `Plies` in the filter and `--dedup` read the moves.
+        let opts = bulk_options(builder.options());
+        let opts = pgc_core::BulkOptions {
+            moves: opts.moves
+                || sel.dedup.is_some()
+                || sel.filter.as_ref().is_some_and(|f| f.needs_plies()),
+            ..opts
+        };
+        let mut reader = BulkReader::new(part, opts).starting_at(at, run.games);
         let mut start = 0usize;
         while let Some(game) = reader.next_game()? {
             let end = usize::try_from(game.end_offset() - at)
@@ -226,6 +233,7 @@ fn positions_of(
         // The clocks and evals.
         comments: true,
         san: false,
+        moves: true,
         limits,
     };
     let found = selected_runs(data, offset, games, limits, sel.filter.as_ref());

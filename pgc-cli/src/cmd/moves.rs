@@ -964,6 +964,7 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
             // The clocks and evals of the csv rows.
             comments: csv,
             san: a.format == MovesFormat::San,
+            moves: true,
             limits,
         },
         select: a.select.selection(),
