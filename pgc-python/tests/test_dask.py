@@ -100,3 +100,28 @@ def test_dataframe_query_equals_pgc_moves_where(client, corpus_dir, pgc_bin, tmp
     # The whole table, with every column, through the same Arrow batches.
     full = pgc.dask.read_dataframe(paths[:1], columns=None).compute()
     assert len(full) == pgc.count_games(paths[0].read_bytes())
+
+
+def test_a_query_of_tags_reads_no_move(client, tmp_path):
+    """Dask pushes a query's columns down to the reader: a query of tags
+    reads a table of those, which replays no move, so a file whose second
+    game holds an ordinal that names no legal move answers it, while a
+    query of `plies` replays the moves and fails there."""
+    good = pgc.encode(b'[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
+    bad = bytearray(pgc.encode(b'[White "B"]\n[Result "0-1"]\n\n1. e4 0-1\n'))
+    # The one-move record: 0x03, one ordinal; ordinal 20 of the start
+    # position (20 legal moves) names none.
+    at = bytes(bad).rindex(bytes([0x03, 1])) + 2
+    bad[at] = 20
+    path = tmp_path / "games.pgc"
+    path.write_bytes(good + bytes(bad))
+    ddf = pgc.dask.read_dataframe([path])
+    got = ddf[ddf.White == "B"][["White", "Result"]].compute()
+    assert got.to_dict("records") == [{"White": "B", "Result": "0-1"}]
+    assert ddf.Result.value_counts().compute().to_dict() == {"1-0": 1, "0-1": 1}
+    assert ddf.Result.size.compute() == 2
+    with pytest.raises(pgc.PgcError):
+        ddf.plies.sum().compute()
+    # Read whole, the file fails as well.
+    with pytest.raises(pgc.PgcError):
+        pgc.dask.read_dataframe([path]).compute()

@@ -128,26 +128,38 @@ def encode_shards(
 
 class _Part:
     """Reads one PGC (or PGN) file's games table as a pandas DataFrame with
-    Arrow types (picklable: it travels to the workers)."""
+    Arrow types (picklable: it travels to the workers).
+
+    Its ``columns`` keyword lets Dask push a query's columns down: a query
+    of tag columns only then reads a table of those, which replays no move
+    (see ``pgc.read_arrow``)."""
 
     def __init__(self, columns: Sequence[str] | None, uci: bool, threads: int):
         self.columns = None if columns is None else list(columns)
         self.uci = uci
         self.threads = threads
 
-    def table(self, path: str | None) -> Any:
+    def table(self, path: str | None, columns: list[str] | None, uci: bool) -> Any:
         import pyarrow as pa
 
         if path is None:
             return pa.Table.from_batches(
-                [pgc.batch_to_arrow(pa.array([], pa.binary()), self.columns, self.uci)]
+                [pgc.batch_to_arrow(pa.array([], pa.binary()), columns, uci)]
             )
-        return pgc.read_arrow(path, self.columns, self.uci, threads=self.threads).read_all()
+        return pgc.read_arrow(path, columns, uci, threads=self.threads).read_all()
 
-    def __call__(self, path: str | None) -> Any:
+    def __call__(self, path: str | None, columns: Sequence[str] | None = None) -> Any:
         import pandas as pd
 
-        return self.table(path).to_pandas(types_mapper=pd.ArrowDtype)
+        if columns is None:
+            table = self.table(path, self.columns, self.uci)
+            return table.to_pandas(types_mapper=pd.ArrowDtype)
+        wanted = list(columns)
+        # `uci` is asked for apart; a query of no column (a count of rows)
+        # reads the `Result` tag for the rows.
+        asked = [c for c in wanted if c != "uci"] or ["Result"]
+        table = self.table(path, asked, "uci" in wanted)
+        return table.to_pandas(types_mapper=pd.ArrowDtype)[wanted]
 
 
 def read_dataframe(
@@ -159,7 +171,9 @@ def read_dataframe(
     """A Dask DataFrame of the games of PGC (or PGN) files, one partition
     per file, read by the workers through ``pgc.read_arrow`` (``columns``:
     any of ``pgc.COLUMNS``; None: every column of ``pgc export``). Columns
-    have pandas' Arrow types (``int16[pyarrow]``, ``string[pyarrow]``, …)."""
+    have pandas' Arrow types (``int16[pyarrow]``, ``string[pyarrow]``, …).
+    A query's columns are pushed down to the reader: a query of tag columns
+    only replays no move."""
     import dask.dataframe as dd
 
     part = _Part(columns, uci, threads)
