@@ -209,24 +209,6 @@ fn readme_selections_choose_what_python_chess_chooses() {
         assert_eq!(in_rows, with_moves, "moves --where {expr}");
         let table = tmp.path("where.parquet");
         let imported = tmp.path("where.pgc");
-        pgc_ok(&[
-            "export".as_ref(),
-            "-q".as_ref(),
-            "-f".as_ref(),
-            "--where".as_ref(),
-            expr.as_ref(),
-            pgc_path.as_os_str(),
-            "-o".as_ref(),
-            table.as_os_str(),
-        ]);
-        pgc_ok(&[
-            "import".as_ref(),
-            "-q".as_ref(),
-            "-f".as_ref(),
-            table.as_os_str(),
-            "-o".as_ref(),
-            imported.as_os_str(),
-        ]);
         let decoded = |p: &Path, w: Option<&str>| {
             let mut args: Vec<&OsStr> = vec!["decode".as_ref(), "-q".as_ref(), p.as_os_str()];
             if let Some(w) = w {
@@ -234,35 +216,29 @@ fn readme_selections_choose_what_python_chess_chooses() {
             }
             pgc_ok(&args)
         };
-        assert!(
-            decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
-            "export --where {expr}"
-        );
-        // A table of `pgc` only replays no move, but for a `Plies` filter.
-        pgc_ok(&[
-            "export".as_ref(),
-            "-q".as_ref(),
-            "-f".as_ref(),
-            "--columns".as_ref(),
-            "pgc".as_ref(),
-            "--where".as_ref(),
-            expr.as_ref(),
-            pgc_path.as_os_str(),
-            "-o".as_ref(),
-            table.as_os_str(),
-        ]);
-        pgc_ok(&[
-            "import".as_ref(),
-            "-q".as_ref(),
-            "-f".as_ref(),
-            table.as_os_str(),
-            "-o".as_ref(),
-            imported.as_os_str(),
-        ]);
-        assert!(
-            decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
-            "export --columns pgc --where {expr}"
-        );
+        // The default table, and one of `pgc` only, which replays no move
+        // but for a `Plies` filter.
+        for columns in [None, Some("pgc")] {
+            let mut args: Vec<&OsStr> = vec!["export".as_ref(), "-q".as_ref(), "-f".as_ref()];
+            if let Some(c) = columns {
+                args.extend(["--columns", c].map(OsStr::new));
+            }
+            args.extend(["--where".as_ref(), expr.as_ref(), pgc_path.as_os_str()]);
+            args.extend(["-o".as_ref(), table.as_os_str()]);
+            pgc_ok(&args);
+            pgc_ok(&[
+                "import".as_ref(),
+                "-q".as_ref(),
+                "-f".as_ref(),
+                table.as_os_str(),
+                "-o".as_ref(),
+                imported.as_os_str(),
+            ]);
+            assert!(
+                decoded(&imported, None) == decoded(&pgc_path, Some(expr)),
+                "export {columns:?} --where {expr}"
+            );
+        }
         checked += 1;
         non_trivial += usize::from(!want.is_empty() && (want.len() as u64) < total);
     }
