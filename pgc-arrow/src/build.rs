@@ -128,7 +128,7 @@ impl EngineLists {
                 .extend_from_slice(UciText::of(*m, mode).as_bytes());
             self.pv_moves.push((a, self.pv_text.len() as u32));
         }
-        let (eval, mate) = match v.eval {
+        let (eval, mate) = match v.figures.eval {
             Some(Score::Centipawns(cp)) => (i32::try_from(cp).ok(), None),
             Some(Score::Mate(n)) => (None, i32::try_from(n).ok()),
             None => (None, None),
@@ -136,9 +136,9 @@ impl EngineLists {
         *slot = Some(PlyNote {
             eval,
             mate,
-            depth: v.depth.and_then(|d| i32::try_from(d).ok()),
-            time: v.time_ms.and_then(|t| i64::try_from(t).ok()),
-            nodes: v.nodes.and_then(|n| i64::try_from(n).ok()),
+            depth: v.figures.depth.and_then(|d| i32::try_from(d).ok()),
+            time: v.figures.time_ms.and_then(|t| i64::try_from(t).ok()),
+            nodes: v.figures.nodes.and_then(|n| i64::try_from(n).ok()),
             pv: (start, self.pv_moves.len() as u32),
         });
     }

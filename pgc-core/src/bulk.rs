@@ -35,7 +35,7 @@
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
-use crate::ext::engine::{LineTrail, MovesFrom, Score};
+use crate::ext::engine::{EngineFigures, LineTrail, MovesFrom};
 use crate::ext::{self, ExtError, ExtKind, Outcome, PayloadChecker, PayloadError};
 use crate::item::{Varint64Error, put_varint, read_varint64};
 use crate::limits::Limits;
@@ -122,16 +122,8 @@ pub enum Event<'a> {
 /// `{+0.52/23 2.1s}`; see [`crate::ext::engine::EngineNote::summary`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineValues<'a> {
-    /// The evaluation.
-    pub eval: Option<Score>,
-    /// Search depth.
-    pub depth: Option<u32>,
-    /// Selective depth.
-    pub seldepth: Option<u32>,
-    /// Time spent, in milliseconds.
-    pub time_ms: Option<u64>,
-    /// Nodes searched.
-    pub nodes: Option<u64>,
+    /// The note's figures: evaluation, depths, time, nodes.
+    pub figures: EngineFigures,
     /// The principal variation's moves, from the position where it starts
     /// (empty when the note has none or it stayed text).
     pub pv: &'a [Move],
@@ -141,11 +133,7 @@ pub struct EngineValues<'a> {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct RawEngine {
-    eval: Option<Score>,
-    depth: Option<u32>,
-    seldepth: Option<u32>,
-    time_ms: Option<u64>,
-    nodes: Option<u64>,
+    figures: EngineFigures,
     pv: (u32, u32),
     pv_from: Option<MovesFrom>,
 }
@@ -319,11 +307,7 @@ impl BulkGame {
     fn engine_values(&self, i: u32) -> Event<'_> {
         let e = self.engine[i as usize];
         Event::Engine(EngineValues {
-            eval: e.eval,
-            depth: e.depth,
-            seldepth: e.seldepth,
-            time_ms: e.time_ms,
-            nodes: e.nodes,
+            figures: e.figures,
             pv: &self.pv_moves[e.pv.0 as usize..e.pv.1 as usize],
             pv_from: e.pv_from,
         })
@@ -544,11 +528,7 @@ impl Collector {
         let start = start as u32;
         g.events.push(Raw::Engine(g.engine.len() as u32));
         g.engine.push(RawEngine {
-            eval: s.eval,
-            depth: s.depth,
-            seldepth: s.seldepth,
-            time_ms: s.time_ms,
-            nodes: s.nodes,
+            figures: s.figures,
             pv: (start, g.pv_moves.len() as u32),
             pv_from,
         });

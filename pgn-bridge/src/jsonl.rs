@@ -245,23 +245,23 @@ impl JsonlWriter {
         field(
             j,
             "eval",
-            s.eval.map(|e| match e {
+            s.figures.eval.map(|e| match e {
                 Score::Centipawns(cp) => format!("{{\"cp\":{cp}}}"),
                 Score::Mate(n) => format!("{{\"mate\":{n}}}"),
             }),
         );
-        field(j, "depth", s.depth.map(|d| d.to_string()));
-        field(j, "seldepth", s.seldepth.map(|d| d.to_string()));
+        field(j, "depth", s.figures.depth.map(|d| d.to_string()));
+        field(j, "seldepth", s.figures.seldepth.map(|d| d.to_string()));
         field(
             j,
             "time",
-            s.time_ms.map(|ms| {
+            s.figures.time_ms.map(|ms| {
                 let mut t = Vec::new();
                 push_seconds(&mut t, ms);
                 String::from_utf8_lossy(&t).into_owned()
             }),
         );
-        field(j, "nodes", s.nodes.map(|n| n.to_string()));
+        field(j, "nodes", s.figures.nodes.map(|n| n.to_string()));
         if let Some((from, _)) = s.pv
             && from.position(&line).is_some()
         {

@@ -559,29 +559,29 @@ impl EngineNote {
                     if index == 0 && key.is_empty() && next_lit.starts_with(b"/") {
                         cute = 1;
                         let sign = if literal.ends_with(b"-M") { -1 } else { 1 };
-                        s.eval = Some(if mate {
+                        s.figures.eval = Some(if mate {
                             Score::Mate(v * sign)
                         } else {
                             Score::Centipawns(to_hundredths(v, f))
                         });
                     } else if cute == 1 && literal == b"/" {
                         cute = 2;
-                        s.depth = u32::try_from(v).ok();
+                        s.figures.depth = u32::try_from(v).ok();
                     } else if cute == 2 && next_lit.starts_with(b"s") {
                         cute = 3;
-                        s.time_ms = u64::try_from(scale(v, f, 3)).ok();
+                        s.figures.time_ms = u64::try_from(scale(v, f, 3)).ok();
                     } else {
                         match key {
                             b"wv" | b"ev" => {
-                                s.eval = Some(if mate {
+                                s.figures.eval = Some(if mate {
                                     Score::Mate(v)
                                 } else {
                                     Score::Centipawns(to_hundredths(v, f))
                                 })
                             }
-                            b"d" => s.depth = u32::try_from(v).ok(),
-                            b"sd" => s.seldepth = u32::try_from(v).ok(),
-                            b"n" => s.nodes = u64::try_from(v).ok(),
+                            b"d" => s.figures.depth = u32::try_from(v).ok(),
+                            b"sd" => s.figures.seldepth = u32::try_from(v).ok(),
+                            b"n" => s.figures.nodes = u64::try_from(v).ok(),
                             b"mt" if next_lit.starts_with(b":") => {
                                 // H:MM:SS as three numbers.
                                 let mut hms = [v, 0, 0];
@@ -592,11 +592,11 @@ impl EngineNote {
                                         *slot = x;
                                     }
                                 }
-                                s.time_ms =
+                                s.figures.time_ms =
                                     u64::try_from((hms[0] * 3600 + hms[1] * 60 + hms[2]) * 1000)
                                         .ok();
                             }
-                            b"mt" => s.time_ms = u64::try_from(scale(v, f, 0)).ok(),
+                            b"mt" => s.figures.time_ms = u64::try_from(scale(v, f, 0)).ok(),
                             _ => {}
                         }
                     }
@@ -668,9 +668,10 @@ pub enum Score {
     Mate(i64),
 }
 
-/// What a note says, read from its keys ([`EngineNote::summary`]).
+/// The figures of an engine note in the terms engines use, each `None`
+/// when the note does not give it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NoteSummary<'a> {
+pub struct EngineFigures {
     /// The evaluation.
     pub eval: Option<Score>,
     /// Search depth.
@@ -681,6 +682,13 @@ pub struct NoteSummary<'a> {
     pub time_ms: Option<u64>,
     /// Nodes searched.
     pub nodes: Option<u64>,
+}
+
+/// What a note says, read from its keys ([`EngineNote::summary`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NoteSummary<'a> {
+    /// Its figures.
+    pub figures: EngineFigures,
     /// The principal variation: where it starts and its ordinals.
     pub pv: Option<(MovesFrom, &'a [u8])>,
 }

@@ -140,8 +140,8 @@ fn record_round_trip_and_summary() {
     assert!(r.note_at(4, &mut got));
     assert_eq!(got, a);
     let s = a.summary();
-    assert_eq!(s.depth, Some(40));
-    assert_eq!(s.eval, Some(Score::Centipawns(104)));
+    assert_eq!(s.figures.depth, Some(40));
+    assert_eq!(s.figures.eval, Some(Score::Centipawns(104)));
     assert_eq!(
         s.pv.map(|(f, o)| (f, o.len())),
         Some((MovesFrom::Before, 2))
@@ -163,7 +163,7 @@ fn cutechess_summary() {
     n.push_literal(b"s");
     let s = n.summary();
     assert_eq!(
-        (s.eval, s.depth, s.time_ms),
+        (s.figures.eval, s.figures.depth, s.figures.time_ms),
         (Some(Score::Mate(-5)), Some(30), Some(500))
     );
 }
