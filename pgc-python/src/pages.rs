@@ -16,12 +16,11 @@
 /// whole aligned 2 MiB blocks).
 const HUGE_PAGE: usize = 2 << 20;
 
-/// A buffer of `n` zeroed values (`T::default()` must be all zero bits, as
-/// for the integer and float types), advised onto huge pages where it
-/// holds whole 2 MiB blocks, before anything touches it.
+/// A buffer of `n` default values, advised onto huge pages where it holds
+/// whole 2 MiB blocks. For the integer and float types (whose default is
+/// all zero bits) nothing has touched it yet: a large zeroed `vec!` is
+/// fresh memory from the system (calloc), first touched when written.
 pub(crate) fn zeroed<T: Clone + Default>(n: usize) -> Vec<T> {
-    // A large zeroed `vec!` is fresh memory from the system (calloc): no
-    // page is touched until it is written.
     let v = vec![T::default(); n];
     advise_huge(v.as_ptr().cast(), std::mem::size_of_val(v.as_slice()));
     v
