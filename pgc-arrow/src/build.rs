@@ -336,7 +336,10 @@ impl GamesBuilder {
         if game.moves_only() {
             // No comment, NAG, variation or null move: the events are the
             // main line's moves, read without the events.
-            plies = i32::try_from(ordinals.len()).unwrap_or(i32::MAX);
+            // Moves counted and not decoded (a table of tags and plies)
+            // are in no list.
+            let n = ordinals.len() as u64 + game.unplayed_plies();
+            plies = i32::try_from(n).unwrap_or(i32::MAX);
             if uci {
                 self.uci.reserve(ordinals.len());
                 for m in game.moves() {

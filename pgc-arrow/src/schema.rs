@@ -96,13 +96,12 @@ pub enum Column {
 
 impl Column {
     /// Whether the column's values come from the moves (replayed from the
-    /// ordinals) or their comments, rather than from the tags or the
-    /// records' bytes.
+    /// ordinals) or their comments, rather than from the tags, the number
+    /// of plies or the records' bytes.
     pub const fn reads_moves(self) -> bool {
         matches!(
             self,
-            Column::Plies
-                | Column::Ordinals
+            Column::Ordinals
                 | Column::Uci
                 | Column::San
                 | Column::Clocks

@@ -332,12 +332,13 @@ fn an_invalid_game_is_a_positioned_error() {
     assert_eq!((w.game, w.offset), (2, at as u64 + 3), "{e}");
 }
 
-/// A table of tag columns and `pgc` only is made without replaying the
-/// moves: the same rows as the whole table's, and an ordinal that names no
-/// legal move goes unnoticed there (a column read from the moves finds it).
+/// A table of tag columns, `plies` and `pgc` only is made without
+/// replaying the moves (the plies are counted): the same rows as the whole
+/// table's, and an ordinal that names no legal move goes unnoticed there (a
+/// column read from the moves finds it).
 #[test]
 fn a_table_of_tags_does_not_replay_the_moves() {
-    let names = ["White", "WhiteElo", "Result", "other_tags", "pgc"];
+    let names = ["White", "WhiteElo", "Result", "other_tags", "plies", "pgc"];
     let tags = ExportOptions::with_columns(&names, false, false).unwrap();
     assert!(!pgc_arrow::bulk_options(&tags).moves);
     let pgc = [pgc_of(PGN), big_pgc()].concat();
@@ -347,15 +348,11 @@ fn a_table_of_tags_does_not_replay_the_moves() {
     );
     assert!(a.len() > 1, "one batch only");
     for (a, b) in a.iter().zip(&b) {
-        for c in [Column::White, Column::WhiteElo, Column::Result] {
-            assert_eq!(
-                column(a, c).to_data(),
-                column(b, c).to_data(),
-                "{}",
-                c.name()
-            );
-        }
-        for c in [Column::OtherTags, Column::Pgc] {
+        let same = [Column::White, Column::WhiteElo, Column::Result];
+        for c in same
+            .into_iter()
+            .chain([Column::OtherTags, Column::Plies, Column::Pgc])
+        {
             assert_eq!(
                 column(a, c).to_data(),
                 column(b, c).to_data(),
@@ -364,21 +361,28 @@ fn a_table_of_tags_does_not_replay_the_moves() {
             );
         }
     }
-    assert_eq!(
-        strings(&a[0], Column::White)[..2],
-        [Some("Alice".into()), Some("Bob".into())]
-    );
+    let white = strings(&a[0], Column::White);
+    assert_eq!(white[..2], [Some("Alice".into()), Some("Bob".into())]);
+    // Seven plies; then four, the null move counted and the variation not.
+    let plies = column(&a[0], Column::Plies).as_primitive::<Int32Type>();
+    assert_eq!((plies.value(0), plies.value(1)), (7, 4));
 
     // `1. e4` made ordinal 20 of the start position (20 legal moves): no
     // legal move.
     let mut game = pgc_of("[White \"X\"]\n\n1. e4 *\n");
-    let at = game.windows(2).rposition(|w| w == [0x03, 1]).unwrap() + 2;
+    // The move record: 0x03, one ordinal (before the termination marker's
+    // extension record, whose header holds the same two bytes).
+    let at = game.windows(2).position(|w| w == [0x03, 1]).unwrap() + 2;
+    assert_eq!(game[at], 13, "e4 is ordinal 13 of the start position");
     game[at] = 20;
     let bad = [pgc_of(PGN), game].concat();
     let rows = convert_par(&bad, 1, &tags).unwrap();
     assert_eq!(strings(&rows[0], Column::White)[2], Some("X".into()));
-    let plies = ExportOptions::with_columns(&["White", "plies"], false, false).unwrap();
-    assert!(convert_par(&bad, 1, &plies).is_err());
+    let plies = column(&rows[0], Column::Plies).as_primitive::<Int32Type>();
+    assert_eq!(plies.value(2), 1);
+    let uci = ExportOptions::with_columns(&["White"], true, false).unwrap();
+    let e = convert_par(&bad, 1, &uci).unwrap_err().to_string();
+    assert!(e.contains("ordinal 20"), "{e}");
 }
 
 /// A game of moves only (read from its move list) and the same game with

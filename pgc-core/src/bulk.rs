@@ -66,10 +66,12 @@ pub struct BulkOptions {
     /// Keep each move's SAN (with `+`/`#`), see [`BulkGame::san`]. Costs a
     /// check test per move.
     pub san: bool,
-    /// Replay the moves (the default). Without, a game holds its tags and
-    /// start position only: its movetext records are framed and checked
-    /// against the grammar, but no move is decoded, so an ordinal that
-    /// names no legal move goes unnoticed (`pgc verify` finds it).
+    /// Replay the moves (the default). Without, a game holds its tags,
+    /// start position, result and the number of its main line's plies
+    /// ([`BulkGame::unplayed_plies`]), and no event (the options above are
+    /// then off): its records are framed and checked against the grammar,
+    /// but no ordinal is decoded (one that names no legal move goes
+    /// unnoticed; `pgc verify` finds it).
     pub moves: bool,
     /// Limits for reading the PGC.
     pub limits: Limits,
@@ -183,6 +185,8 @@ pub struct BulkGame {
     termination: Option<Outcome>,
     depth: u32,
     plies: u64,
+    /// Main-line plies counted, not decoded ([`BulkOptions::moves`] off).
+    unplayed: u64,
 }
 
 impl Default for BulkGame {
@@ -210,6 +214,7 @@ impl Default for BulkGame {
             termination: None,
             depth: 0,
             plies: 0,
+            unplayed: 0,
         }
     }
 }
@@ -331,9 +336,16 @@ impl BulkGame {
         })
     }
 
-    /// Moves played, main line and decoded variations, null moves included.
+    /// Moves played, main line and decoded variations, null moves included
+    /// (with [`BulkOptions::moves`] off: the main line's, counted).
     pub fn plies(&self) -> u64 {
         self.plies
+    }
+
+    /// The main line's moves and null moves counted but not decoded: all
+    /// of them with [`BulkOptions::moves`] off, else none.
+    pub fn unplayed_plies(&self) -> u64 {
+        self.unplayed
     }
 
     /// The game's result: its termination marker when it differs from the
@@ -372,6 +384,7 @@ impl BulkGame {
         self.started = false;
         self.depth = 0;
         self.plies = 0;
+        self.unplayed = 0;
     }
 }
 
@@ -460,6 +473,18 @@ struct Collector {
 
 impl Collector {
     fn new(opts: BulkOptions) -> Collector {
+        // Without the moves nothing is anchored to them: no comment, NAG,
+        // variation or SAN is kept.
+        let opts = if opts.moves {
+            opts
+        } else {
+            BulkOptions {
+                variations: false,
+                comments: false,
+                san: false,
+                ..opts
+            }
+        };
         Collector {
             opts,
             game: BulkGame::default(),
@@ -577,12 +602,16 @@ impl GameVisitor for Collector {
     fn begin_moves(&mut self, start: &VariantPosition) -> ControlFlow<()> {
         self.game.start = start.clone();
         self.game.started = true;
-        if self.opts.moves {
-            ControlFlow::Continue(())
-        } else {
-            // The walker reads on to the game's end, decoding no move.
-            ControlFlow::Break(())
-        }
+        ControlFlow::Continue(())
+    }
+
+    fn wants_moves(&self) -> bool {
+        self.opts.moves
+    }
+
+    fn unplayed(&mut self, plies: u32) {
+        self.game.unplayed += u64::from(plies);
+        self.game.plies += u64::from(plies);
     }
 
     fn wants_san(&self) -> bool {
@@ -642,7 +671,7 @@ impl GameVisitor for Collector {
     }
 
     fn nag(&mut self, nag: u8) -> ControlFlow<()> {
-        if self.hidden == 0 {
+        if self.hidden == 0 && self.opts.moves {
             self.game.events.push(Raw::Nag(nag));
         }
         self.after_anchor();

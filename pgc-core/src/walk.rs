@@ -89,6 +89,16 @@ pub trait GameVisitor {
     fn wants_legal(&self) -> bool {
         false
     }
+    /// Whether the walker decodes the moves (the default). Without, it
+    /// decodes no ordinal and enters no variation: the main line's moves
+    /// and null moves come only as counted ([`Self::unplayed`]), and the
+    /// other records of the game as usual.
+    fn wants_moves(&self) -> bool {
+        true
+    }
+    /// `plies` moves or null moves of the main line, counted but not
+    /// decoded (only when [`Self::wants_moves`] is false).
+    fn unplayed(&mut self, _plies: u32) {}
     /// A move was played.
     fn play(&mut self, _ply: &Ply<'_>) -> ControlFlow<()> {
         ControlFlow::Continue(())
@@ -281,6 +291,8 @@ impl<R: Read> GameWalker<R> {
         let err = errors_of(game);
         self.stack.clear();
         let mut cur: Option<Frame> = None;
+        // With moves not decoded: the variation depth.
+        let mut unplayed: Option<u32> = None;
         loop {
             let next = self.reader.next_record();
             // The record is read where the reader put it, not moved.
@@ -300,6 +312,7 @@ impl<R: Read> GameWalker<R> {
             let mut at = At {
                 v: &mut *v,
                 cur: &mut cur,
+                unplayed: &mut unplayed,
                 parser: &mut self.parser,
                 opening: &mut self.opening,
                 stack: &mut self.stack,
@@ -331,6 +344,18 @@ impl<R: Read> GameWalker<R> {
                     .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
                 let standard = matches!(start, VariantPosition::Chess(_));
                 let flow = at.v.begin_moves(&start);
+                if !at.v.wants_moves() {
+                    // No frame: the moves are counted, not decoded.
+                    *at.unplayed = Some(0);
+                    if flow.is_break() {
+                        return self.skip_rest(game);
+                    }
+                    match at.event(step.event)? {
+                        Flow::Go => continue,
+                        Flow::Done => return Ok(true),
+                        Flow::Break => return self.skip_rest(game),
+                    }
+                }
                 *at.cur = Some(Frame {
                     pos: start,
                     prev: None,
@@ -414,6 +439,8 @@ fn flow(c: ControlFlow<()>) -> Flow {
 struct At<'w, 'r, V> {
     v: &'w mut V,
     cur: &'w mut Option<Frame>,
+    /// Moves are counted, not decoded: the variation depth.
+    unplayed: &'w mut Option<u32>,
     parser: &'w mut GameParser,
     opening: &'w mut OpeningCache,
     stack: &'w mut Vec<Frame>,
@@ -432,6 +459,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
         Ok(match event {
             Event::Moves { ordinals, first } => {
                 let Some(frame) = self.cur.as_mut() else {
+                    if *self.unplayed == Some(0) {
+                        v.unplayed(u32::try_from(ordinals.len()).unwrap_or(u32::MAX));
+                    }
                     return Ok(Flow::Go);
                 };
                 flow(
@@ -456,7 +486,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 if go.is_continue() {
                     go = v.begin_moves(&start);
                 }
-                if go.is_continue() {
+                if go.is_continue() && !v.wants_moves() {
+                    v.unplayed(u32::try_from(moves.len()).unwrap_or(u32::MAX));
+                } else if go.is_continue() {
                     let mut frame = Frame {
                         pos: start,
                         prev: None,
@@ -479,6 +511,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
             Event::Extension { kind, payload } => flow(v.extension(ExtKind(kind), payload)),
             Event::NullMove(payload) => {
                 let Some(frame) = self.cur.as_mut() else {
+                    if *self.unplayed == Some(0) {
+                        v.unplayed(u32::try_from(1).unwrap_or(u32::MAX));
+                    }
                     return Ok(Flow::Go);
                 };
                 let go = v.null_move(&frame.pos, payload);
@@ -497,6 +532,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
             }
             Event::WideMove(payload) => {
                 let Some(frame) = self.cur.as_mut() else {
+                    if *self.unplayed == Some(0) {
+                        v.unplayed(u32::try_from(1).unwrap_or(u32::MAX));
+                    }
                     return Ok(Flow::Go);
                 };
                 let ordinal = crate::ext::simple::wide_move(payload).map_err(|error| {
@@ -526,6 +564,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
             }
             Event::RavBegin => {
                 let Some(frame) = self.cur.as_mut() else {
+                    if let Some(depth) = self.unplayed.as_mut() {
+                        *depth += 1;
+                    }
                     return Ok(Flow::Go);
                 };
                 match v.begin_variation() {
@@ -554,6 +595,9 @@ impl<V: GameVisitor> At<'_, '_, V> {
                 Flow::Go
             }
             Event::RavEnd => {
+                if let Some(depth) = self.unplayed.as_mut() {
+                    *depth = depth.saturating_sub(1);
+                }
                 if let (Some(frame), Some(saved)) = (self.cur.as_mut(), self.stack.pop()) {
                     *frame = saved;
                     flow(v.end_variation())

@@ -104,14 +104,16 @@ def test_dataframe_query_equals_pgc_moves_where(client, corpus_dir, pgc_bin, tmp
 
 def test_a_query_of_tags_reads_no_move(client, tmp_path):
     """Dask pushes a query's columns down to the reader: a query of tags
-    reads a table of those, which replays no move, so a file whose second
-    game holds an ordinal that names no legal move answers it, while a
-    query of `plies` replays the moves and fails there."""
+    (and plies) reads a table of those, which replays no move, so a file
+    whose second game holds an ordinal that names no legal move answers
+    it, while a query that reads the moves fails there."""
     good = pgc.encode(b'[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
     bad = bytearray(pgc.encode(b'[White "B"]\n[Result "0-1"]\n\n1. e4 0-1\n'))
-    # The one-move record: 0x03, one ordinal; ordinal 20 of the start
-    # position (20 legal moves) names none.
-    at = bytes(bad).rindex(bytes([0x03, 1])) + 2
+    # The one-move record: 0x03, one ordinal (before the termination
+    # marker's extension record, whose header holds the same two bytes);
+    # ordinal 20 of the start position (20 legal moves) names none.
+    at = bytes(bad).index(bytes([0x03, 1])) + 2
+    assert bad[at] == 13, "e4 is ordinal 13 of the start position"
     bad[at] = 20
     path = tmp_path / "games.pgc"
     path.write_bytes(good + bytes(bad))
@@ -120,8 +122,10 @@ def test_a_query_of_tags_reads_no_move(client, tmp_path):
     assert got.to_dict("records") == [{"White": "B", "Result": "0-1"}]
     assert ddf.Result.value_counts().compute().to_dict() == {"1-0": 1, "0-1": 1}
     assert ddf.Result.size.compute() == 2
-    with pytest.raises(pgc.PgcError):
-        ddf.plies.sum().compute()
+    # `plies` is counted without decoding a move; `uci` decodes them.
+    assert ddf.plies.sum().compute() == 3
+    with pytest.raises(pgc.PgcError, match="ordinal 20"):
+        pgc.dask.read_dataframe([path], columns=["White"], uci=True).compute()
     # Read whole, the file fails as well.
-    with pytest.raises(pgc.PgcError):
-        pgc.dask.read_dataframe([path]).compute()
+    with pytest.raises(pgc.PgcError, match="ordinal 20"):
+        pgc.dask.read_dataframe([path], columns=None).compute()

@@ -249,6 +249,26 @@ def test_read_arrow_where_equals_pgc_export_where(corpus_dir, pgc_bin, tmp_path,
         pgc.read_arrow(src, where="WhiteElo>=2400 and (")
 
 
+def test_plies_counted_equal_plies_replayed_on_every_corpus_file(corpus_dir):
+    """A table of tags and `plies` counts each game's main-line moves and
+    null moves without decoding them; the count equals the table whose
+    `ordinals` replays them, on every file of the corpus (variants, null
+    moves, variations, rejected games kept inline) and the samples."""
+    files = [p for p in sorted(corpus_dir.rglob("*.pgn*")) if p.is_file()]
+    files += sorted(SAMPLES.rglob("*.pgn"))
+    assert len(files) > 50
+    games = 0
+    for path in files:
+        data = pgc.to_pgc(path)
+        if pgc.count_games(data) == 0:
+            continue
+        counted = pgc.read_arrow(data, columns=["plies"]).read_all()
+        replayed = pgc.read_arrow(data, columns=["plies", "ordinals"]).read_all()
+        assert counted.column("plies").equals(replayed.column("plies")), path.name
+        games += counted.num_rows
+    assert games > 10_000
+
+
 def test_read_arrow_converts_while_it_is_read(corpus_dir):
     good = pgc.to_pgc(corpus_dir / TWIC) * 4
     assert len(good) > 3 << 20, "several batches"
@@ -256,7 +276,7 @@ def test_read_arrow_converts_while_it_is_read(corpus_dir):
     # the end: the reader is made, and its first batches read, before the
     # conversion reaches it.
     data = good + bytes([0x05, 0x03, 1, 200, 0x06])
-    reader = pgc.read_arrow(data, columns=["plies"], threads=2)
+    reader = pgc.read_arrow(data, columns=["ordinals"], threads=2)
     first = reader.read_next_batch()
     assert first.num_rows > 0
     with pytest.raises(pgc.PgcError) as e:

@@ -32,10 +32,10 @@ def read_arrow(
     does). The batches are converted on ``threads`` threads (0: one per
     core) while the reader is read, the threads a few batches ahead of it
     at most; they are the same for every number of threads. A table of
-    tag columns (and ``pgc``) only is made without replaying the moves
-    (unless ``where`` reads ``Plies``): several times faster, and an
-    ordinal that names no legal move goes unnoticed (``verify`` finds
-    it).
+    tag columns, ``plies`` and ``pgc`` only is made without replaying the
+    moves (the plies are counted; unless ``where`` reads ``Plies``):
+    several times faster, and an ordinal that names no legal move goes
+    unnoticed (``verify`` finds it).
     ``.read_all()`` gives a ``pyarrow.Table``. A malformed ``where`` or an
     unknown column raises ``ValueError`` at once; invalid input raises
     ``PgcError`` when its batch is read."""

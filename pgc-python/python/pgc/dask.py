@@ -172,8 +172,8 @@ def read_dataframe(
     per file, read by the workers through ``pgc.read_arrow`` (``columns``:
     any of ``pgc.COLUMNS``; None: every column of ``pgc export``). Columns
     have pandas' Arrow types (``int16[pyarrow]``, ``string[pyarrow]``, …).
-    A query's columns are pushed down to the reader: a query of tag columns
-    only replays no move."""
+    The default columns (tags and ``plies``) replay no move, and a query's
+    columns are pushed down to the reader."""
     import dask.dataframe as dd
 
     part = _Part(columns, uci, threads)
