@@ -405,7 +405,9 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: Option<TableFormat>,
     /// Only these columns, comma-separated (`--columns White,Black,Result,pgc`);
-    /// default: all but `uci` and `san`.
+    /// default: all but `uci` and `san`. A table of tag columns, `plies` and
+    /// `pgc` only is made without replaying the moves (their ordinals are
+    /// then not checked: `pgc verify` checks them)
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub columns: Vec<String>,
     /// Add the `uci` column: the main line's moves in UCI.
