@@ -29,6 +29,8 @@ struct GameData {
     evals: Vec<Option<i32>>,
     /// Per main-line ply: a mate `[%eval]` (`#3` is 3, `#-2` is -2).
     mates: Vec<Option<i32>>,
+    /// Main-line plies (null moves included).
+    plies: usize,
     result: String,
     /// The game's records (with those before it since the previous game).
     span: (usize, usize),
@@ -55,6 +57,9 @@ fn game_data(g: &BulkGame, start: usize, end: usize, want: Wanted) -> GameData {
         clocks: Vec::new(),
         evals: Vec::new(),
         mates: Vec::new(),
+        // Counted without decoding when neither moves nor comments are
+        // read; else counted below.
+        plies: usize::try_from(g.unplayed_plies()).unwrap_or(usize::MAX),
         result: text(g.result()),
         span: (start, end),
     };
@@ -109,6 +114,7 @@ fn game_data(g: &BulkGame, start: usize, end: usize, want: Wanted) -> GameData {
         d.evals.resize(plies, None);
         d.mates.resize(plies, None);
     }
+    d.plies = plies;
     d
 }
 
@@ -124,6 +130,8 @@ fn read_part(
 ) -> Result<Vec<GameData>, WalkError> {
     let opts = BulkOptions {
         comments: want.typed,
+        // Tags alone: the plies are counted, no move is decoded.
+        moves: want.moves || want.typed,
         ..BulkOptions::default()
     };
     let mut r = BulkReader::new(&data[start..end], opts).starting_at(start as u64, games);
@@ -186,11 +194,7 @@ impl GameRecord {
     /// Main-line plies.
     #[getter]
     fn plies(&self) -> usize {
-        if self.g.uci.is_empty() {
-            0
-        } else {
-            self.g.uci.bytes().filter(|&b| b == b' ').count() + 1
-        }
+        self.g.plies
     }
 
     /// Each main-line ply's `[%clk]` in milliseconds (None: none).

@@ -269,6 +269,24 @@ def test_plies_counted_equal_plies_replayed_on_every_corpus_file(corpus_dir):
     assert games > 10_000
 
 
+def test_read_of_tags_counts_the_plies_without_decoding(corpus_dir):
+    data = pgc.to_pgc(corpus_dir / TWIC)
+    full = list(pgc.read(data, threads=2))
+    tags = list(pgc.read(data, columns=["tags"], threads=2))
+    assert [(g.tags, g.result, len(g)) for g in tags] == [(g.tags, g.result, len(g)) for g in full]
+    assert sum(map(len, tags)) > 10_000
+    assert tags[0].uci == []
+    # An ordinal that names no legal move: counted, not decoded.
+    bad = bytearray(pgc.encode(b'[White "B"]\n\n1. e4 *\n'))
+    at = bytes(bad).index(bytes([0x03, 1])) + 2
+    assert bad[at] == 13, "e4 is ordinal 13 of the start position"
+    bad[at] = 20
+    (game,) = pgc.read(bytes(bad), columns=["tags"])
+    assert (game.tags["White"], len(game)) == ("B", 1)
+    with pytest.raises(pgc.PgcError, match="ordinal 20"):
+        list(pgc.read(bytes(bad)))
+
+
 def test_read_arrow_converts_while_it_is_read(corpus_dir):
     good = pgc.to_pgc(corpus_dir / TWIC) * 4
     assert len(good) > 3 << 20, "several batches"

@@ -175,9 +175,12 @@ def read(
 
     ``columns``: which of ``tags``, ``moves``, ``clocks``, ``evals`` and
     ``pgc`` to read (default all; ``clocks`` and ``evals`` go together, and
-    a game always has its tags, result and ``pgc``): reading fewer is
-    faster. ``moves``: ``"uci"`` or ``"python-chess"``. Games are read in
-    chunks on ``threads`` threads (0: one per core) with the GIL released.
+    a game always has its tags, result, ``pgc`` and length): reading fewer
+    is faster. Without ``moves``, ``clocks`` and ``evals`` no move is
+    decoded (the plies are counted), so an ordinal that names no legal
+    move goes unnoticed (``verify`` finds it). ``moves``: ``"uci"`` or
+    ``"python-chess"``. Games are read in chunks on ``threads`` threads (0:
+    one per core) with the GIL released.
 
     Raises ``PgcError`` at the first invalid game. Games are read a chunk
     (about 1 MiB of PGC per thread) at a time: the games of the chunks
