@@ -8,12 +8,9 @@
 #   BENCH_INPUT  also a row for this file (e.g. the masters+TCEC input)
 # Needs zstd and xz; tkscid (Debian package scid) for the SCID columns.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-pgc="${1:-$root/target/release/pgc}"
-corpus="${PGC_CORPUS:-$root/../shared/corpus}"
+# shellcheck source=tools/sizes_common.sh
+source "$(dirname "$0")/tools/sizes_common.sh"
 export PATH="$PATH:/usr/games"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 files=("$corpus"/TCEC-Chess__tcecgames/master-archive/* \
        "$corpus"/niklasf__python-chess/data/pgn/cutechess-fischerrandom.pgn)
 [ -n "${BENCH_INPUT:-}" ] && files+=("$BENCH_INPUT")
@@ -21,7 +18,7 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", 100 * a / b }'; }
 echo "| file | games | PGN | PGC | PGN zstd -19 | PGC zstd -19 | PGN xz -9 | PGC xz -9 | SCID | SCID zstd -19 |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do
-  case "$f" in *.zst) zstd -qdc "$f" > "$work/in.pgn" ;; *) cp "$f" "$work/in.pgn" ;; esac
+  plain_pgn "$f" "$work/in.pgn"
   "$pgc" encode -q "$work/in.pgn" -o "$work/in.pgc" --force || true
   pgn=$(stat -c %s "$work/in.pgn"); pgcb=$(stat -c %s "$work/in.pgc")
   zp=$(zstd -19 -c "$work/in.pgn" | wc -c); zc=$(zstd -19 -c "$work/in.pgc" | wc -c)

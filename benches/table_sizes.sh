@@ -11,18 +11,15 @@
 #   BENCH_INPUT  also a row for this file (e.g. target/bench-inputs/clean-30m.pgn)
 # Needs zstd and pyarrow.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-pgc="${1:-$root/target/release/pgc}"
-corpus="${PGC_CORPUS:-$root/../shared/corpus}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tools/sizes_common.sh
+source "$(dirname "$0")/tools/sizes_common.sh"
 files=("$corpus"/lichess-org__database/2017-05.pgn.zst)
 [ -n "${BENCH_INPUT:-}" ] && files+=("$BENCH_INPUT")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f ×", a / b }'; }
 echo "| input | export, zstd 3 | / \`.pgc.zst\` -3 | export, zstd 19 | / \`.pgc.zst\` -19 | pyarrow Lichess layout |"
 echo "|---|---:|---:|---:|---:|---:|"
 for f in "${files[@]}"; do
-  case "$f" in *.zst) zstd -qdc "$f" > "$work/in.pgn" ;; *) cp "$f" "$work/in.pgn" ;; esac
+  plain_pgn "$f" "$work/in.pgn"
   "$pgc" encode -q "$work/in.pgn" -o "$work/in.pgc" --force
   "$pgc" export -q "$work/in.pgc" -o "$work/default.parquet" --force
   columns=$(python3 -c 'import sys, pyarrow.parquet as pq
