@@ -599,10 +599,11 @@ pub fn pgn_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
 /// only: null moves count as plies).
 pub fn bulk_plies_and_key(g: &pgc_core::BulkGame, dedup: Option<DedupMode>) -> (u64, GameKey) {
     let Some(mode) = dedup else {
+        // Counted and not decoded (a table of tags and plies), or decoded.
         let plies = if g.has_null_moves() {
             main_line_plies(g)
         } else {
-            g.moves().len() as u64
+            g.moves().len() as u64 + g.unplayed_plies()
         };
         return (plies, GameKey(0));
     };

@@ -217,7 +217,7 @@ fn readme_selections_choose_what_python_chess_chooses() {
             pgc_ok(&args)
         };
         // The default table, and one of `pgc` only, which replays no move
-        // but for a `Plies` filter.
+        // (a `Plies` filter reads the counted plies).
         for columns in [None, Some("pgc")] {
             let mut args: Vec<&OsStr> = vec!["export".as_ref(), "-q".as_ref(), "-f".as_ref()];
             if let Some(c) = columns {

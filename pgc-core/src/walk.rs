@@ -344,30 +344,23 @@ impl<R: Read> GameWalker<R> {
                     .map_err(|e| err(offset, 0, Some(rec.marker()), e.into()))?;
                 let standard = matches!(start, VariantPosition::Chess(_));
                 let flow = at.v.begin_moves(&start);
-                if !at.v.wants_moves() {
+                if at.v.wants_moves() {
+                    *at.cur = Some(Frame {
+                        pos: start,
+                        prev: None,
+                        ply: 0,
+                        // The opening cache holds paths from the initial
+                        // position of standard chess.
+                        node: if fen.is_none() && standard {
+                            0
+                        } else {
+                            NO_NODE
+                        },
+                    });
+                } else {
                     // No frame: the moves are counted, not decoded.
                     *at.unplayed = Some(0);
-                    if flow.is_break() {
-                        return self.skip_rest(game);
-                    }
-                    match at.event(step.event)? {
-                        Flow::Go => continue,
-                        Flow::Done => return Ok(true),
-                        Flow::Break => return self.skip_rest(game),
-                    }
                 }
-                *at.cur = Some(Frame {
-                    pos: start,
-                    prev: None,
-                    ply: 0,
-                    // The opening cache holds paths from the initial position
-                    // of standard chess.
-                    node: if fen.is_none() && standard {
-                        0
-                    } else {
-                        NO_NODE
-                    },
-                });
                 if flow.is_break() {
                     return self.skip_rest(game);
                 }

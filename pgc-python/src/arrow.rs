@@ -77,13 +77,8 @@ fn convert_piece(
     let Some(filter) = filter else {
         return convert(data, offset, games, builder);
     };
-    // `Plies` in the filter reads the moves.
-    let opts = bulk_options(builder.options());
-    let opts = pgc_core::BulkOptions {
-        moves: opts.moves || filter.needs_plies(),
-        ..opts
-    };
-    let mut reader = BulkReader::new(data, opts).starting_at(offset, games);
+    let mut reader =
+        BulkReader::new(data, bulk_options(builder.options())).starting_at(offset, games);
     let mut start = 0usize;
     while let Some(game) = reader.next_game()? {
         let end = usize::try_from(game.end_offset() - offset)

@@ -242,7 +242,7 @@ def test_read_arrow_where_equals_pgc_export_where(corpus_dir, pgc_bin, tmp_path,
     for threads in (1, 3):
         ours = pgc.read_arrow(src, uci=True, threads=threads, where=expr).read_all()
         assert ours.equals(theirs)
-    # A table of tags only replays no move, but for a `Plies` filter.
+    # A table of tags replays no move; a `Plies` filter reads the count.
     tags = pgc.read_arrow(src, columns=["White", "Result"], threads=2, where=expr).read_all()
     assert tags.equals(theirs.select(["White", "Result"]))
     with pytest.raises(ValueError, match="where="):

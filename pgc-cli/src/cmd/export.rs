@@ -85,12 +85,10 @@ fn convert_selected(
     for run in &found.runs {
         let part = &data[run.start..run.end];
         let at = offset + run.start as u64;
-        // `Plies` in the filter and `--dedup` read the moves.
+        // `--dedup` keys games by their moves.
         let opts = bulk_options(builder.options());
         let opts = pgc_core::BulkOptions {
-            moves: opts.moves
-                || sel.dedup.is_some()
-                || sel.filter.as_ref().is_some_and(|f| f.needs_plies()),
+            moves: opts.moves || sel.dedup.is_some(),
             ..opts
         };
         let mut reader = BulkReader::new(part, opts).starting_at(at, run.games);

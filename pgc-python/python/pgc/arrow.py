@@ -33,8 +33,8 @@ def read_arrow(
     core) while the reader is read, the threads a few batches ahead of it
     at most; they are the same for every number of threads. A table of
     tag columns, ``plies`` and ``pgc`` only is made without replaying the
-    moves (the plies are counted; unless ``where`` reads ``Plies``):
-    several times faster, and an ordinal that names no legal move goes
+    moves (the plies are counted, also for ``where``): several times
+    faster, and an ordinal that names no legal move goes
     unnoticed (``verify`` finds it).
     ``.read_all()`` gives a ``pyarrow.Table``. A malformed ``where`` or an
     unknown column raises ``ValueError`` at once; invalid input raises
