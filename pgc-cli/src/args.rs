@@ -75,7 +75,8 @@ pub struct OutputArgs {
 /// Progress and summary on stderr.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// No progress bar and no summary on stderr.
+    /// No progress bar and no summary on stderr. The games `encode`
+    /// rejects are not listed either: exit status 1 says there were some.
     #[arg(short, long)]
     pub quiet: bool,
 }

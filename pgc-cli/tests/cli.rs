@@ -314,6 +314,19 @@ fn strict_reports_what_was_not_kept() {
 // ---------------------------------------------------------------- formats
 
 #[test]
+fn pgn_after_a_stray_control_byte_is_pgn_and_comes_back() {
+    // A record marker first (0x01, 0x04, 0x00 before a line feed), then
+    // text that does not frame as PGC records: PGN, kept byte for byte.
+    for head in [&b"\x01"[..], b"\x04", b"\x00\n"] {
+        let mut text = head.to_vec();
+        text.extend_from_slice(&read(&sample("opera.pgn")));
+        let o = run(&["encode"], &text);
+        assert_eq!(code(&o), 0, "{head:?}: {}", stderr(&o));
+        assert_eq!(decode(&o.stdout), text, "{head:?}");
+    }
+}
+
+#[test]
 fn formats_are_recognised_by_content() {
     let d = tmp();
     let pgc_bytes = encode(&read(&sample("opera.pgn")));

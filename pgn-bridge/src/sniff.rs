@@ -31,16 +31,41 @@ fn is_marker(b: u8) -> bool {
 /// markers only 0x09 (tab) and 0x0a (line feed) are also text: a PGC file
 /// starting with 0x0a is an escape-string record (the marker, a
 /// little-endian length, one line of text), which is checked whole, up to
-/// the marker after it. Otherwise data is PGN when it is text: at most one
-/// byte in twenty a control character that text does not hold (a stray
-/// one in a comment is still PGN; random bytes are not).
+/// the marker after it. Data starting with another marker is PGC when its
+/// records frame up to the end of `head` (the last may be cut off where
+/// a full `head` of [`SNIFF`] bytes ends); a stray control byte before
+/// text that does not frame is PGN. Otherwise data is PGN when it is
+/// text: at most one byte in twenty a control character that text does
+/// not hold, or, when it starts as text, one such byte in a short file (a
+/// stray one in a comment is still PGN; random bytes are not).
 pub fn sniff(head: &[u8]) -> Format {
     match head.first() {
         None => Format::Empty,
         Some(0x0a) if starts_with_escape(head) => Format::Pgc,
-        Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => Format::Pgc,
-        Some(_) if !is_text(head) => Format::Pgc,
-        Some(_) => Format::Pgn,
+        Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => {
+            if !frames(head) && is_text(head, 0) {
+                Format::Pgn
+            } else {
+                Format::Pgc
+            }
+        }
+        Some(_) if is_text(head, 1) => Format::Pgn,
+        Some(_) => Format::Pgc,
+    }
+}
+
+/// Whether `head` is whole PGC records up to its end, the last possibly
+/// cut off by the sniffing window (`head` holds [`SNIFF`] bytes). A PGC
+/// file cut short is binary data, and [`sniff`] calls it PGC as such.
+fn frames(head: &[u8]) -> bool {
+    let mut records = pgc_core::Reader::new(head);
+    loop {
+        match records.next_record() {
+            Ok(Some(_)) => {}
+            Ok(None) => return true,
+            Err(pgc_core::ReadError::Truncated { .. }) => return head.len() as u64 >= SNIFF,
+            Err(_) => return false,
+        }
     }
 }
 
@@ -61,9 +86,51 @@ fn starts_with_escape(head: &[u8]) -> bool {
 
 /// Whether `head` reads as text: control characters other than tab, line
 /// feed, vertical tab, form feed, carriage return, SUB (a DOS end of file)
-/// and ESC are at most one byte in twenty.
-fn is_text(head: &[u8]) -> bool {
+/// and ESC are at most one byte in twenty, or at most `stray` of them.
+fn is_text(head: &[u8], stray: usize) -> bool {
     let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
     let n = head.iter().filter(|&&c| binary(c)).count();
-    n * 20 <= head.len()
+    n * 20 <= head.len() || n <= stray
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stray_control_byte_before_text_is_pgn() {
+        // A record marker first, then text that does not frame as records
+        // (0x01 is a reduced game of 93 bytes; the data is shorter).
+        assert_eq!(sniff(b"\x01[Event \"?\"]\n\n1. e4 *\n"), Format::Pgn);
+        for b in [0x00, 0x04, 0x05, 0x06, 0x08] {
+            let mut text = vec![b, b'\n'];
+            text.extend_from_slice(b"[Event \"?\"]\n\n1. e4 *\n");
+            assert_eq!(sniff(&text), Format::Pgn, "first byte {b:#04x}");
+        }
+        // One control byte in a short file.
+        assert_eq!(sniff(b"[Event \"?\"\x18\n"), Format::Pgn);
+        assert_eq!(sniff(b"[E\x18\x18\n"), Format::Pgc, "two in five bytes");
+    }
+
+    #[test]
+    fn records_that_frame_are_pgc() {
+        let pgn = b"[Event \"?\"]\n[Site \"?\"]\n\n1. e4 {a comment} e5 2. Nf3 *\n";
+        let mut pgc = Vec::new();
+        crate::pgn_to_pgc(&pgn[..], &mut pgc, None, &crate::EncodeOptions::default())
+            .expect("encode");
+        assert_ne!(
+            pgc[0], b'\n',
+            "the test wants a marker other than 0x0a first"
+        );
+        assert_eq!(sniff(&pgc), Format::Pgc);
+        // Cut short anywhere: binary data, which `pgc decode` reads as
+        // PGC (and says where it ends).
+        for cut in 1..pgc.len() {
+            assert_eq!(sniff(&pgc[..cut]), Format::Pgc, "cut at {cut}");
+        }
+        // A game start marker, then text: no record frames after it.
+        let mut text = vec![0x05];
+        text.extend_from_slice(&pgn[..]);
+        assert_eq!(sniff(&text), Format::Pgn);
+    }
 }
