@@ -1,0 +1,453 @@
+//! Property test of the byte-exact contract (`spec/extensions.md`):
+//! `pgc decode` of `pgc encode F` is F, byte for byte, for PGN written in
+//! any layout a real file may have.
+//!
+//! Seeded random legal games (shakmaty plays them) are written out with
+//! random choices at every place where PGN writers differ: line ends (LF,
+//! CRLF, CR, mixed), a byte-order mark, `%` lines between games and in the
+//! movetext, tag spacing, escapes, two tags on a line, Latin-1 bytes,
+//! blank lines (none to several, some inside the movetext), move numbers
+//! (`1.`, `1. `, glued, absent, `1...` after comments, variations and
+//! NAGs), whitespace runs and line breaks, brace and `;` comments, NAGs and
+//! glyph suffixes, variations nested two deep, check suffixes dropped,
+//! castling with zeros, piece moves with their origin square, UCI moves,
+//! games from a FEN, games without tags, results that disagree with the
+//! tag or are missing. Every game is legal, so each must be converted
+//! (none rejected), its main line must be the moves that were played, and
+//! the decoded file must be the input.
+
+use pgc_core::{BulkOptions, BulkReader};
+use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
+
+/// What one file's writer does the same way throughout (real files are
+/// mostly consistent), beside per-token noise.
+struct Style {
+    /// The line end: "\n", "\r\n" or "\r"; `mixed` picks one per line.
+    eol: &'static str,
+    mixed: bool,
+    /// Move numbers glued to the move (`1.e4`).
+    glued: bool,
+    /// Black's move number after an interruption (`3... Nf6`).
+    black_numbers: bool,
+    /// Move numbers left out now and then.
+    drop_numbers: bool,
+    /// Longest movetext line before a break (0: breaks at random).
+    width: usize,
+    /// Blank lines between the tags and the movetext.
+    gap_lines: usize,
+    /// Comments, NAGs, variations written at all.
+    annotated: bool,
+    /// How moves are spelled: 0 SAN, 1 castling with zeros (`0-0`), 2 piece
+    /// moves with their origin square (`Ng1f3`), 3 UCI (`g1f3`).
+    spelling: u8,
+}
+
+struct Writer<'a> {
+    rng: &'a mut StdRng,
+    style: Style,
+    out: Vec<u8>,
+    /// Bytes since the last line end.
+    column: usize,
+}
+
+impl Writer<'_> {
+    fn eol(&mut self) {
+        let e = if self.style.mixed {
+            ["\n", "\r\n", "\n", "\r\n", "\r"][self.rng.gen_range(0..5)]
+        } else {
+            self.style.eol
+        };
+        // Trailing spaces before a line end, now and then.
+        if self.rng.gen_bool(0.05) {
+            self.out.extend_from_slice(b"  ");
+        }
+        self.out.extend_from_slice(e.as_bytes());
+        self.column = 0;
+    }
+
+    /// A line end that also ends a `;` comment or a `%` line: a lone CR
+    /// does not (`spec/extensions.md`, as pgn-reader reads it).
+    fn hard_eol(&mut self) {
+        let e = if self.style.eol == "\r" || self.style.mixed {
+            "\n"
+        } else {
+            self.style.eol
+        };
+        self.out.extend_from_slice(e.as_bytes());
+        self.column = 0;
+    }
+
+    /// Rewrites the one character U+00E9 just written as its Latin-1
+    /// byte (0xE9), which is not UTF-8.
+    fn latin1(&mut self) {
+        let utf8 = "\u{e9}".as_bytes();
+        if let Some(at) = self.out.windows(2).rposition(|w| w == utf8) {
+            self.out.splice(at..at + 2, [0xe9]);
+        }
+    }
+
+    fn raw(&mut self, s: &str) {
+        self.out.extend_from_slice(s.as_bytes());
+        self.column += s.len();
+    }
+
+    /// Whitespace between two movetext tokens.
+    fn gap(&mut self, next_len: usize) {
+        if self.column == 0 {
+            return;
+        }
+        let wrap = if self.style.width == 0 {
+            self.rng.gen_bool(0.08)
+        } else {
+            self.column + 1 + next_len > self.style.width
+        };
+        if wrap {
+            self.eol();
+            match self.rng.gen_range(0..100) {
+                // An escaped line (`%` in the first column, after a line
+                // feed) in the movetext.
+                0 if self.out.ends_with(b"\n") => {
+                    self.raw("%escaped");
+                    self.hard_eol();
+                }
+                // A blank line in the movetext.
+                1 => self.eol(),
+                _ => {}
+            }
+            if self.rng.gen_bool(0.03) {
+                self.raw(" ");
+            }
+            return;
+        }
+        let s = match self.rng.gen_range(0..100) {
+            0..=89 => " ",
+            90..=94 => "  ",
+            95..=97 => "\t",
+            _ => " \t ",
+        };
+        self.raw(s);
+    }
+
+    fn token(&mut self, s: &str) {
+        self.gap(s.len());
+        self.raw(s);
+    }
+
+    fn comment(&mut self) {
+        let words = [
+            "good",
+            "a novelty",
+            "weak",
+            "the only move",
+            "{nested?",
+            "time trouble",
+            "the end",
+            "100% sure",
+            "\"quoted\"",
+            "back-rank",
+            "ümlaut",
+            "n=3",
+            // Latin-1, not UTF-8, as older files are.
+            "Ren\u{e9}",
+        ];
+        let mut text = String::new();
+        for i in 0..self.rng.gen_range(0..5) {
+            if i > 0 {
+                text.push(if self.rng.gen_bool(0.1) { '\n' } else { ' ' });
+            }
+            text.push_str(words[self.rng.gen_range(0..words.len())]);
+        }
+        if self.rng.gen_bool(0.15) {
+            // A rest-of-line comment: the line ends after it.
+            self.token(&format!(";{text}").replace('\n', " "));
+            self.hard_eol();
+        } else {
+            let lead = if self.rng.gen_bool(0.2) { " " } else { "" };
+            self.token(&format!("{{{lead}{text}}}"));
+            self.latin1();
+        }
+    }
+}
+
+/// A random legal line of `n` plies from `pos` (shorter if the game ends).
+fn random_line(rng: &mut StdRng, pos: &Chess, n: usize) -> Vec<Move> {
+    let mut pos = pos.clone();
+    let mut line = Vec::new();
+    for _ in 0..n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.gen_range(0..moves.len())];
+        pos.play_unchecked(m);
+        line.push(m);
+    }
+    line
+}
+
+/// Writes the moves of `line` from `pos` (ply number `ply`, 0 for White's
+/// first move), with annotations and variations up to `depth` more deep.
+fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Move], depth: u32) {
+    let mut pos = pos.clone();
+    let mut interrupted = true;
+    for (i, &m) in line.iter().enumerate() {
+        let ply = ply + i as u32;
+        let number = ply / 2 + 1;
+        let white = ply.is_multiple_of(2);
+        let mut san = SanPlus::from_move(pos.clone(), m).to_string();
+        match w.style.spelling {
+            1 if san.starts_with("O-O") => san = san.replace('O', "0"),
+            2 if m.role() != Role::Pawn && !m.is_castle() && w.rng.gen_bool(0.5) => {
+                let suffix = &san[san.len() - usize::from(san.ends_with(['+', '#']))..];
+                let capture = if m.is_capture() { "x" } else { "" };
+                let from = m.from().expect("a piece move has an origin");
+                san = format!("{}{from}{capture}{}{suffix}", m.role().upper_char(), m.to());
+            }
+            3 => san = m.to_uci(CastlingMode::Standard).to_string(),
+            _ => {}
+        }
+        if san.ends_with(['+', '#']) && w.rng.gen_bool(0.03) {
+            san.pop();
+        }
+        if w.style.annotated && w.rng.gen_bool(0.05) {
+            san.push_str(["!", "?", "!!", "??", "!?", "?!"][w.rng.gen_range(0..6)]);
+        }
+        let numbered = !(w.style.drop_numbers && w.rng.gen_bool(0.2));
+        if numbered && (white || (interrupted && w.style.black_numbers)) {
+            let dots = if white { "." } else { "..." };
+            if w.style.glued {
+                w.token(&format!("{number}{dots}{san}"));
+            } else {
+                w.token(&format!("{number}{dots}"));
+                w.token(&san);
+            }
+        } else {
+            w.token(&san);
+        }
+        interrupted = false;
+        let before = pos.clone();
+        pos.play_unchecked(m);
+        if w.style.annotated {
+            if w.rng.gen_bool(0.06) {
+                let nag = w.rng.gen_range(1..=200);
+                w.token(&format!("${nag}"));
+                interrupted = true;
+            }
+            if w.rng.gen_bool(0.08) {
+                w.comment();
+                interrupted = true;
+            }
+            if depth > 0 && w.rng.gen_bool(0.06) {
+                let n = w.rng.gen_range(1..6);
+                let alt = random_line(w.rng, &before, n);
+                if alt.first().is_some_and(|&a| a != m) {
+                    // No space after the parenthesis, as most writers do.
+                    w.gap(1);
+                    w.raw("(");
+                    write_line(w, &before, ply, &alt, depth - 1);
+                    w.raw(")");
+                    interrupted = true;
+                }
+            }
+        }
+    }
+}
+
+fn tag(w: &mut Writer<'_>, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let spacing = if w.rng.gen_bool(0.05) { "  " } else { " " };
+    w.raw(&format!("[{name}{spacing}\"{escaped}\"]"));
+    w.latin1();
+    if w.rng.gen_bool(0.03) {
+        // Two tags on one line.
+        w.raw(" ");
+    } else {
+        w.eol();
+    }
+}
+
+/// One file of 1–4 games, and the main lines of its games.
+fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
+    let style = Style {
+        eol: ["\n", "\r\n", "\r"][rng.gen_range(0..3)],
+        mixed: rng.gen_bool(0.1),
+        glued: rng.gen_bool(0.25),
+        black_numbers: rng.gen_bool(0.8),
+        drop_numbers: rng.gen_bool(0.1),
+        width: [0, 79, 80, 90, 255][rng.gen_range(0..5)],
+        gap_lines: [0, 1, 1, 1, 2][rng.gen_range(0..5)],
+        annotated: rng.gen_bool(0.6),
+        spelling: [0, 0, 0, 0, 0, 0, 1, 2, 3][rng.gen_range(0..9)],
+    };
+    let mut rng2 = StdRng::seed_from_u64(rng.r#gen());
+    let mut w = Writer {
+        rng: &mut rng2,
+        style,
+        out: Vec::new(),
+        column: 0,
+    };
+    if w.rng.gen_bool(0.1) {
+        w.out.extend_from_slice(b"\xef\xbb\xbf");
+    }
+    if w.rng.gen_bool(0.1) {
+        w.raw("% written by a random writer");
+        w.hard_eol();
+    }
+    let mut lines = Vec::new();
+    let mut ended = true;
+    for g in 0..w.rng.gen_range(1..5) {
+        if g > 0 || w.rng.gen_bool(0.1) {
+            for _ in 0..w.rng.gen_range(0..3) {
+                w.eol();
+            }
+        }
+        // Now and then a game from a position given by FEN (reached by
+        // random moves), or a game without tags.
+        let mut start = Chess::default();
+        let mut fen = None;
+        if w.rng.gen_bool(0.15) {
+            let n = w.rng.gen_range(1..40);
+            for m in random_line(w.rng, &Chess::default(), n) {
+                start.play_unchecked(m);
+            }
+            if start.legal_moves().is_empty() {
+                start = Chess::default();
+            } else {
+                fen = Some(Fen::from_position(&start, EnPassantMode::Legal).to_string());
+            }
+        }
+        // A game without tags only after a termination marker: else the
+        // two games are one to any reader.
+        let tagless = fen.is_none() && ended && w.rng.gen_bool(0.05);
+        // A game without tags has a move at least (an empty one without a
+        // termination marker would be nothing at all).
+        let n = w.rng.gen_range(usize::from(tagless)..120);
+        let line = random_line(w.rng, &start, n);
+        let results = ["1-0", "0-1", "1/2-1/2", "*"];
+        let result = results[w.rng.gen_range(0..4)];
+        if !tagless {
+            tag(&mut w, "Event", "Random \"layout\" open");
+            tag(&mut w, "Site", "C:\\games");
+            tag(&mut w, "Date", "2026.11.25");
+            tag(&mut w, "Round", &format!("{g}"));
+            let white = if w.rng.gen_bool(0.1) {
+                "Ren\u{e9}, A."
+            } else {
+                "Writer, A."
+            };
+            tag(&mut w, "White", white);
+            tag(&mut w, "Black", "Reader, B.");
+            tag(&mut w, "Result", result);
+            if let Some(fen) = &fen {
+                tag(&mut w, "SetUp", "1");
+                tag(&mut w, "FEN", fen);
+            }
+            if w.column > 0 {
+                w.eol();
+            }
+            for _ in 0..w.style.gap_lines {
+                w.eol();
+            }
+        }
+        if w.style.annotated && w.rng.gen_bool(0.1) {
+            w.comment();
+        }
+        let first_ply = 2 * (start.fullmoves().get() - 1) + u32::from(start.turn().is_black());
+        write_line(&mut w, &start, first_ply, &line, 2);
+        // The termination marker: usually the tag's, now and then another
+        // or none.
+        ended = true;
+        match w.rng.gen_range(0..100) {
+            0..=89 => w.token(result),
+            90..=95 => {
+                let other = results[w.rng.gen_range(0..4)];
+                w.token(other);
+            }
+            _ => ended = false,
+        }
+        if w.rng.gen_bool(0.95) {
+            w.eol();
+        }
+        lines.push(line);
+    }
+    if w.rng.gen_bool(0.1) {
+        w.hard_eol();
+        w.raw("% the end");
+        w.hard_eol();
+    }
+    (w.out, lines)
+}
+
+/// Where two byte strings first differ, with some context of each.
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    let at = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let show = |s: &[u8]| {
+        String::from_utf8_lossy(&s[at.saturating_sub(60)..(at + 60).min(s.len())]).into_owned()
+    };
+    format!(
+        "at byte {at}:\n input: {:?}\noutput: {:?}",
+        show(a),
+        show(b)
+    )
+}
+
+#[test]
+fn random_layouts_of_legal_games_come_back_byte_for_byte() {
+    // `PGC_LAYOUT_FILES` runs more (or fewer) files; `PGC_LAYOUT_DUMP=DIR`
+    // writes each generated file to DIR/SEED.pgn.
+    let files: u64 = std::env::var("PGC_LAYOUT_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4000);
+    let mut games = 0;
+    let mut plies = 0;
+    for seed in 0..files {
+        let mut rng = StdRng::seed_from_u64(0x7067_6320_0000 + seed);
+        let (pgn, lines) = random_file(&mut rng);
+        if let Some(dir) = std::env::var_os("PGC_LAYOUT_DUMP") {
+            std::fs::write(std::path::Path::new(&dir).join(format!("{seed}.pgn")), &pgn)
+                .expect("write the generated file");
+        }
+        let mut pgc = Vec::new();
+        let stats = pgn_to_pgc(&pgn[..], &mut pgc, None, &EncodeOptions::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: encode failed: {e}"));
+        assert_eq!(
+            stats.rejected,
+            0,
+            "seed {seed}: a legal game was rejected: {:?}\n{}",
+            stats.rejects,
+            String::from_utf8_lossy(&pgn)
+        );
+        assert_eq!(stats.games, lines.len() as u64, "seed {seed}: games");
+        let mut back = Vec::new();
+        pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: decode failed: {e}"));
+        assert!(
+            back == pgn,
+            "seed {seed}: not byte for byte, {}",
+            first_difference(&pgn, &back)
+        );
+        // The main lines are the moves that were played.
+        let mut reader = BulkReader::new(&pgc[..], BulkOptions::default());
+        for (i, line) in lines.iter().enumerate() {
+            let game = reader
+                .next_game()
+                .unwrap_or_else(|e| panic!("seed {seed}: read game {i}: {e}"))
+                .unwrap_or_else(|| panic!("seed {seed}: game {i} missing"));
+            let read: Vec<Move> = game.moves().collect();
+            assert_eq!(&read, line, "seed {seed}: game {i}'s main line");
+            plies += line.len();
+        }
+        games += lines.len();
+    }
+    println!("{files} files, {games} games, {plies} plies: byte for byte");
+}
