@@ -1,4 +1,5 @@
-//! Workspace-level test helpers: where the shared corpus is and how to read it.
+//! Workspace-level test helpers: where the shared corpus is and how to read
+//! it, and random Chess960 set-ups for the property tests.
 //!
 //! The corpus lives beside the checkout in `../shared/corpus` (or wherever
 //! `$PGC_CORPUS` points). Tests that need it call [`corpus_dir`] and skip
@@ -67,4 +68,26 @@ pub fn read_corpus_file(path: &Path) -> Vec<u8> {
 /// The path relative to the corpus directory, for messages.
 pub fn short(dir: &Path, path: &Path) -> String {
     path.strip_prefix(dir).unwrap_or(path).display().to_string()
+}
+
+/// The FEN of a random Chess960 starting position, White to move; `below(n)`
+/// is a random number below `n` (the caller's seeded generator).
+pub fn chess960_fen(mut below: impl FnMut(usize) -> usize) -> String {
+    let mut rank = [None::<char>; 8];
+    rank[below(4) * 2] = Some('b');
+    rank[below(4) * 2 + 1] = Some('b');
+    for piece in ['q', 'n', 'n'] {
+        let free: Vec<usize> = (0..8).filter(|&i| rank[i].is_none()).collect();
+        rank[free[below(free.len())]] = Some(piece);
+    }
+    // The king between the rooks: the three squares left, in order.
+    let mut rest = ['r', 'k', 'r'].into_iter();
+    for slot in &mut rank {
+        if slot.is_none() {
+            *slot = rest.next();
+        }
+    }
+    let black: String = rank.iter().flatten().collect();
+    let white = black.to_ascii_uppercase();
+    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
 }

@@ -11,12 +11,14 @@
 //! NAGs), whitespace runs and line breaks, brace and `;` comments, NAGs and
 //! glyph suffixes, variations nested two deep, check suffixes dropped,
 //! castling with zeros, piece moves with their origin square, UCI moves,
-//! games from a FEN, games without tags, results that disagree with the
-//! tag or are missing. Every game is legal, so each must be converted
-//! (none rejected), its main line must be the moves that were played, and
-//! the decoded file must be the input.
+//! null moves (`--`, `Z0`), games from a FEN, Chess960 games, games
+//! without tags, results that disagree with the tag or are missing. Every
+//! game is legal, so each must be converted (none rejected), its main line
+//! must be the moves that were played, and the decoded file must be the
+//! input.
 
 use pgc_core::{BulkOptions, BulkReader};
+use pgc_tests::chess960_fen;
 use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -53,6 +55,8 @@ struct Writer<'a> {
     out: Vec<u8>,
     /// Bytes since the last line end.
     column: usize,
+    /// How the game being written castles (UCI spells it by this).
+    mode: CastlingMode,
 }
 
 impl Writer<'_> {
@@ -174,31 +178,52 @@ impl Writer<'_> {
     }
 }
 
-/// A random legal line of `n` plies from `pos` (shorter if the game ends).
-fn random_line(rng: &mut StdRng, pos: &Chess, n: usize) -> Vec<Move> {
+/// A random legal line of `n` plies from `pos` (shorter if the game ends),
+/// with a null move (`None`) now and then when `nulls` (never in check).
+fn random_line(rng: &mut StdRng, pos: &Chess, n: usize, nulls: bool) -> Vec<Option<Move>> {
     let mut pos = pos.clone();
     let mut line = Vec::new();
     for _ in 0..n {
+        if nulls
+            && rng.gen_bool(0.03)
+            && let Ok(passed) = pos.clone().swap_turn()
+        {
+            pos = passed;
+            line.push(None);
+            continue;
+        }
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
         let m = moves[rng.gen_range(0..moves.len())];
         pos.play_unchecked(m);
-        line.push(m);
+        line.push(Some(m));
     }
     line
 }
 
 /// Writes the moves of `line` from `pos` (ply number `ply`, 0 for White's
 /// first move), with annotations and variations up to `depth` more deep.
-fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Move], depth: u32) {
+fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Option<Move>], depth: u32) {
     let mut pos = pos.clone();
     let mut interrupted = true;
     for (i, &m) in line.iter().enumerate() {
         let ply = ply + i as u32;
         let number = ply / 2 + 1;
         let white = ply.is_multiple_of(2);
+        let Some(m) = m else {
+            // A null move, as ChessBase (`--`) or older tools (`Z0`) write it.
+            if white || interrupted {
+                let dots = if white { "." } else { "..." };
+                w.token(&format!("{number}{dots}"));
+            }
+            let null = if w.rng.gen_bool(0.8) { "--" } else { "Z0" };
+            w.token(null);
+            pos = pos.swap_turn().expect("a null move where one is legal");
+            interrupted = false;
+            continue;
+        };
         let mut san = SanPlus::from_move(pos.clone(), m).to_string();
         match w.style.spelling {
             1 if san.starts_with("O-O") => san = san.replace('O', "0"),
@@ -208,7 +233,7 @@ fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Move], depth: u
                 let from = m.from().expect("a piece move has an origin");
                 san = format!("{}{from}{capture}{}{suffix}", m.role().upper_char(), m.to());
             }
-            3 => san = m.to_uci(CastlingMode::Standard).to_string(),
+            3 => san = m.to_uci(w.mode).to_string(),
             _ => {}
         }
         if san.ends_with(['+', '#']) && w.rng.gen_bool(0.03) {
@@ -244,8 +269,8 @@ fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Move], depth: u
             }
             if depth > 0 && w.rng.gen_bool(0.06) {
                 let n = w.rng.gen_range(1..6);
-                let alt = random_line(w.rng, &before, n);
-                if alt.first().is_some_and(|&a| a != m) {
+                let alt = random_line(w.rng, &before, n, false);
+                if alt.first().is_some_and(|&a| a != Some(m)) {
                     // No space after the parenthesis, as most writers do.
                     w.gap(1);
                     w.raw("(");
@@ -290,6 +315,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         style,
         out: Vec::new(),
         column: 0,
+        mode: CastlingMode::Standard,
     };
     if w.rng.gen_bool(0.1) {
         w.out.extend_from_slice(b"\xef\xbb\xbf");
@@ -307,12 +333,27 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
             }
         }
         // Now and then a game from a position given by FEN (reached by
-        // random moves), or a game without tags.
+        // random moves), a Chess960 game, or a game without tags.
         let mut start = Chess::default();
         let mut fen = None;
-        if w.rng.gen_bool(0.15) {
+        let mut chess960 = false;
+        w.mode = CastlingMode::Standard;
+        if w.rng.gen_bool(0.05) {
+            let f = chess960_fen(|n| w.rng.gen_range(0..n));
+            start = f
+                .parse::<Fen>()
+                .expect("a FEN")
+                .into_position(CastlingMode::Chess960)
+                .expect("a Chess960 set-up");
+            fen = Some(f);
+            chess960 = true;
+            w.mode = CastlingMode::Chess960;
+        } else if w.rng.gen_bool(0.15) {
             let n = w.rng.gen_range(1..40);
-            for m in random_line(w.rng, &Chess::default(), n) {
+            for m in random_line(w.rng, &Chess::default(), n, false)
+                .into_iter()
+                .flatten()
+            {
                 start.play_unchecked(m);
             }
             if start.legal_moves().is_empty() {
@@ -327,7 +368,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         // A game without tags has a move at least (an empty one without a
         // termination marker would be nothing at all).
         let n = w.rng.gen_range(usize::from(tagless)..120);
-        let line = random_line(w.rng, &start, n);
+        let line = random_line(w.rng, &start, n, true);
         let results = ["1-0", "0-1", "1/2-1/2", "*"];
         let result = results[w.rng.gen_range(0..4)];
         if !tagless {
@@ -343,6 +384,9 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
             tag(&mut w, "White", white);
             tag(&mut w, "Black", "Reader, B.");
             tag(&mut w, "Result", result);
+            if chess960 {
+                tag(&mut w, "Variant", "Chess960");
+            }
             if let Some(fen) = &fen {
                 tag(&mut w, "SetUp", "1");
                 tag(&mut w, "FEN", fen);
@@ -373,7 +417,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         if w.rng.gen_bool(0.95) {
             w.eol();
         }
-        lines.push(line);
+        lines.push(line.into_iter().flatten().collect());
     }
     if w.rng.gen_bool(0.1) {
         w.hard_eol();

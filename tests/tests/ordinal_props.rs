@@ -19,10 +19,9 @@ use pgc_core::OrdinalTable;
 use pgc_core::internals::{find_canonical_in, select_in};
 use pgc_core::ordinal::{decode, encode};
 use pgc_core::start_position;
-use pgc_tests::{corpus_dir, corpus_files};
+use pgc_tests::{chess960_fen, corpus_dir, corpus_files};
 use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use shakmaty::san::San;
 use shakmaty::variant::VariantPosition;
@@ -218,27 +217,6 @@ impl Coverage {
     }
 }
 
-/// A random Chess960 back rank (bishops on opposite colours, the king
-/// between the rooks).
-fn random_960(rng: &mut StdRng) -> String {
-    let mut rank = [None::<char>; 8];
-    rank[rng.gen_range(0..4) * 2] = Some('b');
-    rank[rng.gen_range(0..4) * 2 + 1] = Some('b');
-    for piece in ['q', 'n', 'n'] {
-        let free: Vec<usize> = (0..8).filter(|&i| rank[i].is_none()).collect();
-        rank[*free.choose(rng).expect("free squares")] = Some(piece);
-    }
-    let mut rest = ['r', 'k', 'r'].into_iter();
-    for slot in &mut rank {
-        if slot.is_none() {
-            *slot = rest.next();
-        }
-    }
-    let black: String = rank.iter().flatten().collect();
-    let white = black.to_ascii_uppercase();
-    format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
-}
-
 /// Picks a move, biased towards the rare kinds so that they are tested.
 fn pick(rng: &mut StdRng, moves: &[Move]) -> Move {
     // Promotions and en passant are taken when possible; castling rarely,
@@ -276,7 +254,7 @@ fn random_games_match_the_naive_sort() {
     while cov.positions < POSITIONS {
         cov.games += 1;
         let mut pos = if cov.games % 8 == 0 {
-            let fen = random_960(&mut rng);
+            let fen = chess960_fen(|n| rng.gen_range(0..n));
             start_position(Some(fen.as_bytes())).expect("a legal Chess960 set-up")
         } else {
             Chess::default()
