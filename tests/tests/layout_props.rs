@@ -11,8 +11,8 @@
 //! NAGs), whitespace runs and line breaks, brace and `;` comments, NAGs and
 //! glyph suffixes, variations nested two deep, check suffixes dropped,
 //! castling with zeros, piece moves with their origin square, UCI moves,
-//! null moves (`--`, `Z0`), games from a FEN, Chess960 games, games
-//! without tags, results that disagree with the tag or are missing. Every
+//! null moves (`--`, `Z0`), games from a FEN, Chess960 games, games of
+//! the Lichess variants (Crazyhouse drops among them), games without tags, results that disagree with the tag or are missing. Every
 //! game is legal, so each must be converted (none rejected), its main line
 //! must be the moves that were played, and the decoded file must be the
 //! input.
@@ -24,6 +24,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
+use shakmaty::variant::{Variant, VariantPosition};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 /// What one file's writer does the same way throughout (real files are
@@ -180,7 +181,12 @@ impl Writer<'_> {
 
 /// A random legal line of `n` plies from `pos` (shorter if the game ends),
 /// with a null move (`None`) now and then when `nulls` (never in check).
-fn random_line(rng: &mut StdRng, pos: &Chess, n: usize, nulls: bool) -> Vec<Option<Move>> {
+fn random_line(
+    rng: &mut StdRng,
+    pos: &VariantPosition,
+    n: usize,
+    nulls: bool,
+) -> Vec<Option<Move>> {
     let mut pos = pos.clone();
     let mut line = Vec::new();
     for _ in 0..n {
@@ -205,7 +211,13 @@ fn random_line(rng: &mut StdRng, pos: &Chess, n: usize, nulls: bool) -> Vec<Opti
 
 /// Writes the moves of `line` from `pos` (ply number `ply`, 0 for White's
 /// first move), with annotations and variations up to `depth` more deep.
-fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Option<Move>], depth: u32) {
+fn write_line(
+    w: &mut Writer<'_>,
+    pos: &VariantPosition,
+    ply: u32,
+    line: &[Option<Move>],
+    depth: u32,
+) {
     let mut pos = pos.clone();
     let mut interrupted = true;
     for (i, &m) in line.iter().enumerate() {
@@ -227,7 +239,11 @@ fn write_line(w: &mut Writer<'_>, pos: &Chess, ply: u32, line: &[Option<Move>], 
         let mut san = SanPlus::from_move(pos.clone(), m).to_string();
         match w.style.spelling {
             1 if san.starts_with("O-O") => san = san.replace('O', "0"),
-            2 if m.role() != Role::Pawn && !m.is_castle() && w.rng.gen_bool(0.5) => {
+            2 if m.role() != Role::Pawn
+                && !m.is_castle()
+                && m.from().is_some()
+                && w.rng.gen_bool(0.5) =>
+            {
                 let suffix = &san[san.len() - usize::from(san.ends_with(['+', '#']))..];
                 let capture = if m.is_capture() { "x" } else { "" };
                 let from = m.from().expect("a piece move has an origin");
@@ -333,42 +349,59 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
             }
         }
         // Now and then a game from a position given by FEN (reached by
-        // random moves), a Chess960 game, or a game without tags.
-        let mut start = Chess::default();
+        // random moves), a Chess960 game, a game of another variant (with
+        // null moves only in standard chess), or a game without tags.
+        let standard = VariantPosition::Chess(Chess::default());
+        let mut start = standard.clone();
         let mut fen = None;
-        let mut chess960 = false;
+        let mut variant = None;
         w.mode = CastlingMode::Standard;
+        let variants = [
+            (Variant::Crazyhouse, "Crazyhouse"),
+            (Variant::Atomic, "Atomic"),
+            (Variant::Antichess, "Antichess"),
+            (Variant::KingOfTheHill, "King of the Hill"),
+            (Variant::ThreeCheck, "Three-check"),
+            (Variant::Horde, "Horde"),
+            (Variant::RacingKings, "Racing Kings"),
+        ];
         if w.rng.gen_bool(0.05) {
             let f = chess960_fen(|n| w.rng.gen_range(0..n));
-            start = f
+            let chess: Chess = f
                 .parse::<Fen>()
                 .expect("a FEN")
                 .into_position(CastlingMode::Chess960)
                 .expect("a Chess960 set-up");
+            start = VariantPosition::Chess(chess);
             fen = Some(f);
-            chess960 = true;
+            variant = Some("Chess960");
             w.mode = CastlingMode::Chess960;
+        } else if w.rng.gen_bool(0.05) {
+            let (v, name) = variants[w.rng.gen_range(0..variants.len())];
+            start = VariantPosition::new(v);
+            variant = Some(name);
         } else if w.rng.gen_bool(0.15) {
             let n = w.rng.gen_range(1..40);
-            for m in random_line(w.rng, &Chess::default(), n, false)
+            for m in random_line(w.rng, &standard, n, false)
                 .into_iter()
                 .flatten()
             {
                 start.play_unchecked(m);
             }
             if start.legal_moves().is_empty() {
-                start = Chess::default();
+                start = standard.clone();
             } else {
                 fen = Some(Fen::from_position(&start, EnPassantMode::Legal).to_string());
             }
         }
         // A game without tags only after a termination marker: else the
         // two games are one to any reader.
-        let tagless = fen.is_none() && ended && w.rng.gen_bool(0.05);
+        let tagless = fen.is_none() && variant.is_none() && ended && w.rng.gen_bool(0.05);
         // A game without tags has a move at least (an empty one without a
         // termination marker would be nothing at all).
         let n = w.rng.gen_range(usize::from(tagless)..120);
-        let line = random_line(w.rng, &start, n, true);
+        let nulls = variant.is_none_or(|v| v == "Chess960");
+        let line = random_line(w.rng, &start, n, nulls);
         let results = ["1-0", "0-1", "1/2-1/2", "*"];
         let result = results[w.rng.gen_range(0..4)];
         if !tagless {
@@ -384,8 +417,8 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
             tag(&mut w, "White", white);
             tag(&mut w, "Black", "Reader, B.");
             tag(&mut w, "Result", result);
-            if chess960 {
-                tag(&mut w, "Variant", "Chess960");
+            if let Some(v) = variant {
+                tag(&mut w, "Variant", v);
             }
             if let Some(fen) = &fen {
                 tag(&mut w, "SetUp", "1");
