@@ -11,13 +11,16 @@
 //! NAGs), whitespace runs and line breaks, brace and `;` comments, NAGs and
 //! glyph suffixes, variations nested two deep, check suffixes dropped,
 //! castling with zeros, piece moves with their origin square, UCI moves,
-//! null moves (`--`, `Z0`), games from a FEN, Chess960 games, games of
-//! the Lichess variants (Crazyhouse drops among them), games without tags, results that disagree with the tag or are missing. Every
-//! game is legal, so each must be converted (none rejected), its main line
-//! must be the moves that were played, and the decoded file must be the
-//! input.
+//! null moves (`--`, `Z0`), games from a FEN, Chess960 games, games of the
+//! Lichess variants (Crazyhouse drops among them), games without tags,
+//! results that disagree with the tag or are missing; and comments after
+//! moves as Lichess writes them (`[%clk]`, `[%eval]`) and as engines do
+//! (cutechess-cli scores, TCEC notes of both generations with PVs), with
+//! the number spellings engines use. Every game is legal, so each must be
+//! converted (none rejected), its main line must be the moves that were
+//! played, and the decoded file must be the input.
 
-use pgc_core::{BulkOptions, BulkReader};
+use pgc_core::{BulkOptions, BulkReader, Verifier};
 use pgc_tests::chess960_fen;
 use pgn_bridge::{DecodeOptions, EncodeOptions, pgc_to_pgn, pgn_to_pgc};
 use rand::rngs::StdRng;
@@ -48,6 +51,11 @@ struct Style {
     /// How moves are spelled: 0 SAN, 1 castling with zeros (`0-0`), 2 piece
     /// moves with their origin square (`Ng1f3`), 3 UCI (`g1f3`).
     spelling: u8,
+    /// What comments after moves hold: 0 none of the kinds below, 1
+    /// Lichess's embedded commands (`[%clk]`, `[%eval]`), 2 cutechess-cli's
+    /// score and time, 3 TCEC's engine notes (with a PV), 4 the older
+    /// TCEC notes (`ev=`, `pd=`, times as `H:MM:SS`).
+    notes: u8,
 }
 
 struct Writer<'a> {
@@ -209,6 +217,178 @@ fn random_line(
     line
 }
 
+/// A random number of `range` (in units of the last place) as writers
+/// spell it: `decimals` places, sometimes with a `+` sign or a leading
+/// zero dropped.
+fn spelled(rng: &mut StdRng, range: std::ops::Range<i64>, decimals: u32) -> String {
+    let v = rng.gen_range(range);
+    let sign = if v < 0 {
+        "-"
+    } else if rng.gen_bool(0.3) {
+        "+"
+    } else {
+        ""
+    };
+    let a = v.unsigned_abs();
+    if decimals == 0 {
+        return format!("{sign}{a}");
+    }
+    let unit = 10u64.pow(decimals);
+    let whole = a / unit;
+    let frac = a % unit;
+    let width = decimals as usize;
+    if whole == 0 && rng.gen_bool(0.1) {
+        format!("{sign}.{frac:0width$}")
+    } else {
+        format!("{sign}{whole}.{frac:0width$}")
+    }
+}
+
+/// `H:MM:SS` (or `MM:SS`) of a random time below `most` seconds.
+fn clock_text(rng: &mut StdRng, most: u64) -> String {
+    let seconds = rng.gen_range(0..most);
+    if seconds < 3600 && rng.gen_bool(0.3) {
+        format!("{:02}:{:02}", seconds / 60, seconds % 60)
+    } else {
+        format!(
+            "{}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        )
+    }
+}
+
+/// The SAN of a random legal line from `pos` that starts with `first`
+/// (a PV), sometimes with an illegal move at its end (which stays text).
+fn pv_text(rng: &mut StdRng, pos: &VariantPosition, first: Option<Move>) -> String {
+    let mut pos = pos.clone();
+    let mut sans = Vec::new();
+    let n = rng.gen_range(1..30);
+    for i in 0..n {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = match first {
+            Some(f) if i == 0 => f,
+            _ => moves[rng.gen_range(0..moves.len())],
+        };
+        sans.push(SanPlus::from_move(pos.clone(), m).to_string());
+        pos.play_unchecked(m);
+    }
+    if rng.gen_bool(0.03) {
+        sans.push("Qz9".into());
+    }
+    sans.join(" ")
+}
+
+/// A comment after the move `played` from `before`, of the kind `kind`
+/// (see [`Style::notes`]), with the number spellings engines use.
+fn engine_note(rng: &mut StdRng, kind: u8, before: &VariantPosition, played: Move) -> String {
+    match kind {
+        1 => {
+            let mut parts = Vec::new();
+            if rng.gen_bool(0.7) {
+                let v = if rng.gen_bool(0.1) {
+                    format!("#{}", rng.gen_range(-9..10))
+                } else {
+                    {
+                        let d = rng.gen_range(1..3);
+                        spelled(rng, -900..900, d)
+                    }
+                };
+                parts.push(format!("[%eval {v}]"));
+            }
+
+            let tenths = if rng.gen_bool(0.1) {
+                format!(".{}", rng.gen_range(0..10))
+            } else {
+                String::new()
+            };
+            parts.push(format!("[%clk {}{tenths}]", clock_text(rng, 11000)));
+            if rng.gen_bool(0.1) {
+                parts.push("a slip".into());
+            }
+            let sep = if rng.gen_bool(0.8) { " " } else { "\n" };
+            format!("{{ {} }}", parts.join(sep))
+        }
+        2 => {
+            if rng.gen_bool(0.05) {
+                return "{book}".into();
+            }
+            let score = if rng.gen_bool(0.05) {
+                format!(
+                    "{}M{}",
+                    if rng.gen_bool(0.5) { "+" } else { "-" },
+                    rng.gen_range(1..20)
+                )
+            } else {
+                let cp: i32 = rng.gen_range(-500..500);
+                let sign = if cp >= 0 { "+" } else { "-" };
+                format!("{sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)
+            };
+            let time = {
+                let d = rng.gen_range(0..4);
+                spelled(rng, 0..20000, d)
+            };
+            let extra = if rng.gen_bool(0.05) {
+                ", White wins on time"
+            } else {
+                ""
+            };
+            format!("{{{score}/{} {time}s{extra}}}", rng.gen_range(1..60))
+        }
+        3 => {
+            let mt = rng.gen_range(100..200_000i64);
+            let s = rng.gen_range(1_000_000..90_000_000i64);
+            let n = s * mt / 1000 + rng.gen_range(-5000..5000);
+            let mut note = format!(
+                "d={}, sd={}, mt={mt}, tl={}, s={s}, n={}, pv={}, tb={}, h={}, ph={}, wv={}, \
+                 R50={}, Rd={}, Rr={}, mb={}",
+                rng.gen_range(1..60),
+                rng.gen_range(1..90),
+                rng.gen_range(1000..9_000_000),
+                n.max(0),
+                pv_text(rng, before, Some(played)),
+                rng.gen_range(0..30_000_000),
+                spelled(rng, 0..1000, 1),
+                spelled(rng, 0..1000, 1),
+                spelled(rng, -900..900, 2),
+                rng.gen_range(0..51),
+                rng.gen_range(-1000..10),
+                rng.gen_range(-1000..10),
+                "+0+0+0+0+0",
+            );
+            if rng.gen_bool(0.9) {
+                note.push(',');
+            }
+            format!("{{{note}}}")
+        }
+        _ => {
+            if rng.gen_bool(0.05) {
+                return "{book}".into();
+            }
+            let after = {
+                let mut p = before.clone();
+                p.play_unchecked(played);
+                p
+            };
+            let pd = pv_text(rng, &after, None);
+            let pd = pd.split(' ').next().unwrap_or("").to_string();
+            format!(
+                "{{ ev={}, d={}, pd={pd}, mt={}, tl={}, s={} kN/s, tb={},  }}",
+                spelled(rng, -900..900, 2),
+                rng.gen_range(1..50),
+                clock_text(rng, 600),
+                clock_text(rng, 9000),
+                rng.gen_range(100..50000),
+                rng.gen_range(0..100),
+            )
+        }
+    }
+}
+
 /// Writes the moves of `line` from `pos` (ply number `ply`, 0 for White's
 /// first move), with annotations and variations up to `depth` more deep.
 fn write_line(
@@ -273,6 +453,11 @@ fn write_line(
         interrupted = false;
         let before = pos.clone();
         pos.play_unchecked(m);
+        if w.style.notes > 0 && w.rng.gen_bool(0.8) {
+            let note = engine_note(w.rng, w.style.notes, &before, m);
+            w.token(&note);
+            interrupted = true;
+        }
         if w.style.annotated {
             if w.rng.gen_bool(0.06) {
                 let nag = w.rng.gen_range(1..=200);
@@ -324,6 +509,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         gap_lines: [0, 1, 1, 1, 2][rng.gen_range(0..5)],
         annotated: rng.gen_bool(0.6),
         spelling: [0, 0, 0, 0, 0, 0, 1, 2, 3][rng.gen_range(0..9)],
+        notes: [0, 0, 0, 0, 1, 2, 3, 4][rng.gen_range(0..8)],
     };
     let mut rng2 = StdRng::seed_from_u64(rng.r#gen());
     let mut w = Writer {
@@ -512,6 +698,14 @@ fn random_layouts_of_legal_games_come_back_byte_for_byte() {
             back == pgn,
             "seed {seed}: not byte for byte, {}",
             first_difference(&pgn, &back)
+        );
+        // The verifier (the rendering included) finds nothing to report.
+        let report = pgn_bridge::verify(&Verifier::new(), &pgc[..])
+            .unwrap_or_else(|e| panic!("seed {seed}: verify: {e}"));
+        assert!(
+            report.problems.is_empty(),
+            "seed {seed}: verify: {:?}",
+            report.problems.first()
         );
         // The main lines are the moves that were played.
         let mut reader = BulkReader::new(&pgc[..], BulkOptions::default());
