@@ -16,9 +16,11 @@
 //! results that disagree with the tag or are missing; and comments after
 //! moves as Lichess writes them (`[%clk]`, `[%eval]`) and as engines do
 //! (cutechess-cli scores, TCEC notes of both generations with PVs), with
-//! the number spellings engines use. Every game is legal, so each must be
-//! converted (none rejected), its main line must be the moves that were
-//! played, and the decoded file must be the input.
+//! the number spellings engines use; and now and then a line of other text
+//! between games (a download note), which is no game. Every game is legal,
+//! so each must be converted (only the lines of other text are rejected,
+//! and kept as read), its main line must be the moves that were played,
+//! the PGC must verify, and the decoded file must be the input.
 
 use pgc_core::{BulkOptions, BulkReader, Verifier};
 use pgc_tests::chess960_fen;
@@ -497,8 +499,10 @@ fn tag(w: &mut Writer<'_>, name: &str, value: &str) {
     }
 }
 
-/// One file of 1–4 games, and the main lines of its games.
-fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
+/// One file of 1–4 games, the main lines of its games, and how many lines
+/// of text that is no game (a download note, a heading) stand between
+/// them: each is a rejected game, kept as read.
+fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>, u64) {
     let style = Style {
         eol: ["\n", "\r\n", "\r"][rng.gen_range(0..3)],
         mixed: rng.gen_bool(0.1),
@@ -528,11 +532,32 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
     }
     let mut lines = Vec::new();
     let mut ended = true;
+    let mut junk = 0;
     for g in 0..w.rng.gen_range(1..5) {
         if g > 0 || w.rng.gen_bool(0.1) {
             for _ in 0..w.rng.gen_range(0..3) {
                 w.eol();
             }
+        }
+        // Text that is no game, after a game that ended (else it would
+        // be part of that game's movetext), before a game with tags.
+        let noted = g > 0 && ended && w.rng.gen_bool(0.05);
+        if noted {
+            let notes = [
+                "Downloaded from example.org",
+                "Game 12",
+                "Source: a club bulletin",
+            ];
+            let note = notes[w.rng.gen_range(0..notes.len())];
+            if w.column > 0 {
+                w.eol();
+            }
+            w.raw(note);
+            w.eol();
+            if w.rng.gen_bool(0.5) {
+                w.eol();
+            }
+            junk += 1;
         }
         // Now and then a game from a position given by FEN (reached by
         // random moves), a Chess960 game, a game of another variant (with
@@ -582,7 +607,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         }
         // A game without tags only after a termination marker: else the
         // two games are one to any reader.
-        let tagless = fen.is_none() && variant.is_none() && ended && w.rng.gen_bool(0.05);
+        let tagless = fen.is_none() && variant.is_none() && ended && !noted && w.rng.gen_bool(0.05);
         // A game without tags has a move at least (an empty one without a
         // termination marker would be nothing at all).
         let n = w.rng.gen_range(usize::from(tagless)..120);
@@ -643,7 +668,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>) {
         w.raw("% the end");
         w.hard_eol();
     }
-    (w.out, lines)
+    (w.out, lines, junk)
 }
 
 /// Where two byte strings first differ, with some context of each.
@@ -672,10 +697,11 @@ fn random_layouts_of_legal_games_come_back_byte_for_byte() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(4000);
     let mut games = 0;
+    let mut notes = 0;
     let mut plies = 0;
     for seed in 0..files {
         let mut rng = StdRng::seed_from_u64(0x7067_6320_0000 + seed);
-        let (pgn, lines) = random_file(&mut rng);
+        let (pgn, lines, junk) = random_file(&mut rng);
         if let Some(dir) = std::env::var_os("PGC_LAYOUT_DUMP") {
             std::fs::write(std::path::Path::new(&dir).join(format!("{seed}.pgn")), &pgn)
                 .expect("write the generated file");
@@ -685,12 +711,12 @@ fn random_layouts_of_legal_games_come_back_byte_for_byte() {
             .unwrap_or_else(|e| panic!("seed {seed}: encode failed: {e}"));
         assert_eq!(
             stats.rejected,
-            0,
+            junk,
             "seed {seed}: a legal game was rejected: {:?}\n{}",
             stats.rejects,
             String::from_utf8_lossy(&pgn)
         );
-        assert_eq!(stats.games, lines.len() as u64, "seed {seed}: games");
+        assert_eq!(stats.games, lines.len() as u64 + junk, "seed {seed}: games");
         let mut back = Vec::new();
         pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default())
             .unwrap_or_else(|e| panic!("seed {seed}: decode failed: {e}"));
@@ -719,6 +745,10 @@ fn random_layouts_of_legal_games_come_back_byte_for_byte() {
             plies += line.len();
         }
         games += lines.len();
+        notes += junk;
     }
-    println!("{files} files, {games} games, {plies} plies: byte for byte");
+    println!(
+        "{files} files, {games} games, {plies} plies, {notes} lines of other text: \
+         byte for byte"
+    );
 }
