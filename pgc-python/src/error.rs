@@ -1,8 +1,9 @@
-//! pgc's errors as the Python exception `pgc.PgcError`, positioned.
+//! pgc's errors as the Python exception `pgc.PgcError`, positioned, and
+//! the warning `pgc.RejectedGamesWarning`.
 
 use pgc_core::{Position, WalkError, WalkErrorKind};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 
 create_exception!(
@@ -13,6 +14,17 @@ create_exception!(
      attributes place it: offset (byte), line (PGN), game (0-based), ply, \
      marker (the PGC record's), expected and found (the game grammar's \
      rule), each None when unknown."
+);
+
+create_exception!(
+    pgc,
+    RejectedGamesWarning,
+    PyUserWarning,
+    "PGN games that could not be converted (an illegal move, a variant pgc \
+     does not play): kept in the PGC as read, so the bytes come back, but \
+     not read as games (left out with strict=True). The message gives \
+     their number and the first ten with their places and reasons, as \
+     `pgc encode` lists them."
 );
 
 /// Where and what, as far as known.

@@ -16,7 +16,7 @@ mod par_encode;
 mod threads;
 mod training;
 
-use error::{PgcError, bridge_error, walk_error};
+use error::{PgcError, RejectedGamesWarning, bridge_error, walk_error};
 use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
@@ -33,9 +33,10 @@ fn encode<'py>(
     strict: bool,
     threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let out = py
+    let (out, rejected) = py
         .detach(|| par_encode::encode_pgn(pgn, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
+    par_encode::warn_rejected(py, &rejected, strict)?;
     Ok(PyBytes::new(py, &out))
 }
 
@@ -142,6 +143,10 @@ fn count_games(py: Python<'_>, data: &[u8]) -> PyResult<u64> {
 fn _pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("PgcError", py.get_type::<PgcError>())?;
+    m.add(
+        "RejectedGamesWarning",
+        py.get_type::<RejectedGamesWarning>(),
+    )?;
     m.add_class::<Problem>()?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;

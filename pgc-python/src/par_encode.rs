@@ -3,9 +3,14 @@
 //! batch is lexed and encoded on its own thread, as `pgc encode -j N`
 //! does; the PGC is the same for every number of threads.
 
+use crate::error::RejectedGamesWarning;
 use pgc_core::ext::verbatim;
 use pgn_bridge::internals::lex_games;
-use pgn_bridge::{EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Visitor};
+use pgn_bridge::{
+    EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
+};
+use pyo3::prelude::*;
+use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -61,30 +66,58 @@ fn batches(pgn: &[u8]) -> Result<Vec<(GameStart, Vec<u8>)>, PgnError> {
     }
 }
 
-/// The games of one batch, encoded.
-fn encode_batch(batch: &[u8], start: GameStart, opts: EncodeOptions) -> Vec<u8> {
+/// The games PGN → PGC could not convert: how many, and the first few
+/// in the command line's words (`game 4 (line 40, byte 909), ply 2: …`).
+#[derive(Debug, Default)]
+pub(crate) struct Rejected {
+    pub(crate) count: u64,
+    pub(crate) first: Vec<String>,
+}
+
+/// How many rejected games a warning names.
+const NAMED: usize = 10;
+
+impl Rejected {
+    fn add(&mut self, r: &Reject) {
+        self.count += 1;
+        if self.first.len() < NAMED {
+            self.first.push(r.to_string());
+        }
+    }
+
+    fn merge(&mut self, later: Rejected) {
+        self.count += later.count;
+        let room = NAMED.saturating_sub(self.first.len());
+        self.first.extend(later.first.into_iter().take(room));
+    }
+}
+
+/// The games of one batch, encoded, and those rejected.
+fn encode_batch(batch: &[u8], start: GameStart, opts: EncodeOptions) -> (Vec<u8>, Rejected) {
     let mut enc = Encoder::new(opts);
     let mut pgc = Vec::with_capacity(batch.len() / 3);
+    let mut rejected = Rejected::default();
     lex_games(batch, start, &mut enc, |_, output, enc| match output {
         GameOutput::Encoded { .. } => enc.append_game_to(&mut pgc),
-        GameOutput::Rejected(_) => {
+        GameOutput::Rejected(r) => {
+            rejected.add(&r);
             if !opts.strict {
                 verbatim::write(&mut pgc, enc.take_game());
             }
         }
     });
-    pgc
+    (pgc, rejected)
 }
 
 /// PGN → PGC on `threads` threads (at least 2; one thread is
-/// `pgn_to_pgc`).
+/// `pgn_to_pgc`), and the games rejected.
 pub(crate) fn encode_par(
     pgn: &[u8],
     opts: &EncodeOptions,
     threads: usize,
-) -> Result<Vec<u8>, PgnError> {
+) -> Result<(Vec<u8>, Rejected), PgnError> {
     let work = batches(pgn)?;
-    let slots: Vec<Mutex<Vec<u8>>> = work.iter().map(|_| Mutex::new(Vec::new())).collect();
+    let slots: Vec<Mutex<(Vec<u8>, Rejected)>> = work.iter().map(|_| Mutex::default()).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.min(work.len()) {
@@ -94,27 +127,31 @@ pub(crate) fn encode_par(
                     let Some((start, batch)) = work.get(i) else {
                         break;
                     };
-                    let pgc = encode_batch(batch, *start, *opts);
+                    let done = encode_batch(batch, *start, *opts);
                     if let Ok(mut slot) = slots[i].lock() {
-                        *slot = pgc;
+                        *slot = done;
                     }
                 }
             });
         }
     });
     let mut out = Vec::with_capacity(pgn.len() / 3);
+    let mut rejected = Rejected::default();
     for slot in slots {
-        out.extend_from_slice(&slot.into_inner().unwrap_or_default());
+        let (pgc, r) = slot.into_inner().unwrap_or_default();
+        out.extend_from_slice(&pgc);
+        rejected.merge(r);
     }
-    Ok(out)
+    Ok((out, rejected))
 }
 
-/// PGN → PGC on `threads` threads (0: one per core).
+/// PGN → PGC on `threads` threads (0: one per core), and the games
+/// rejected (kept as read, or left out when `strict`).
 pub(crate) fn encode_pgn(
     pgn: &[u8],
     strict: bool,
     threads: usize,
-) -> Result<Vec<u8>, pgn_bridge::Error> {
+) -> Result<(Vec<u8>, Rejected), pgn_bridge::Error> {
     let opts = EncodeOptions {
         strict,
         ..EncodeOptions::default()
@@ -124,6 +161,36 @@ pub(crate) fn encode_pgn(
         return Ok(encode_par(pgn, &opts, threads)?);
     }
     let mut out = Vec::with_capacity(pgn.len() / 3);
-    pgn_bridge::pgn_to_pgc(pgn, &mut out, None, &opts)?;
-    Ok(out)
+    let stats = pgn_bridge::pgn_to_pgc(pgn, &mut out, None, &opts)?;
+    let mut rejected = Rejected::default();
+    for r in &stats.rejects {
+        rejected.add(r);
+    }
+    rejected.count = stats.rejected;
+    Ok((out, rejected))
+}
+
+/// Warns (`pgc.RejectedGamesWarning`) of the games `rejected` holds: how
+/// many, what became of them, and the first few with their places and
+/// reasons. Nothing when there are none.
+pub(crate) fn warn_rejected(py: Python<'_>, rejected: &Rejected, strict: bool) -> PyResult<()> {
+    if rejected.count == 0 {
+        return Ok(());
+    }
+    let fate = if strict {
+        "left out (strict)"
+    } else {
+        "kept as read, not as games"
+    };
+    let mut message = format!(
+        "{} PGN game(s) could not be converted, {fate}: {}",
+        rejected.count,
+        rejected.first.join("; ")
+    );
+    if rejected.count > rejected.first.len() as u64 {
+        message.push_str("; …");
+    }
+    // A NUL in a reason (the text of a token) cannot pass to C.
+    let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<RejectedGamesWarning>(), &message, 1)
 }

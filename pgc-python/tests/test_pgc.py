@@ -67,6 +67,70 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(pgc.games(pgc.encode(text, strict=True))[0]["uci"][:2], ["e2e4", "e7e5"])
 
 
+class RejectedGames(unittest.TestCase):
+    """Games that cannot be converted are reported, never dropped quietly."""
+
+    def illegal_game_by_python_chess(self, text: bytes):
+        """(0-based game, ply) of the first game python-chess finds an error
+        in, by its own reading."""
+        stream = io.StringIO(text.decode("utf-8"))
+        index = 0
+        while (game := chess.pgn.read_game(stream)) is not None:
+            if game.errors:
+                return index, len(list(game.mainline()))
+            index += 1
+        return None
+
+    def test_encode_names_the_rejected_game(self):
+        text = (SAMPLES / "mixed.pgn").read_bytes()
+        game, played = self.illegal_game_by_python_chess(text)
+        with self.assertWarns(pgc.RejectedGamesWarning) as w:
+            data = pgc.encode(text, threads=1)
+        message = str(w.warning)
+        # pgc's ply counts the moves played before the one that failed, as
+        # python-chess's main line holds them.
+        self.assertIn("1 PGN game(s) could not be converted, kept as read", message)
+        self.assertIn(f"game {game + 1} (line ", message)
+        self.assertIn(f"ply {played}: ", message)
+        # Kept in the PGC, byte for byte; not read as a game.
+        self.assertEqual(pgc.decode(data), text)
+        with self.assertWarns(pgc.RejectedGamesWarning):
+            games = list(pgc.read(text))
+        self.assertEqual(len(games), game)
+        with self.assertWarns(pgc.RejectedGamesWarning) as w:
+            pgc.encode(text, strict=True)
+        self.assertIn("left out (strict)", str(w.warning))
+
+    def test_threads_name_the_same_games(self):
+        # Over 1 MiB, so that two threads cut it into batches.
+        one = (SAMPLES / "mixed.pgn").read_bytes()
+        copies = 1 + (1 << 20) // len(one)
+        text = one * copies
+        messages = []
+        for threads in (1, 2):
+            with self.assertWarns(pgc.RejectedGamesWarning) as w:
+                data = pgc.encode(text, threads=threads)
+            messages.append(str(w.warning))
+            self.assertEqual(pgc.decode(data), text)
+        self.assertEqual(messages[0], messages[1])
+        self.assertTrue(messages[0].startswith(f"{copies} PGN game(s)"), messages[0][:80])
+        # The first ten, numbered through the file, then an ellipsis.
+        game, _ = self.illegal_game_by_python_chess(one)
+        per_copy = len(python_chess_games(one))
+        for k in range(10):
+            self.assertIn(f"game {game + 1 + k * per_copy} (line", messages[0])
+        self.assertTrue(messages[0].endswith("; …"))
+
+    def test_pgn_without_rejects_warns_nothing(self):
+        import warnings
+
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            pgc.encode(text)
+            list(pgc.read(text))
+
+
 class Games(unittest.TestCase):
     def check_against_python_chess(self, text: bytes):
         ours = pgc.games(pgc.encode(text))

@@ -12,10 +12,21 @@ standard), byte for byte, from Python.
 - ``pgc.dask``: conversion and queries on a Dask cluster.
 
 Invalid input raises ``PgcError`` (a ``ValueError``) carrying where it is.
+PGN games that cannot be converted (an illegal move, a variant pgc does
+not play) are kept in the PGC as read, not read as games, and reported
+with a ``RejectedGamesWarning`` (their number, places and reasons).
 Every conversion releases the GIL; ``threads=0`` means one thread per core.
 """
 
-from pgc._pgc import PgcError, Problem, __version__, decode, encode, verify
+from pgc._pgc import (
+    PgcError,
+    Problem,
+    RejectedGamesWarning,
+    __version__,
+    decode,
+    encode,
+    verify,
+)
 from pgc.arrow import COLUMNS, batch_to_arrow, read_arrow
 from pgc.games import Game, count_games, from_python_chess, games, open, read, to_pgc
 from pgc.training import training_arrays
@@ -25,6 +36,7 @@ __all__ = [
     "Game",
     "PgcError",
     "Problem",
+    "RejectedGamesWarning",
     "__version__",
     "batch_to_arrow",
     "count_games",

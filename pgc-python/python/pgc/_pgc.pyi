@@ -15,6 +15,11 @@ class PgcError(ValueError):
     expected: str | None
     found: str | None
 
+class RejectedGamesWarning(UserWarning):
+    """PGN games that could not be converted: kept in the PGC as read (left
+    out with ``strict=True``), not read as games. The message gives their
+    number and the first ten with their places and reasons."""
+
 class Problem:
     """One problem found by ``verify``."""
 
@@ -64,7 +69,8 @@ class ArrowBatch:
 def encode(pgn: bytes, strict: bool = False, threads: int = 0) -> bytes:
     """PGN -> PGC on ``threads`` threads (0: one per core; the same bytes for
     every number). ``strict``: 1994 records only, games that cannot be
-    converted left out."""
+    converted left out. Games that cannot be converted raise a
+    ``RejectedGamesWarning``."""
 
 def decode(data: bytes, export: bool = False) -> bytes:
     """PGC -> PGN, byte for byte (``export``: the export format)."""

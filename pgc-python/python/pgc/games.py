@@ -33,7 +33,8 @@ def to_pgc(source: Source, strict: bool = False, threads: int = 0) -> bytes:
     """The PGC of a path, a binary file object or bytes holding PGC or PGN,
     plain or compressed with zstd, gzip or bzip2 (recognised by their
     magic bytes, whatever the name): PGN is encoded (as ``encode``, on
-    ``threads`` threads), PGC is returned as it is."""
+    ``threads`` threads; games that cannot be converted raise a
+    ``RejectedGamesWarning``), PGC is returned as it is."""
     return _pgc.to_pgc(_raw(source), strict, threads)
 
 
@@ -182,7 +183,9 @@ def read(
     ``"python-chess"``. Games are read in chunks on ``threads`` threads (0:
     one per core) with the GIL released.
 
-    Raises ``PgcError`` at the first invalid game. Games are read a chunk
+    From PGN, games that cannot be converted are not read; a
+    ``RejectedGamesWarning`` names them. Raises ``PgcError`` at the first
+    invalid game of PGC. Games are read a chunk
     (about 1 MiB of PGC per thread) at a time: the games of the chunks
     before the invalid one have been yielded, those of its own chunk not."""
     if moves not in ("uci", "python-chess"):
