@@ -78,6 +78,21 @@ def test_a_shard_starting_inside_the_text_between_games_is_refused(client, tmp_p
     assert not (tmp_path / "out.pgc").exists()
 
 
+def test_rejected_games_of_a_shard_are_reported_on_the_client(client, tmp_path):
+    a, b = tmp_path / "a.pgn", tmp_path / "b.pgn"
+    a.write_bytes(b'[Event "a"]\n\n1. e4 e5 1-0\n\n')
+    b.write_bytes(b'[Event "b"]\n\n1. e4 e5 2. Ke3 0-1\n')
+    out = tmp_path / "out.pgc"
+    with pytest.warns(pgc.RejectedGamesWarning) as caught:
+        pgc.dask.encode_shards([a, b], out, client=client)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1
+    assert messages[0].startswith(f"{b}: 1 PGN game(s) could not be converted")
+    assert 'ply 2: illegal or ambiguous move "Ke3"' in messages[0]
+    # Kept as read: the shards come back.
+    assert pgc.decode(out.read_bytes()) == a.read_bytes() + b.read_bytes()
+
+
 def test_dataframe_query_equals_pgc_moves_where(client, corpus_dir, pgc_bin, tmp_path):
     paths = []
     # Files whose WhiteElo tags are numbers (or absent): `--where` compares

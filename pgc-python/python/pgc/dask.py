@@ -18,6 +18,7 @@ every worker sees (or the cluster is one machine).
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Iterable, Sequence
 
 import pgc
@@ -78,6 +79,15 @@ def encode_shard(shard: str | os.PathLike, first: bool = True, strict: bool = Fa
         raise
 
 
+def _encode_shard_reporting(shard: str, first: bool, strict: bool) -> tuple[bytes, list[str]]:
+    """``encode_shard``, and the messages of the ``RejectedGamesWarning`` it
+    raised on the worker (which the client would not see)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", pgc.RejectedGamesWarning)
+        data = encode_shard(shard, first, strict)
+    return data, [str(w.message) for w in caught if w.category is pgc.RejectedGamesWarning]
+
+
 def encode_shards(
     shards: Sequence[str | os.PathLike],
     output: str | os.PathLike,
@@ -99,21 +109,27 @@ def encode_shards(
     such shards.
 
     ``client``: a ``distributed.Client`` (default: the current one); the
-    parts travel to this process, one at a time in shard order."""
+    parts travel to this process, one at a time in shard order. PGN games
+    a worker cannot convert are reported here, each shard's with a
+    ``pgc.RejectedGamesWarning`` naming the shard."""
     from distributed import default_client
 
     client = client or default_client()
     futures = [
-        client.submit(encode_shard, os.fspath(s), i == 0, strict, pure=False)
+        client.submit(_encode_shard_reporting, os.fspath(s), i == 0, strict, pure=False)
         for i, s in enumerate(shards)
     ]
     written = 0
     tmp = f"{os.fspath(output)}.part"
     try:
         with open(tmp, "wb") as out:
-            for f in futures:
-                part = f.result()
+            for shard, f in zip(shards, futures, strict=True):
+                part, rejected = f.result()
                 f.release()
+                for message in rejected:
+                    warnings.warn(
+                        f"{os.fspath(shard)}: {message}", pgc.RejectedGamesWarning, stacklevel=2
+                    )
                 out.write(part)
                 written += len(part)
         os.replace(tmp, output)
