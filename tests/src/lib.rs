@@ -1,5 +1,6 @@
 //! Workspace-level test helpers: where the shared corpus is and how to read
-//! it, and random Chess960 set-ups for the property tests.
+//! it, where a round trip's bytes first differ from the input, and random
+//! Chess960 set-ups for the property tests.
 //!
 //! The corpus lives beside the checkout in `../shared/corpus` (or wherever
 //! `$PGC_CORPUS` points). Tests that need it call [`corpus_dir`] and skip
@@ -90,4 +91,26 @@ pub fn chess960_fen(mut below: impl FnMut(usize) -> usize) -> String {
     let black: String = rank.iter().flatten().collect();
     let white = black.to_ascii_uppercase();
     format!("{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1")
+}
+
+/// Where `ours` (a round trip's bytes) first differs from `original`, with
+/// `context` bytes of each around it: `from byte N (A bytes back, B
+/// read): ours "…" / original "…"`.
+pub fn first_difference(ours: &[u8], original: &[u8], context: usize) -> String {
+    let at = ours
+        .iter()
+        .zip(original)
+        .position(|(a, b)| a != b)
+        .unwrap_or(ours.len().min(original.len()));
+    let show = |s: &[u8]| {
+        String::from_utf8_lossy(&s[at.saturating_sub(context)..(at + context).min(s.len())])
+            .into_owned()
+    };
+    format!(
+        "from byte {at} ({} bytes back, {} read): ours {:?} / original {:?}",
+        ours.len(),
+        original.len(),
+        show(ours),
+        show(original)
+    )
 }

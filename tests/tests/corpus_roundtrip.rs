@@ -9,7 +9,7 @@
 //! 5. the games of other variants ([`VARIANT_FILES`]) are encoded as
 //!    games, none kept verbatim.
 
-use pgc_tests::{corpus_dir, corpus_files, read_corpus_file, short};
+use pgc_tests::{corpus_dir, corpus_files, first_difference, read_corpus_file, short};
 use pgn_bridge::DecodeOptions;
 use pgn_bridge::EncodeOptions;
 use pgn_bridge::{pgc_to_pgn, pgn_to_pgc};
@@ -119,17 +119,9 @@ fn corpus_round_trips() {
                 .unwrap_or_default()
         );
         if text1 != pgn {
-            let at = text1
-                .iter()
-                .zip(&pgn)
-                .position(|(a, b)| a != b)
-                .unwrap_or(text1.len().min(pgn.len()));
             failures.push(format!(
-                "{name}: not byte-identical from byte {at} ({} bytes back, {} read): ours {:?} / original {:?}",
-                text1.len(),
-                pgn.len(),
-                String::from_utf8_lossy(&text1[at.saturating_sub(40)..(at + 40).min(text1.len())]),
-                String::from_utf8_lossy(&pgn[at.saturating_sub(40)..(at + 40).min(pgn.len())])
+                "{name}: not byte-identical {}",
+                first_difference(&text1, &pgn, 40)
             ));
         }
         if stats.identical != stats.encoded {
