@@ -1,10 +1,12 @@
 //! pgc's errors as the Python exception `pgc.PgcError`, positioned, and
 //! the warning `pgc.RejectedGamesWarning`.
 
+use crate::par_encode::Rejected;
 use pgc_core::{Position, WalkError, WalkErrorKind};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
+use std::ffi::CString;
 
 create_exception!(
     pgc,
@@ -105,4 +107,29 @@ pub(crate) fn arrow_error(py: Python<'_>, e: &pgc_arrow::Error) -> PyErr {
 /// A message without a place as `PgcError`.
 pub(crate) fn plain_error(py: Python<'_>, message: String) -> PyErr {
     raise(py, message, Place::default())
+}
+
+/// Warns (`pgc.RejectedGamesWarning`) of the games `rejected` holds: how
+/// many, what became of them, and the first few with their places and
+/// reasons. Nothing when there are none.
+pub(crate) fn warn_rejected(py: Python<'_>, rejected: &Rejected, strict: bool) -> PyResult<()> {
+    if rejected.count == 0 {
+        return Ok(());
+    }
+    let fate = if strict {
+        "left out (strict)"
+    } else {
+        "kept as read, not as games"
+    };
+    let mut message = format!(
+        "{} PGN game(s) could not be converted, {fate}: {}",
+        rejected.count,
+        rejected.first.join("; ")
+    );
+    if rejected.count > rejected.first.len() as u64 {
+        message.push_str("; …");
+    }
+    // A NUL in a reason (the text of a token) cannot pass to C.
+    let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<RejectedGamesWarning>(), &message, 1)
 }

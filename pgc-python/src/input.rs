@@ -101,6 +101,6 @@ pub(crate) fn to_pgc<'py>(
     let (out, rejected) = py
         .detach(|| crate::par_encode::encode_pgn(plain, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
-    crate::par_encode::warn_rejected(py, &rejected, strict)?;
+    crate::error::warn_rejected(py, &rejected, strict)?;
     Ok(PyBytes::new(py, &out))
 }

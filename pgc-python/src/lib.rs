@@ -36,7 +36,7 @@ fn encode<'py>(
     let (out, rejected) = py
         .detach(|| par_encode::encode_pgn(pgn, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
-    par_encode::warn_rejected(py, &rejected, strict)?;
+    error::warn_rejected(py, &rejected, strict)?;
     Ok(PyBytes::new(py, &out))
 }
 

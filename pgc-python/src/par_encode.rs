@@ -3,14 +3,11 @@
 //! batch is lexed and encoded on its own thread, as `pgc encode -j N`
 //! does; the PGC is the same for every number of threads.
 
-use crate::error::RejectedGamesWarning;
 use pgc_core::ext::verbatim;
 use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
     EncodeOptions, Encoder, GameOutput, GameStart, PgnError, PgnReader, Reject, Visitor,
 };
-use pyo3::prelude::*;
-use std::ffi::CString;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -162,35 +159,14 @@ pub(crate) fn encode_pgn(
     }
     let mut out = Vec::with_capacity(pgn.len() / 3);
     let stats = pgn_bridge::pgn_to_pgc(pgn, &mut out, None, &opts)?;
-    let mut rejected = Rejected::default();
-    for r in &stats.rejects {
-        rejected.add(r);
-    }
-    rejected.count = stats.rejected;
-    Ok((out, rejected))
-}
-
-/// Warns (`pgc.RejectedGamesWarning`) of the games `rejected` holds: how
-/// many, what became of them, and the first few with their places and
-/// reasons. Nothing when there are none.
-pub(crate) fn warn_rejected(py: Python<'_>, rejected: &Rejected, strict: bool) -> PyResult<()> {
-    if rejected.count == 0 {
-        return Ok(());
-    }
-    let fate = if strict {
-        "left out (strict)"
-    } else {
-        "kept as read, not as games"
+    let rejected = Rejected {
+        count: stats.rejected,
+        first: stats
+            .rejects
+            .iter()
+            .take(NAMED)
+            .map(ToString::to_string)
+            .collect(),
     };
-    let mut message = format!(
-        "{} PGN game(s) could not be converted, {fate}: {}",
-        rejected.count,
-        rejected.first.join("; ")
-    );
-    if rejected.count > rejected.first.len() as u64 {
-        message.push_str("; …");
-    }
-    // A NUL in a reason (the text of a token) cannot pass to C.
-    let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-    PyErr::warn(py, &py.get_type::<RejectedGamesWarning>(), &message, 1)
+    Ok((out, rejected))
 }
