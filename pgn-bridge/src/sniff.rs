@@ -58,13 +58,23 @@ pub fn sniff(head: &[u8]) -> Format {
 /// cut off by the sniffing window (`head` holds [`SNIFF`] bytes). A PGC
 /// file cut short is binary data, and [`sniff`] calls it PGC as such.
 fn frames(head: &[u8]) -> bool {
+    match framing_error(head) {
+        None => true,
+        Some(pgc_core::ReadError::Truncated { .. }) => head.len() as u64 >= SNIFF,
+        Some(_) => false,
+    }
+}
+
+/// The first error of reading `head` as PGC records (a record cut off at
+/// its end is [`pgc_core::ReadError::Truncated`]); `None` when it is
+/// whole records.
+pub fn framing_error(head: &[u8]) -> Option<pgc_core::ReadError> {
     let mut records = pgc_core::Reader::new(head);
     loop {
         match records.next_record() {
             Ok(Some(_)) => {}
-            Ok(None) => return true,
-            Err(pgc_core::ReadError::Truncated { .. }) => return head.len() as u64 >= SNIFF,
-            Err(_) => return false,
+            Ok(None) => return None,
+            Err(e) => return Some(e),
         }
     }
 }

@@ -257,24 +257,15 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
     if let Err(e) = reader.take(HEAD).read_to_end(&mut head) {
         return format!("{name}: {e}");
     }
-    let mut records = pgc_core::Reader::new(&head[..]);
-    loop {
-        match records.next_record() {
-            Ok(Some(_)) => {}
-            // Records up to the end of what was read (the last may be cut
-            // off there): a PGC file.
-            Ok(None) | Err(pgc_core::ReadError::Truncated { .. }) => {
-                return format!(
-                    "{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN"
-                );
-            }
-            Err(e) => {
-                return format!(
-                    "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC \
-                     it fails: {e}"
-                );
-            }
+    match pgn_bridge::sniff::framing_error(&head) {
+        // Records up to the end of what was read (the last may be cut off
+        // there): a PGC file.
+        None | Some(pgc_core::ReadError::Truncated { .. }) => {
+            format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN")
         }
+        Some(e) => format!(
+            "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC it fails: {e}"
+        ),
     }
 }
 
