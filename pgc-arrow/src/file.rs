@@ -44,13 +44,18 @@ impl FileFormat {
     }
 
     /// The format of a file's first bytes (`PAR1`, `ARROW1`, or an IPC
-    /// stream's first message), if it is one.
+    /// stream's first message: the continuation marker `ff ff ff ff` and a
+    /// metadata length above zero, a multiple of 8), if it is one.
     pub fn sniff(head: &[u8]) -> Option<FileFormat> {
         if head.starts_with(b"PAR1") {
             Some(FileFormat::Parquet)
         } else if head.starts_with(b"ARROW1") {
             Some(FileFormat::ArrowFile)
-        } else if head.starts_with(&[0xff, 0xff, 0xff, 0xff]) {
+        } else if let [0xff, 0xff, 0xff, 0xff, a, b, c, d, ..] = *head
+            && let len = i32::from_le_bytes([a, b, c, d])
+            && len > 0
+            && len % 8 == 0
+        {
             Some(FileFormat::ArrowStream)
         } else {
             None

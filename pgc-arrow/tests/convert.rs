@@ -413,3 +413,23 @@ fn a_game_of_moves_only_has_the_main_line_of_its_annotated_twin() {
     assert_eq!(row(0).len(), 15);
     assert_eq!(row(0), row(1));
 }
+
+#[test]
+fn bytes_of_0xff_are_no_arrow_stream() {
+    // An IPC stream's continuation marker, then a metadata length of -1.
+    assert_eq!(FileFormat::sniff(&[0xff; 100]), None);
+    // A length that is not a multiple of 8, and one that is.
+    assert_eq!(
+        FileFormat::sniff(&[0xff, 0xff, 0xff, 0xff, 0x0c, 0, 0, 0]),
+        None
+    );
+    assert_eq!(
+        FileFormat::sniff(&[0xff, 0xff, 0xff, 0xff, 0xf0, 0, 0, 0]),
+        Some(FileFormat::ArrowStream)
+    );
+    let path = std::env::temp_dir().join(format!("pgc-arrow-ff-{}", std::process::id()));
+    std::fs::write(&path, [0xff; 100]).unwrap();
+    let e = TableReader::open(std::fs::File::open(&path).unwrap(), None).err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(e, Some(pgc_arrow::Error::NotATable)), "{e:?}");
+}

@@ -442,7 +442,6 @@ pub struct ExportArgs {
     /// Limits.
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Reporting.
     /// A table of positions for training instead of games: one row per
     /// position before each main-line move (game, ply, fen, move, elo,
     /// opponent_elo, clock, eval, mate, result), as `pgc moves --format
@@ -459,6 +458,7 @@ pub struct ExportArgs {
     /// Choosing games: --where, --dedup.
     #[command(flatten)]
     pub select: SelectArgs,
+    /// Reporting.
     #[command(flatten)]
     pub report: ReportArgs,
 }

@@ -781,8 +781,30 @@ pub fn open_batches(
             };
             file.seek(SeekFrom::Start(offset))
                 .map_err(|e| Error::io(&input.name, &e))?;
-            let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));
-            return Ok(PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last));
+            // An entry that matches the file but holds no game start (a
+            // damaged or hand-made index) is not followed.
+            let mut marker = [0u8; 1];
+            let starts_game = match file.read_exact(&mut marker) {
+                Ok(()) => matches!(marker[0], 0x01 | 0x05),
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => false,
+                Err(e) => return Err(Error::io(&input.name, &e)),
+            };
+            if starts_game {
+                file.seek(SeekFrom::Start(offset))
+                    .map_err(|e| Error::io(&input.name, &e))?;
+                let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));
+                return Ok(
+                    PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last)
+                );
+            }
+            if !quiet {
+                say(&format!(
+                    "{}: its entry for game {} (byte {offset}) is no game start; scanning \
+                     instead; run `pgc index` again",
+                    index_path(path).display(),
+                    r.first + 1
+                ));
+            }
         }
     }
     let splitter = PgcSplitter::new(input.open_pgc()?, limits);

@@ -1235,8 +1235,11 @@ mod tests {
         // A long one whose length bytes are spaces (8224 bytes of text).
         let mut long = b"\x0a\x20\x20".to_vec();
         long.extend(std::iter::repeat_n(b'a', 0x2020));
-        long.extend_from_slice(&[0x05, 0x02]);
+        long.extend_from_slice(&[0x05, 0x06]);
         assert_eq!(sniff(&long), Format::Pgc);
+        // Records after it must frame as well.
+        long.extend_from_slice(&[0x05, 0x02]);
+        assert_eq!(sniff(&long), Format::Pgn, "a truncated record after it");
         long.truncate(3 + 0x2020 - 1);
         assert_eq!(sniff(&long), Format::Pgn, "a truncated escape is not PGC");
         // A leading newline, then a control byte in a comment: PGN.

@@ -381,6 +381,7 @@ fn skip_oversized<R: Read>(
             line,
             offset,
             ply: 0,
+            token: None,
             reason: RejectReason::TooLarge { limit, size },
         },
         text: file,
@@ -509,6 +510,7 @@ fn next_batch_with<R: Read>(
                     line: last.line,
                     offset: last.offset,
                     ply: 0,
+                    token: None,
                     reason: RejectReason::DamagedInput { what },
                 };
                 cut = Some((reject, raw));

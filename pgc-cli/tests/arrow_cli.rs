@@ -474,3 +474,39 @@ fn a_seekable_pgc_zst_exports_the_table_of_its_pgc() {
     assert!(tables[0] == tables[1], "the .pgc.zst's table differs");
     assert!(tables[0] == tables[2], "-j 2 on the .pgc.zst differs");
 }
+
+#[test]
+fn records_without_a_game_are_blamed_on_the_input() {
+    let tmp = Tmp::new("nogame");
+    let (pgn, pgc_file, table) = (
+        tmp.path("ws.pgn"),
+        tmp.path("ws.pgc"),
+        tmp.path("o.parquet"),
+    );
+    std::fs::write(&pgn, "  \n\n\t \n").unwrap();
+    ok(&[
+        "encode".as_ref(),
+        "-q".as_ref(),
+        pgn.as_os_str(),
+        "-o".as_ref(),
+        pgc_file.as_os_str(),
+    ]);
+    let out = pgc()
+        .args([
+            "export".as_ref(),
+            "-q".as_ref(),
+            pgc_file.as_os_str(),
+            "-o".as_ref(),
+            table.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    let e = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{e}");
+    assert!(
+        e.starts_with(&format!("pgc: {}: ", pgc_file.display()))
+            && e.contains("no game")
+            && !table.exists(),
+        "{e}"
+    );
+}

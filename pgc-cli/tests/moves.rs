@@ -304,6 +304,30 @@ fn games_ranges_with_and_without_the_index() {
         lines(&String::from_utf8_lossy(&o.stdout)),
         all[16..17].to_vec()
     );
+
+    // An entry that matches the file but points inside a game is not
+    // followed: `moves` and `decode` scan and give game 17.
+    ok(&["index", p, "-q"]);
+    let mut index =
+        pgc_core::GameIndex::from_bytes(&std::fs::read(&idx).expect("index")).expect("index reads");
+    index.offsets[16] += 1;
+    std::fs::write(&idx, index.to_bytes()).expect("write index");
+    let o = run(&["moves", p, "--games", "17"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("entry for game 17") && err.contains("no game start"),
+        "{err}"
+    );
+    assert_eq!(
+        lines(&String::from_utf8_lossy(&o.stdout)),
+        all[16..17].to_vec()
+    );
+    let dec = ok(&["decode", p, "--games", "17", "-q"]);
+    assert!(
+        dec.contains(games[16].tag("White").expect("White")),
+        "{dec}"
+    );
+    assert_eq!(dec.matches("[Event ").count(), 1);
 }
 
 #[test]

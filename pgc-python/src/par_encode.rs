@@ -64,7 +64,8 @@ fn batches(pgn: &[u8]) -> Result<Vec<(GameStart, Vec<u8>)>, PgnError> {
 }
 
 /// The games PGN → PGC could not convert: how many, and the first few
-/// in the command line's words (`game 4 (line 40, byte 909), ply 2: …`).
+/// in the command line's words (`game 4 (line 40, byte 909), ply 3 (line
+/// 48, byte 1024): …`).
 #[derive(Debug, Default)]
 pub(crate) struct Rejected {
     pub(crate) count: u64,

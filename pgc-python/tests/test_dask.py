@@ -88,7 +88,8 @@ def test_rejected_games_of_a_shard_are_reported_on_the_client(client, tmp_path):
     messages = [str(w.message) for w in caught]
     assert len(messages) == 1
     assert messages[0].startswith(f"{b}: 1 PGN game(s) could not be converted")
-    assert 'ply 2: illegal or ambiguous move "Ke3"' in messages[0]
+    token = b.read_bytes().index(b"Ke3")
+    assert f'ply 3 (line 3, byte {token}): illegal or ambiguous move "Ke3"' in messages[0]
     # Kept as read: the shards come back.
     assert pgc.decode(out.read_bytes()) == a.read_bytes() + b.read_bytes()
 

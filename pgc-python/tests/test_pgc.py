@@ -87,11 +87,14 @@ class RejectedGames(unittest.TestCase):
         with self.assertWarns(pgc.RejectedGamesWarning) as w:
             data = pgc.encode(text, threads=1)
         message = str(w.warning)
-        # pgc's ply counts the moves played before the one that failed, as
-        # python-chess's main line holds them.
+        # python-chess's main line holds the moves before the one that
+        # failed; pgc numbers the failing move's ply from 1 and places its
+        # token in the text.
         self.assertIn("1 PGN game(s) could not be converted, kept as read", message)
         self.assertIn(f"game {game + 1} (line ", message)
-        self.assertIn(f"ply {played}: ", message)
+        token = text.index(b"Ke3")
+        line = text[:token].count(b"\n") + 1
+        self.assertIn(f"ply {played + 1} (line {line}, byte {token}): ", message)
         # Kept in the PGC, byte for byte; not read as a game.
         self.assertEqual(pgc.decode(data), text)
         with self.assertWarns(pgc.RejectedGamesWarning):

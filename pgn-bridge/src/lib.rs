@@ -93,7 +93,7 @@ mod visitor;
 
 pub use convert::{DecodeStats, EncodeStats, PgnToPgc, pgc_to_pgn, pgn_to_pgc, write_reject};
 pub use decode::{CommentStats, DecodeOptions, Decoder};
-pub use encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason};
+pub use encode::{EncodeOptions, Encoder, GameOutput, Losses, Reject, RejectReason, TokenPlace};
 pub use error::Error;
 pub use export::ExportWriter;
 pub use jsonl::JsonlWriter;

@@ -31,17 +31,21 @@ fn is_marker(b: u8) -> bool {
 /// markers only 0x09 (tab) and 0x0a (line feed) are also text: a PGC file
 /// starting with 0x0a is an escape-string record (the marker, a
 /// little-endian length, one line of text), which is checked whole, up to
-/// the marker after it. Data starting with another marker is PGC when its
+/// the marker after it, and the records after it must frame too (a blank
+/// line before a long line of PGN can look like one such record). Data
+/// starting with another marker is PGC when its
 /// records frame up to the end of `head` (the last may be cut off where
 /// a full `head` of [`SNIFF`] bytes ends); a stray control byte before
 /// text that does not frame is PGN. Otherwise data is PGN when it is
 /// text: at most one byte in twenty a control character that text does
 /// not hold, or, when it starts as text, one such byte in a short file (a
-/// stray one in a comment is still PGN; random bytes are not).
+/// stray one in a comment is still PGN; random bytes are not). NUL bytes
+/// are left out of that count: old tools pad a file with them to a whole
+/// block, and the PGN reader keeps them.
 pub fn sniff(head: &[u8]) -> Format {
     match head.first() {
         None => Format::Empty,
-        Some(0x0a) if starts_with_escape(head) => Format::Pgc,
+        Some(0x0a) if starts_with_escape(head) && frames(head) => Format::Pgc,
         Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => {
             if !frames(head) && is_text(head, 0) {
                 Format::Pgn
@@ -94,13 +98,17 @@ fn starts_with_escape(head: &[u8]) -> bool {
     }
 }
 
-/// Whether `head` reads as text: control characters other than tab, line
-/// feed, vertical tab, form feed, carriage return, SUB (a DOS end of file)
-/// and ESC are at most one byte in twenty, or at most `stray` of them.
+/// Whether `head` reads as text: of its bytes other than NUL, control
+/// characters other than tab, line feed, vertical tab, form feed,
+/// carriage return, SUB (a DOS end of file) and ESC are at most one byte in
+/// twenty, or at most `stray` of them.
 fn is_text(head: &[u8], stray: usize) -> bool {
-    let binary = |c: u8| c <= 0x08 || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b);
+    let binary = |c: u8| {
+        (0x01..=0x08).contains(&c) || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b)
+    };
     let n = head.iter().filter(|&&c| binary(c)).count();
-    n * 20 <= head.len() || n <= stray
+    let nul = head.iter().filter(|&&c| c == 0).count();
+    n * 20 <= head.len() - nul || n <= stray
 }
 
 #[cfg(test)]
@@ -141,6 +149,36 @@ mod tests {
         // A game start marker, then text: no record frames after it.
         let mut text = vec![0x05];
         text.extend_from_slice(&pgn[..]);
+        assert_eq!(sniff(&text), Format::Pgn);
+    }
+
+    #[test]
+    fn pgn_padded_with_nul_bytes_is_pgn() {
+        // A short file padded to a 4 KiB block, and PGN after a padded one.
+        let mut text = b"[Event \"?\"]\n\n1. e4 *\n".to_vec();
+        text.resize(4096, 0);
+        assert_eq!(sniff(&text), Format::Pgn);
+        text.extend_from_slice(b"[Event \"?\"]\n\n1. d4 *\n");
+        assert_eq!(sniff(&text), Format::Pgn);
+        // NUL bytes do not hide other control bytes.
+        let mut binary = b"[E".to_vec();
+        binary.extend_from_slice(&[0x01, 0x02, 0x03]);
+        binary.resize(4096, 0);
+        assert_eq!(sniff(&binary), Format::Pgc);
+    }
+
+    #[test]
+    fn a_blank_line_before_a_long_line_is_pgn() {
+        // 0x0a, then `[E` read as a length of 17,755 bytes that runs up to
+        // the last line feed: an escape-string record followed by a
+        // marker, but nothing frames after that.
+        let head = b"[Event \"x\"] 1. e4 e5 {";
+        let mut text = vec![b'\n'];
+        text.extend_from_slice(head);
+        text.resize(3 + 0x455b - 3, b'a');
+        text.extend_from_slice(b"} *\n");
+        assert!(starts_with_escape(&text));
+        assert_eq!(usize::from(u16::from_le_bytes([text[1], text[2]])), 0x455b);
         assert_eq!(sniff(&text), Format::Pgn);
     }
 }

@@ -199,11 +199,13 @@ fn pgn_to_pgc_counts_and_keeps_rejects_verbatim() {
             token: "Ke3".into()
         }
     );
-    // The bad game starts on line 6, at byte GOOD.len().
+    // The bad game starts on line 6, at byte GOOD.len(); its third ply,
+    // `Ke3`, two lines further on.
     let want = format!(
-        "% pgc: rejected input: game 2 (line 6, byte {}), ply 2: illegal or ambiguous move \
-         \"Ke3\" (expected a legal SAN move)\n{BAD}",
-        GOOD.len()
+        "% pgc: rejected input: game 2 (line 6, byte {}), ply 3 (line 8, byte {}): illegal or \
+         ambiguous move \"Ke3\" (expected a legal SAN move)\n{BAD}",
+        GOOD.len(),
+        GOOD.len() + BAD.find("Ke3").unwrap()
     );
     assert_eq!(String::from_utf8(rejects).unwrap(), want);
     // The whole text comes back byte for byte: the good game decoded, the
@@ -240,8 +242,11 @@ fn write_reject_ends_the_game_with_a_newline() {
     write_reject(&mut out, "f.pgn", &reject, b"1. Ke3 *").unwrap();
     assert_eq!(
         String::from_utf8(out).unwrap(),
-        "% pgc: rejected f.pgn: game 1 (line 1, byte 0), ply 2: illegal or ambiguous move \
-         \"Ke3\" (expected a legal SAN move)\n1. Ke3 *\n"
+        format!(
+            "% pgc: rejected f.pgn: game 1 (line 1, byte 0), ply 3 (line 3, byte {}): illegal or \
+             ambiguous move \"Ke3\" (expected a legal SAN move)\n1. Ke3 *\n",
+            BAD.find("Ke3").unwrap()
+        )
     );
 }
 

@@ -678,9 +678,17 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         }
     }
     let out_name = output.name().to_string();
+    // Records after the last game ride in its row; with no game at all
+    // they have no row, which is the inputs' fault, not the output's.
     let last = std::mem::take(&mut table.joiner)
         .finish()
-        .map_err(|e| table_error(&out_name, &e))?;
+        .map_err(|e| match e {
+            pgc_arrow::Error::NoGame { .. } => {
+                let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
+                table_error(&names.join(", "), &e)
+            }
+            e => table_error(&out_name, &e),
+        })?;
     table
         .write(last.as_ref())
         .map_err(|e| table_error(&out_name, &e))?;

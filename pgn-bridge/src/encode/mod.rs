@@ -128,23 +128,60 @@ pub struct Reject {
     pub line: u64,
     /// Byte offset of the game.
     pub offset: u64,
-    /// Ply at which it failed (0 = before the first move).
+    /// Plies played on the line being read when it failed (0 = before the
+    /// first move); a move that failed is ply `ply + 1`.
     pub ply: u32,
+    /// Where the move token that failed stands, when a move failed.
+    pub token: Option<TokenPlace>,
     /// What went wrong.
     pub reason: RejectReason,
 }
 
+/// Where a token stands in the input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenPlace {
+    /// Its line (1-based).
+    pub line: u64,
+    /// Byte offset of its first byte.
+    pub offset: u64,
+}
+
+impl Reject {
+    /// Whether the reason is a move that could not be played (the move
+    /// is ply `ply + 1`, numbered from 1 as `pgc verify` numbers plies).
+    pub fn at_move(&self) -> bool {
+        matches!(
+            self.reason,
+            RejectReason::IllegalMove { .. }
+                | RejectReason::NotAMove { .. }
+                | RejectReason::Ordinal(_)
+                | RejectReason::NullMoveInCheck { .. }
+        )
+    }
+}
+
 impl std::fmt::Display for Reject {
+    /// `game 4 (line 40, byte 909), ply 3 (line 42, byte 960): illegal …`
+    /// for a move (plies numbered from 1, the move's own), `…, after ply
+    /// 12: …` for another failure in the movetext, and no ply before the
+    /// first move.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "game {} (line {}, byte {}), ply {}: {}",
+            "game {} (line {}, byte {})",
             self.game + 1,
             self.line,
-            self.offset,
-            self.ply,
-            self.reason
-        )
+            self.offset
+        )?;
+        if self.at_move() {
+            write!(f, ", ply {}", u64::from(self.ply) + 1)?;
+            if let Some(t) = self.token {
+                write!(f, " (line {}, byte {})", t.line, t.offset)?;
+            }
+        } else if self.ply > 0 {
+            write!(f, ", after ply {}", self.ply)?;
+        }
+        write!(f, ": {}", self.reason)
     }
 }
 
@@ -226,6 +263,9 @@ struct GameState {
     movetext: bool,
     /// The first reason to reject the game, at its ply.
     failure: Option<(u32, RejectReason)>,
+    /// The address of the move token that failed (0: none), placed in the
+    /// game's text when the game is rejected.
+    failed_token: usize,
     /// The termination marker at depth 0.
     outcome: Option<Outcome>,
     /// Plies played (all lines).
@@ -358,6 +398,15 @@ impl Encoder {
         }
     }
 
+    /// [`Encoder::fail`] at the move token `token` (a slice of the game's
+    /// text, as the lexer hands tokens out).
+    fn fail_at(&mut self, reason: RejectReason, token: &[u8]) {
+        if self.g.failure.is_none() {
+            self.g.failed_token = token.as_ptr() as usize;
+        }
+        self.fail(reason);
+    }
+
     /// Rejects the game when a payload of `len` bytes would be over
     /// [`MAX_PAYLOAD`]; `true` then.
     fn too_long(&mut self, what: &'static str, len: u64) -> bool {
@@ -450,12 +499,13 @@ impl Encoder {
         let (body, suffix) = split_suffix(token);
         let found = match self.moves.resolve_body(body, token) {
             Ok(found) => found,
-            Err(reason) => return self.fail(reason),
+            Err(reason) => return self.fail_at(reason, token),
         };
         if found.ordinal > 255 && self.opts.strict {
             // 1994 records hold no ordinal of 256 or more (a wide move).
             let legal = self.moves.position().legal_moves().len();
-            return self.fail(RejectReason::Ordinal(OrdinalError::TooManyMoves { legal }));
+            let reason = RejectReason::Ordinal(OrdinalError::TooManyMoves { legal });
+            return self.fail_at(reason, token);
         }
         let before = self.moves.position();
         let (number, turn) = number_and_turn(before);
@@ -507,7 +557,7 @@ impl Encoder {
         let (number, turn) = number_and_turn(before);
         let white = turn == Color::White;
         if let Err(reason) = self.moves.null_move(token) {
-            return self.fail(reason);
+            return self.fail_at(reason, token);
         }
         let payload: &[u8] = if token == b"--" { b"" } else { token };
         self.ext(ext::NULL_MOVE, payload);
@@ -556,11 +606,22 @@ impl Encoder {
     fn reject(&mut self, ply: u32, reason: RejectReason, raw: &[u8]) -> GameOutput {
         self.done.clear();
         self.done.extend_from_slice(raw);
+        // The failed token's place, when it is a slice of `raw`.
+        let token = self
+            .g
+            .failed_token
+            .checked_sub(raw.as_ptr() as usize)
+            .filter(|&at| at < raw.len())
+            .map(|at| TokenPlace {
+                line: self.start.line + memchr::memchr_iter(b'\n', &raw[..at]).count() as u64,
+                offset: self.start.offset + at as u64,
+            });
         GameOutput::Rejected(Reject {
             game: self.start.index,
             line: self.start.line,
             offset: self.start.offset,
             ply,
+            token,
             reason,
         })
     }

@@ -5,7 +5,7 @@
 
 use super::resolve::Resolver;
 use super::result::{Termination, reconcile};
-use super::{EncodeOptions, Encoder, GameOutput, Reject, RejectReason};
+use super::{EncodeOptions, Encoder, GameOutput, Reject, RejectReason, TokenPlace};
 use crate::reader::PgnReader;
 use pgc_core::ext::{self, Outcome};
 use pgc_core::ordinal;
@@ -475,6 +475,7 @@ fn a_reject_says_where_and_why() {
         panic!("not rejected")
     };
     let offset = pgn.find("[Event \"bad\"]").unwrap() as u64;
+    let ke3 = pgn.find("Ke3").unwrap() as u64;
     assert_eq!(
         r,
         Reject {
@@ -482,14 +483,19 @@ fn a_reject_says_where_and_why() {
             line: 5,
             offset,
             ply: 2,
+            token: Some(TokenPlace {
+                line: 7,
+                offset: ke3,
+            }),
             reason: illegal("Ke3"),
         }
     );
+    // The third ply, numbered as `pgc verify` numbers plies.
     assert_eq!(
         r.to_string(),
         format!(
-            "game 2 (line 5, byte {offset}), ply 2: illegal or ambiguous move \"Ke3\" \
-             (expected a legal SAN move)"
+            "game 2 (line 5, byte {offset}), ply 3 (line 7, byte {ke3}): illegal or ambiguous \
+             move \"Ke3\" (expected a legal SAN move)"
         )
     );
     // The rejected game's text, verbatim.
