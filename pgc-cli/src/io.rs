@@ -141,13 +141,14 @@ impl<R: Read> Read for Counting<R> {
 /// A decompressor whose first error is recorded in a [`DamageWatch`] and
 /// turned into the end of the data, so that everything decompressed before
 /// the damage is read (and kept) and the reader of the data learns from the
-/// watch that the end is not a real one.
+/// watch that the end is not a real one. Without a watch the error is
+/// passed on, saying where the damage lies.
 struct Guarded {
     inner: Box<dyn Read>,
     compression: &'static str,
     compressed: std::sync::Arc<std::sync::atomic::AtomicU64>,
     decompressed: u64,
-    watch: DamageWatch,
+    watch: Option<DamageWatch>,
     failed: bool,
 }
 
@@ -164,10 +165,21 @@ impl Read for Guarded {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => {
+                    let compressed = self.compressed.load(std::sync::atomic::Ordering::Relaxed);
+                    let Some(watch) = &self.watch else {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!(
+                                "the {} data is damaged before compressed byte {compressed}, \
+                                 after {} good decompressed bytes: {error}",
+                                self.compression, self.decompressed
+                            ),
+                        ));
+                    };
                     self.failed = true;
-                    self.watch.set(Damage {
+                    watch.set(Damage {
                         compression: self.compression,
-                        compressed: self.compressed.load(std::sync::atomic::Ordering::Relaxed),
+                        compressed,
                         decompressed: self.decompressed,
                         error,
                     });
@@ -315,11 +327,8 @@ impl Input {
         };
         let mut damage = None;
         let mut guard = |inner: Box<dyn Read>, compression| -> Box<dyn Read> {
-            if !keep_damage {
-                return inner;
-            }
-            let watch = DamageWatch::default();
-            damage = Some(watch.clone());
+            let watch = keep_damage.then(DamageWatch::default);
+            damage.clone_from(&watch);
             Box::new(Guarded {
                 inner,
                 compression,

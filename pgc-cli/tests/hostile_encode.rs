@@ -284,6 +284,42 @@ fn damaged_compressed_input_keeps_the_games_before_the_damage() {
     }
 }
 
+#[test]
+fn verify_reports_damaged_compressed_pgc_and_checks_the_next_file() {
+    let d = tmp();
+    let pgn = d.path().join("in.pgn");
+    fs::write(&pgn, games_text(4_000)).unwrap();
+    let good = d.path().join("good.pgc");
+    let o = run(&["encode", "-q", p(&pgn), "-o", p(&good)], b"");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let pgc_bytes = fs::read(&good).unwrap();
+    for kind in ["zst", "gz", "bz2"] {
+        let whole = compress(kind, &pgc_bytes);
+        let cut = d.path().join(format!("cut.pgc.{kind}"));
+        fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+        let o = run(&["verify", p(&cut), p(&good)], b"");
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        // Problems in the data (exit 1), not an I/O error (exit 2); the
+        // file after it is still checked.
+        assert_eq!(code(&o), Some(1), "{kind}: {out}{}", stderr(&o));
+        assert!(
+            out.contains(&format!("{}: the ", p(&cut)))
+                && out.contains("data is damaged before compressed byte")
+                && out.contains(&format!("{}: ok: ", p(&good))),
+            "{kind}: {out}"
+        );
+        let o = run(&["verify", "--json", p(&cut), p(&good)], b"");
+        let json = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert_eq!(code(&o), Some(1), "{kind}: {json}");
+        assert!(
+            json.starts_with("{\"valid\":false,")
+                && json.contains("\"found\":\"damaged compressed data\"")
+                && json.contains("\"valid\":true"),
+            "{kind}: {json}"
+        );
+    }
+}
+
 // ---- 3. Encoding memory is a small multiple of the largest game ----
 
 /// Peak resident memory, in bytes, of `pgc args…` as `/usr/bin/time -v`

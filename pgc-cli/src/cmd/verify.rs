@@ -18,12 +18,23 @@ struct Checked {
     name: String,
     /// Why the input is no PGC at all (PGN text), instead of a report.
     not_pgc: Option<String>,
+    /// Where its compressed data is damaged: the report covers the data
+    /// before the damage.
+    damaged: Option<Damaged>,
     report: Report,
+}
+
+/// A compressed input's damage.
+struct Damaged {
+    /// Decompressed bytes read before it.
+    offset: u64,
+    /// What the decompressor said, and where.
+    message: String,
 }
 
 impl Checked {
     fn is_ok(&self) -> bool {
-        self.not_pgc.is_none() && self.report.is_ok()
+        self.not_pgc.is_none() && self.damaged.is_none() && self.report.is_ok()
     }
 }
 
@@ -38,19 +49,31 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut all = Vec::new();
     for input in Input::list(&a.inputs) {
-        let opened = input.open()?;
+        // Damaged compressed data ends the data where it is damaged: what
+        // came before is checked, and the damage is one more problem.
+        let opened = input.open_keeping_damage()?;
         let checked = if opened.format == Format::Pgn {
             Checked {
                 name: input.name.clone(),
                 not_pgc: Some(input.not_pgc()),
+                damaged: None,
                 report: Report::default(),
             }
         } else {
             let report = pgn_bridge::verify(&verifier, opened.reader)
                 .map_err(|e| Error::io(&input.name, &e))?;
+            let damaged = opened.damage.and_then(|w| w.take()).map(|d| Damaged {
+                offset: d.decompressed,
+                message: format!(
+                    "the {} data is damaged before compressed byte {}, after {} good \
+                     decompressed bytes ({}); the data after it is not checked",
+                    d.compression, d.compressed, d.decompressed, d.error
+                ),
+            });
             Checked {
                 name: input.name.clone(),
                 not_pgc: None,
+                damaged,
                 report,
             }
         };
@@ -86,7 +109,10 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
             c.name, r.problems_dropped
         )?;
     }
-    if r.is_ok() {
+    if let Some(d) = &c.damaged {
+        writeln!(out, "{}: {}", c.name, d.message)?;
+    }
+    if c.is_ok() {
         writeln!(
             out,
             "{}: ok: {} games, {} plies, {} bytes",
@@ -97,7 +123,7 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
             out,
             "{}: invalid: {} problems in {} bytes ({} games, {} games with problems, {} bytes skipped)",
             c.name,
-            r.problem_count(),
+            r.problem_count() + u64::from(c.damaged.is_some()),
             r.bytes,
             r.games,
             r.games_with_problems,
@@ -184,6 +210,17 @@ fn json(all: &[Checked]) -> String {
                 o.push(',');
             }
             problem(&mut o, p);
+        }
+        if let Some(d) = &c.damaged {
+            if !r.problems.is_empty() {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"offset\":{},\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"intact compressed data\",\"found\":\"damaged compressed data\",\"message\":{}}}",
+                d.offset,
+                json_str(&d.message)
+            );
         }
         let _ = write!(
             o,
