@@ -135,18 +135,20 @@ pub const fn refill_bound(limits: &Limits) -> u64 {
 pub const PROBATION_SPAN: usize = 2 * MAX_1994_RECORD as usize;
 
 /// Whether `buf` starts at a place where a game frames, so that a reader
-/// that lost its way may start again there: a 0x05 game-begin byte, or a
+/// that lost its way may start again there: a 0x05 game-begin byte
+/// followed by a record marker (or by nothing yet), or a
 /// 0x01 reduced game that frames whole and whose Result value is a game
 /// termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`; section 8.1.1.7), as
-/// every reduced game's is. The Result check keeps a stray 0x01 byte (a
-/// string length, an ordinal) from swallowing the games after it.
+/// every reduced game's is. These checks keep a stray 0x05 or 0x01 byte (a
+/// string length, an ordinal) from counting as a game or swallowing the
+/// games after it.
 ///
 /// `Some(false)` when `buf` cannot hold a game start, `None` when `buf`
 /// ends before that can be told (a 0x01 whose record runs past `buf`).
 pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
     match buf.first() {
         None => None,
-        Some(0x05) => Some(true),
+        Some(0x05) => Some(buf.get(1).is_none_or(|&b| b <= 0x0a || b == 0x80)),
         Some(0x01) => match frame(buf, limits) {
             Ok((RecordRef::ReducedGame { roster, .. }, _)) => {
                 Some(crate::ext::Outcome::from_bytes(roster[6]).is_some())

@@ -1183,6 +1183,19 @@ mod tests {
     }
 
     #[test]
+    fn a_game_start_byte_before_no_record_is_no_game() {
+        // Junk at 0; the 0x05 at 1 is a tag name's length (`05 "Event"` cut
+        // from its tag pair), followed by text, not a record: the search
+        // goes on to the game at 7.
+        let bytes = [
+            0xee, 0x05, b'E', b'v', b'e', b'n', b't', 0x05, 0x03, 1, 13, 0x06,
+        ];
+        let r = check(&bytes);
+        assert_eq!(where_(&r), [(0, None, None, None)]);
+        assert_eq!((r.games, r.plies, r.junk_bytes), (1, 1, 7));
+    }
+
+    #[test]
     fn unbalanced_ravs_both_ways() {
         // An extra 0x09 at 6 (ply 1), then the game ends inside an open RAV at 11.
         let bytes = [0x05, 0x03, 1, 13, 0x08, 0x09, 0x09, 0x08, 0x03, 1, 11, 0x06];
