@@ -46,16 +46,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-/// The most worker threads a run uses, however many are asked for.
-pub const MAX_JOBS: usize = 256;
-
-/// The number of worker threads: `requested`, or all cores; at most 4 ×
-/// the cores and at most [`MAX_JOBS`] (more threads than that only cost
-/// memory: each holds up to two batches).
+/// The number of worker threads for `-j`: [`pgc_core::worker_threads`].
 pub fn jobs(requested: Option<usize>) -> usize {
-    let cores = thread::available_parallelism().map_or(1, |n| n.get());
-    let most = cores.saturating_mul(4).min(MAX_JOBS);
-    requested.unwrap_or(cores).clamp(1, most)
+    pgc_core::worker_threads(requested)
 }
 
 /// Runs `work` over the jobs `produce` returns until `None`, on `jobs`
@@ -917,16 +910,6 @@ mod tests {
         let ((out, r), _) = run_with(2, true, 50, Some(10));
         assert_eq!(out, (1..=10).map(|x| x * 2).collect::<Vec<_>>());
         assert_eq!(r, Err("produce 10".into()));
-    }
-
-    #[test]
-    fn jobs_are_clamped() {
-        let cores = thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(jobs(Some(0)), 1);
-        assert_eq!(jobs(Some(1)), 1);
-        assert_eq!(jobs(Some(20_000)), (4 * cores).min(256));
-        assert_eq!(jobs(Some(usize::MAX)), (4 * cores).min(256));
-        assert_eq!(jobs(None), cores.min(256));
     }
 
     #[test]

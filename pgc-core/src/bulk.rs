@@ -32,6 +32,7 @@
 //! # Ok::<(), pgc_core::WalkError>(())
 //! ```
 
+use crate::ext::commands::syntax::{Command, Part, parse_comment};
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
@@ -59,9 +60,10 @@ pub struct BulkOptions {
     /// Decode variations (RAVs) too; else they are skipped unread.
     pub variations: bool,
     /// Keep brace and rest-of-line comments as [`Event::Comment`], and the
-    /// values of typed comments (stored in the game's commands record) as
-    /// [`Event::Time`], [`Event::Eval`], [`Event::Arrows`] and
-    /// [`Event::Squares`].
+    /// values of embedded commands as [`Event::Time`], [`Event::Eval`],
+    /// [`Event::Arrows`] and [`Event::Squares`]: those of typed comments
+    /// (stored in the game's commands record) and those a brace comment
+    /// kept as text holds (`{Good move [%clk 0:03:00]}`).
     pub comments: bool,
     /// Keep each move's SAN (with `+`/`#`), see [`BulkGame::san`]. Costs a
     /// check test per move.
@@ -102,18 +104,19 @@ pub enum Event<'a> {
     EndVariation,
     /// A simple NAG.
     Nag(u8),
-    /// A comment's text (only with [`BulkOptions::comments`]).
+    /// A comment's text (only with [`BulkOptions::comments`]), followed by
+    /// the values of the embedded commands it holds, as for a typed
+    /// comment.
     Comment(&'a [u8]),
-    /// A time command of a typed comment (`[%clk 0:03:00]` is
-    /// `Time(TimeKind::Clk, …)`), after the move it belongs to (only with
-    /// [`BulkOptions::comments`]).
+    /// A time command (`[%clk 0:03:00]` is `Time(TimeKind::Clk, …)`) of a
+    /// typed comment, or of a brace comment kept as text, after the move it
+    /// belongs to (only with [`BulkOptions::comments`]).
     Time(TimeKind, Clock),
-    /// An `[%eval]` of a typed comment (only with [`BulkOptions::comments`]).
+    /// An `[%eval]`, as [`Event::Time`].
     Eval(Eval),
-    /// The arrows of a typed `[%cal]` (only with [`BulkOptions::comments`]).
+    /// The arrows of a `[%cal]`, as [`Event::Time`].
     Arrows(&'a [Arrow]),
-    /// The square marks of a typed `[%csl]` (only with
-    /// [`BulkOptions::comments`]).
+    /// The square marks of a `[%csl]`, as [`Event::Time`].
     Squares(&'a [SquareMark]),
     /// What an engine note says (only with [`BulkOptions::comments`]),
     /// after its text as a [`Event::Comment`].
@@ -365,6 +368,37 @@ impl BulkGame {
             depth: 0,
             pos: Some(self.start.clone()),
             ply: 0,
+        }
+    }
+
+    /// The events of the embedded commands of a comment kept as text (one
+    /// that also holds words, `{Good move [%clk 0:03:00]}`), after its
+    /// [`Event::Comment`], as a typed comment's would be; a command whose
+    /// operands are not understood gives none.
+    fn text_commands(&mut self, text: &[u8]) {
+        for part in parse_comment(text) {
+            let Part::Command { command, .. } = part else {
+                continue;
+            };
+            let raw = match command {
+                Command::Clk(c, _) => Raw::Time(TimeKind::Clk, c),
+                Command::Emt(c, _) => Raw::Time(TimeKind::Emt, c),
+                Command::Egt(c, _) => Raw::Time(TimeKind::Egt, c),
+                Command::Mct(c, _) => Raw::Time(TimeKind::Mct, c),
+                Command::Eval(e, _) => Raw::Eval(e),
+                Command::Cal(a) => {
+                    let s = self.arrows.len() as u32;
+                    self.arrows.extend_from_slice(&a);
+                    Raw::Arrows(s, self.arrows.len() as u32)
+                }
+                Command::Csl(q) => {
+                    let s = self.squares.len() as u32;
+                    self.squares.extend_from_slice(&q);
+                    Raw::Squares(s, self.squares.len() as u32)
+                }
+                Command::Other { .. } => continue,
+            };
+            self.events.push(raw);
         }
     }
 
@@ -719,6 +753,9 @@ impl GameVisitor for Collector {
                     let a = g.text.len() as u32;
                     g.text.extend_from_slice(payload);
                     g.events.push(Raw::Comment(a, g.text.len() as u32));
+                    if kind == ExtKind::COMMENT {
+                        g.text_commands(payload);
+                    }
                 }
                 if kind == ExtKind::COMMENT {
                     self.after_anchor();
@@ -1320,6 +1357,53 @@ mod tests {
         pgc.extend([0x08, 0x03, 1, ord(&[b"e4"], b"d5"), 0x09]);
         pgc.extend([0x03, 1, ord(&[b"e4", b"e5"], b"Nf3"), 0x06]);
         (pgc, 1)
+    }
+
+    #[test]
+    fn commands_in_text_comments_are_read_too() {
+        // 1. e4 {Good move [%clk 0:03:00] [%eval 0.25]} e5 {[%clk 0:02:59]
+        // then [%eval #-2] [%cal Ge2e4]}: comments kept as text, since they
+        // hold words.
+        let text1: &[u8] = b"Good move [%clk 0:03:00] [%eval 0.25]";
+        let text2: &[u8] = b"[%clk 0:02:59] then [%eval #-2] [%cal Ge2e4] [%clk 1:2]";
+        let mut pgc = vec![0x05, 0x03, 1, 13];
+        for (text, ord) in [(text1, Some(12)), (text2, None)] {
+            RecordRef::Extension {
+                kind: ext::COMMENT,
+                payload: text,
+            }
+            .write_to(&mut pgc)
+            .unwrap();
+            if let Some(o) = ord {
+                pgc.extend([0x03, 1, o]);
+            }
+        }
+        pgc.push(0x06);
+        let opts = BulkOptions {
+            comments: true,
+            ..BulkOptions::default()
+        };
+        let mut r = BulkReader::new(&pgc[..], opts);
+        let g = r.next_game().unwrap().unwrap();
+        let clocks: Vec<(u32, u64)> = g.clocks().map(|(p, c)| (p, c.millis)).collect();
+        assert_eq!(clocks, [(1, 180_000), (2, 179_000)]);
+        let evals: Vec<Eval> = g
+            .events()
+            .filter_map(|e| match e {
+                Event::Eval(v) => Some(v),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(evals, [Eval::Centipawns(25), Eval::Mate(-2)]);
+        let arrows = g
+            .events()
+            .filter(|e| matches!(e, Event::Arrows(a) if a.len() == 1));
+        assert_eq!(arrows.count(), 1);
+        // The text itself is still there, before its values.
+        assert!(matches!(g.events().nth(1), Some(Event::Comment(t)) if t == text1));
+        // Without comments, nothing.
+        let mut r = BulkReader::new(&pgc[..], BulkOptions::default());
+        assert_eq!(r.next_game().unwrap().unwrap().clocks().count(), 0);
     }
 
     #[test]

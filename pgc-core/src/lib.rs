@@ -193,7 +193,7 @@ pub use bulk::{
 };
 pub use error::{Error, Position};
 pub use game::GameInfo;
-pub use limits::Limits;
+pub use limits::{Limits, MAX_THREADS, worker_threads};
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
 pub use setup::{SetupError, start_position, variant_null_move, variant_start_position};

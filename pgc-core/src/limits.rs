@@ -27,3 +27,31 @@ impl Default for Limits {
         Limits::DEFAULT
     }
 }
+
+/// The most worker threads a conversion uses, however many are asked for.
+pub const MAX_THREADS: usize = 256;
+
+/// The number of worker threads for a request: `requested`, or one per
+/// core; at least 1, at most 4 × the cores and at most [`MAX_THREADS`]
+/// (more threads than that only cost memory: each holds batches of its
+/// own).
+pub fn worker_threads(requested: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = cores.saturating_mul(4).min(MAX_THREADS);
+    requested.unwrap_or(cores).clamp(1, most)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_threads_are_clamped() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(worker_threads(Some(0)), 1);
+        assert_eq!(worker_threads(Some(1)), 1);
+        assert_eq!(worker_threads(Some(20_000)), (4 * cores).min(256));
+        assert_eq!(worker_threads(Some(usize::MAX)), (4 * cores).min(256));
+        assert_eq!(worker_threads(None), cores.min(256));
+    }
+}

@@ -135,20 +135,22 @@ pub const fn refill_bound(limits: &Limits) -> u64 {
 pub const PROBATION_SPAN: usize = 2 * MAX_1994_RECORD as usize;
 
 /// Whether `buf` starts at a place where a game frames, so that a reader
-/// that lost its way may start again there: a 0x05 game-begin byte
-/// followed by a record marker (or by nothing yet), or a
+/// that lost its way may start again there: a 0x05 game-begin byte not
+/// followed by printable ASCII (which makes it the length byte of a
+/// five-byte string such as a tag name `Event`), or a
 /// 0x01 reduced game that frames whole and whose Result value is a game
 /// termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`; section 8.1.1.7), as
 /// every reduced game's is. These checks keep a stray 0x05 or 0x01 byte (a
 /// string length, an ordinal) from counting as a game or swallowing the
-/// games after it.
+/// games after it; a foreign writer's game start, followed by a length
+/// byte of its own, still counts.
 ///
 /// `Some(false)` when `buf` cannot hold a game start, `None` when `buf`
 /// ends before that can be told (a 0x01 whose record runs past `buf`).
 pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
     match buf.first() {
         None => None,
-        Some(0x05) => Some(buf.get(1).is_none_or(|&b| b <= 0x0a || b == 0x80)),
+        Some(0x05) => Some(buf.get(1).is_none_or(|b| !(0x20..0x7f).contains(b))),
         Some(0x01) => match frame(buf, limits) {
             Ok((RecordRef::ReducedGame { roster, .. }, _)) => {
                 Some(crate::ext::Outcome::from_bytes(roster[6]).is_some())

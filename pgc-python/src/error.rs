@@ -92,14 +92,16 @@ pub(crate) fn bridge_error(py: Python<'_>, e: &pgn_bridge::Error) -> PyErr {
     }
 }
 
-/// An error of pgc-arrow as `PgcError` (invalid input) or `ValueError`
-/// (a column name, a table without `pgc`).
+/// An error of pgc-arrow as `PgcError` (invalid input, or input a table
+/// cannot hold: records but no game) or `ValueError` (a column name, a
+/// table without `pgc`).
 pub(crate) fn arrow_error(py: Python<'_>, e: &pgc_arrow::Error) -> PyErr {
     match e {
         pgc_arrow::Error::Walk(w) => walk_error(py, w),
         pgc_arrow::Error::Io(io) | pgc_arrow::Error::Index(io) => {
             raise(py, io.to_string(), Place::default())
         }
+        pgc_arrow::Error::NoGame { .. } => raise(py, e.to_string(), Place::default()),
         other => PyValueError::new_err(other.to_string()),
     }
 }
@@ -111,8 +113,14 @@ pub(crate) fn plain_error(py: Python<'_>, message: String) -> PyErr {
 
 /// Warns (`pgc.RejectedGamesWarning`) of the games `rejected` holds: how
 /// many, what became of them, and the first few with their places and
-/// reasons. Nothing when there are none.
-pub(crate) fn warn_rejected(py: Python<'_>, rejected: &Rejected, strict: bool) -> PyResult<()> {
+/// reasons, raised `stacklevel` frames up (1: the caller). Nothing when
+/// there are none.
+pub(crate) fn warn_rejected(
+    py: Python<'_>,
+    rejected: &Rejected,
+    strict: bool,
+    stacklevel: i32,
+) -> PyResult<()> {
     if rejected.count == 0 {
         return Ok(());
     }
@@ -131,5 +139,10 @@ pub(crate) fn warn_rejected(py: Python<'_>, rejected: &Rejected, strict: bool) -
     }
     // A NUL in a reason (the text of a token) cannot pass to C.
     let message = CString::new(message.replace('\0', "\\0")).unwrap_or_default();
-    PyErr::warn(py, &py.get_type::<RejectedGamesWarning>(), &message, 1)
+    PyErr::warn(
+        py,
+        &py.get_type::<RejectedGamesWarning>(),
+        &message,
+        stacklevel,
+    )
 }

@@ -78,14 +78,16 @@ pub(crate) fn sniff(data: &[u8]) -> &'static str {
 
 /// PGC of any input: decompressed if compressed, encoded if PGN (with
 /// `strict` on `threads` threads, as `pgc.encode`); PGC is returned as it
-/// is.
+/// is. The rejected games' warning is raised `stacklevel` frames up (the
+/// Python wrappers pass the first frame outside the package).
 #[pyfunction]
-#[pyo3(signature = (data, strict = false, threads = 0))]
+#[pyo3(signature = (data, strict = false, threads = 0, stacklevel = 1))]
 pub(crate) fn to_pgc<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
     strict: bool,
     threads: usize,
+    stacklevel: i32,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let bytes = data.as_bytes();
     let inflated = py
@@ -101,6 +103,6 @@ pub(crate) fn to_pgc<'py>(
     let (out, rejected) = py
         .detach(|| crate::par_encode::encode_pgn(plain, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
-    crate::error::warn_rejected(py, &rejected, strict)?;
+    crate::error::warn_rejected(py, &rejected, strict, stacklevel)?;
     Ok(PyBytes::new(py, &out))
 }

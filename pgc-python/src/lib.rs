@@ -36,7 +36,7 @@ fn encode<'py>(
     let (out, rejected) = py
         .detach(|| par_encode::encode_pgn(pgn, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
-    error::warn_rejected(py, &rejected, strict)?;
+    error::warn_rejected(py, &rejected, strict, 1)?;
     Ok(PyBytes::new(py, &out))
 }
 

@@ -1,10 +1,8 @@
 //! The number of threads a `threads` argument asks for.
 
-/// Threads for a `threads` argument: 0 is one per core.
+/// Threads for a `threads` argument: 0 is one per core; at most 4 × the
+/// cores and at most 256, as for the command line's `-j`
+/// ([`pgc_core::worker_threads`]).
 pub(crate) fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
+    pgc_core::worker_threads((threads != 0).then_some(threads))
 }

@@ -104,6 +104,18 @@ class RejectedGames(unittest.TestCase):
             pgc.encode(text, strict=True)
         self.assertIn("left out (strict)", str(w.warning))
 
+    def test_readers_warn_at_the_callers_line(self):
+        text = (SAMPLES / "mixed.pgn").read_bytes()
+        for reader in (
+            lambda: list(pgc.read(text)),
+            lambda: pgc.read_arrow(text).read_all(),
+            lambda: pgc.to_pgc(text),
+            lambda: pgc.count_games(text),
+        ):
+            with self.assertWarns(pgc.RejectedGamesWarning) as w:
+                reader()
+            self.assertEqual(w.filename, __file__)
+
     def test_threads_name_the_same_games(self):
         # Over 1 MiB, so that two threads cut it into batches.
         one = (SAMPLES / "mixed.pgn").read_bytes()
@@ -123,6 +135,22 @@ class RejectedGames(unittest.TestCase):
         for k in range(10):
             self.assertIn(f"game {game + 1 + k * per_copy} (line", messages[0])
         self.assertTrue(messages[0].endswith("; …"))
+
+    def test_huge_thread_counts_are_capped(self):
+        # 2**63 threads once gave a window of 0 batches, which never ended.
+        data = pgc.to_pgc(str(SAMPLES / "opera.pgn"))
+        want = pgc.read_arrow(data, threads=1).read_all()
+        for threads in (2**63, 2**64 - 1, 10**6):
+            self.assertTrue(pgc.read_arrow(data, threads=threads).read_all().equals(want))
+        self.assertEqual(
+            pgc.training_arrays(data, threads=2**63)["board"].tolist(),
+            pgc.training_arrays(data, threads=1)["board"].tolist(),
+        )
+
+    def test_a_table_of_no_game_is_a_pgc_error(self):
+        with self.assertRaisesRegex(pgc.PgcError, "no game"):
+            pgc.read_arrow(b"\n\n").read_all()
+        self.assertEqual(list(pgc.read(b"\n\n")), [])
 
     def test_pgn_without_rejects_warns_nothing(self):
         import warnings
@@ -162,6 +190,26 @@ class Games(unittest.TestCase):
         ):
             with self.subTest(name):
                 self.check_against_python_chess((d / name).read_bytes())
+
+
+    def test_commands_in_comments_with_words_agree_with_python_chess(self):
+        # Comments that also hold words stay text in the PGC; their clocks
+        # and evaluations are read all the same, as python-chess reads them.
+        text = (
+            b'[Event "t"]\n\n1. e4 { Good move [%clk 0:03:00] } 1... e5 '
+            b"{ [%eval -0.3] [%clk 0:02:59.5] the usual reply } 2. Nf3 "
+            b"{ [%clk 0:02:58] } 2... Nc6 { book, [%eval #-4] } *\n\n"
+        )
+        self.check_against_python_chess(text)
+        (game,) = pgc.read(text)
+        want = chess.pgn.read_game(io.StringIO(text.decode()))
+        evals = [node.eval() for node in want.mainline()]
+        self.assertEqual(game.evals, [None, -30, None, None])
+        self.assertEqual(evals[1].white().score(), -30)
+        self.assertEqual(game.mates, [None, None, None, -4])
+        self.assertEqual(evals[3].white().mate(), -4)
+        table = pgc.read_arrow(text).read_all()
+        self.assertEqual(table["clocks"][0].as_py(), [18000, 17950, 17800, None])
 
 
 class Verify(unittest.TestCase):

@@ -1964,5 +1964,7 @@ impl Anchors {
     }
 }
 
+pub mod syntax;
+
 #[cfg(test)]
 mod tests;

@@ -1185,8 +1185,8 @@ mod tests {
     #[test]
     fn a_game_start_byte_before_no_record_is_no_game() {
         // Junk at 0; the 0x05 at 1 is a tag name's length (`05 "Event"` cut
-        // from its tag pair), followed by text, not a record: the search
-        // goes on to the game at 7.
+        // from its tag pair), followed by text: the search goes on to the
+        // game at 7.
         let bytes = [
             0xee, 0x05, b'E', b'v', b'e', b'n', b't', 0x05, 0x03, 1, 13, 0x06,
         ];

@@ -38,7 +38,9 @@ def read_arrow(
     unnoticed (``verify`` finds it).
     ``.read_all()`` gives a ``pyarrow.Table``. A malformed ``where`` or an
     unknown column raises ``ValueError`` at once; invalid input raises
-    ``PgcError`` when its batch is read."""
+    ``PgcError`` when its batch is read, and so does input with records
+    but no game (only whitespace, or only games that could not be
+    converted): a table holds games only."""
     import pyarrow as pa
 
     batches = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads, where)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from typing import IO, Any, Iterator, Union
 
 from pgc import _pgc
@@ -12,6 +13,21 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, IO[bytes]]
 
 #: What ``read`` can read of each game (``columns=``).
 FIELDS = ("tags", "moves", "clocks", "evals", "pgc")
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _outside_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside this package, seen from
+    the function that calls this one (1), so that a warning raised there
+    names the user's line, whichever reader it went through."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE:
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _raw(source: Source) -> bytes:
@@ -35,7 +51,7 @@ def to_pgc(source: Source, strict: bool = False, threads: int = 0) -> bytes:
     magic bytes, whatever the name): PGN is encoded (as ``encode``, on
     ``threads`` threads; games that cannot be converted raise a
     ``RejectedGamesWarning``), PGC is returned as it is."""
-    return _pgc.to_pgc(_raw(source), strict, threads)
+    return _pgc.to_pgc(_raw(source), strict, threads, _outside_stacklevel())
 
 
 def count_games(source: Source) -> int:

@@ -44,7 +44,7 @@
 //! assert!(!reader.render_at(2, &mut out));
 //! ```
 
-pub mod syntax;
+pub use pgc_core::ext::commands::syntax;
 
 pub use pgc_core::ext::PayloadError;
 pub use pgc_core::ext::commands::{

@@ -1,10 +1,12 @@
 //! The comment syntax of embedded commands (PGN supplement of 2001, section
 //! 3.2): a comment's bytes split into text and `[%name operands]` commands
 //! ([`parse_comment`], [`operands`]), a comment made only of typed commands
-//! turned into the values of [`pgc_core::ext::commands`]
-//! ([`encode_comment`]) and rendered back to its exact bytes ([`render`]).
+//! turned into the values of [`super`] ([`encode_comment`]) and rendered
+//! back to its exact bytes ([`render`]). It lives beside the values so that
+//! the bulk reader can read the commands of text comments too; pgn-bridge
+//! re-exports it as `pgn_bridge::commands`.
 
-use pgc_core::ext::commands::{
+use super::{
     Arrow, Clock, ClockFormat, Eval, EvalFormat, Separator, SquareMark, TimeKind, TypedCommand,
     TypedComment, TypedPart,
 };
@@ -28,7 +30,8 @@ use pgc_core::ext::commands::{
 /// swallow the next command (`[%clk [%clk 0:01:00]` is text, then a clock).
 ///
 /// ```
-/// use pgn_bridge::commands::{Clock, Command, Part, parse_comment};
+/// use pgc_core::ext::commands::Clock;
+/// use pgc_core::ext::commands::syntax::{Command, Part, parse_comment};
 ///
 /// let parts: Vec<_> = parse_comment(b"[%clk 0:00:07.3][%eval -6.05] White is toast").collect();
 /// assert!(matches!(parts[0], Part::Command { command: Command::Clk(Clock { millis: 7300 }, _), .. }));
@@ -457,9 +460,20 @@ fn marks<'a, T: 'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::RenderAt;
+    use super::super::*;
     use super::*;
-    use pgc_core::ext::commands::*;
+
+    /// Renders the typed comment of `anchor` onto `out`, as pgn-bridge's
+    /// `RenderAt` does.
+    trait RenderAt {
+        fn render_at(&mut self, anchor: u64, out: &mut Vec<u8>) -> bool;
+    }
+
+    impl RenderAt for GameCommandsReader {
+        fn render_at(&mut self, anchor: u64, out: &mut Vec<u8>) -> bool {
+            self.with_typed_at(anchor, |c| render(c, out)).is_some()
+        }
+    }
     use shakmaty::Square;
 
     fn parts(text: &[u8]) -> Vec<Part<'_>> {
