@@ -395,7 +395,8 @@ impl GamesBuilder {
                     BulkEvent::Time(TimeKind::Clk, c)
                         if depth == 0 && plies > 0 && clock.is_none() =>
                     {
-                        clock = Some(i32::try_from(c.millis / 10).unwrap_or(i32::MAX));
+                        // Beyond int32 centiseconds (248 days): no clock.
+                        clock = i32::try_from(c.millis / 10).ok();
                     }
                     BulkEvent::Eval(e) if depth == 0 && plies > 0 && eval.is_none() => {
                         eval = Some(e);

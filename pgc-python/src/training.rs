@@ -46,7 +46,10 @@
 use crate::error::walk_error;
 use crate::pages::zeroed;
 use crate::threads::thread_count;
-use pgc_core::ext::commands::{Anchors, Eval, TimeKind, TypedCommand, TypedComment, TypedPart};
+use pgc_core::ext::commands::syntax::{Command, Part, parse_comment};
+use pgc_core::ext::commands::{
+    Anchors, Clock, Eval, TimeKind, TypedCommand, TypedComment, TypedPart,
+};
 use pgc_core::ext::{self, ExtError, ExtKind, PayloadChecker, PayloadError};
 use pgc_core::filter::Filter;
 use pgc_core::game::{Event as GameEvent, GameParser};
@@ -466,28 +469,74 @@ impl<'o, 'f> Writer<'o, 'f> {
             return;
         }
         let i = self.rows - 1;
+        let (mut clock, mut eval) = (None, None);
         for part in self.typed.parts() {
             match part {
-                TypedPart::Command(_, TypedCommand::Time(TimeKind::Clk, c, _))
-                    if !self.seen_clock =>
-                {
-                    self.seen_clock = true;
-                    self.out.clock[i] = c.millis as f32 / 1000.0;
+                TypedPart::Command(_, TypedCommand::Time(TimeKind::Clk, c, _)) => {
+                    clock.get_or_insert(c);
                 }
-                TypedPart::Command(_, TypedCommand::Eval(e, _)) if !self.seen_eval => {
-                    self.seen_eval = true;
-                    match e {
-                        Eval::Centipawns(cp) => self.out.eval[i] = cp as f32,
-                        Eval::Mate(n) => {
-                            self.out.mate[i] =
-                                i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
-                        }
-                    }
+                TypedPart::Command(_, TypedCommand::Eval(e, _)) => {
+                    eval.get_or_insert(e);
                 }
                 _ => {}
             }
         }
+        if let Some(c) = clock {
+            self.value(i, Value::Clock(c));
+        }
+        if let Some(e) = eval {
+            self.value(i, Value::Eval(e));
+        }
     }
+
+    /// The clock and evaluation of the embedded commands of a comment kept
+    /// as text (`{Good move [%clk 0:03:00]}`), as for a typed comment.
+    fn text_values(&mut self, text: &[u8]) {
+        if self.hidden > 0 || self.rows == self.game_start {
+            return;
+        }
+        let i = self.rows - 1;
+        for part in parse_comment(text) {
+            match part {
+                Part::Command {
+                    command: Command::Clk(c, _),
+                    ..
+                } => self.value(i, Value::Clock(c)),
+                Part::Command {
+                    command: Command::Eval(e, _),
+                    ..
+                } => self.value(i, Value::Eval(e)),
+                _ => {}
+            }
+        }
+    }
+
+    /// A clock or an evaluation for row `i`: the first of each per move.
+    fn value(&mut self, i: usize, v: Value) {
+        match v {
+            Value::Clock(c) if !self.seen_clock => {
+                self.seen_clock = true;
+                self.out.clock[i] = c.millis as f32 / 1000.0;
+            }
+            Value::Eval(e) if !self.seen_eval => {
+                self.seen_eval = true;
+                match e {
+                    Eval::Centipawns(cp) => self.out.eval[i] = cp as f32,
+                    Eval::Mate(n) => {
+                        self.out.mate[i] =
+                            i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A clock or an evaluation of a move's comments.
+enum Value {
+    Clock(Clock),
+    Eval(Eval),
 }
 
 impl GameVisitor for Writer<'_, '_> {
@@ -631,7 +680,10 @@ impl GameVisitor for Writer<'_, '_> {
                     self.fail(kind, e);
                 }
             }
-            ExtKind::COMMENT => self.after_anchor(),
+            ExtKind::COMMENT => {
+                self.text_values(payload);
+                self.after_anchor();
+            }
             ExtKind::LINE_COMMENT => {}
             ExtKind::COMMANDS => {
                 if let Err(e) = self.anchors.load(payload) {

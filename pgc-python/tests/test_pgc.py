@@ -5,6 +5,7 @@ the wheel: `python3 -m pytest pgc-python/tests`.
 """
 
 import io
+import math
 import os
 import pathlib
 import unittest
@@ -210,6 +211,11 @@ class Games(unittest.TestCase):
         self.assertEqual(evals[3].white().mate(), -4)
         table = pgc.read_arrow(text).read_all()
         self.assertEqual(table["clocks"][0].as_py(), [18000, 17950, 17800, None])
+        arrays = pgc.training_arrays(text)
+        clocks = [None if math.isnan(c) else c for c in arrays["clock"].tolist()]
+        self.assertEqual(clocks, [180.0, 179.5, 178.0, None])
+        self.assertEqual(arrays["eval"].tolist()[1], -30.0)
+        self.assertEqual(arrays["mate"].tolist(), [0, 0, 0, -4])
 
 
 class Verify(unittest.TestCase):

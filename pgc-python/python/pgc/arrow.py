@@ -80,7 +80,9 @@ def batch_to_arrow(
 ) -> Any:
     """A ``pyarrow.RecordBatch`` of the games of a binary array (the ``pgc``
     column of a games table, or each game's PGC records), one row per
-    value, with the columns of ``read_arrow`` (in the table's order). For
+    game (a value of the ``pgc`` column holds one; a value holding several
+    gives a row for each), with the columns of ``read_arrow`` (in the
+    table's order). For
     Dask ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``
     (whose schema takes the columns by position: name them in that
     order)."""
