@@ -192,7 +192,6 @@ class Games(unittest.TestCase):
             with self.subTest(name):
                 self.check_against_python_chess((d / name).read_bytes())
 
-
     def test_commands_in_comments_with_words_agree_with_python_chess(self):
         # Comments that also hold words stay text in the PGC; their clocks
         # and evaluations are read all the same, as python-chess reads them.

@@ -24,10 +24,14 @@ def _outside_stacklevel() -> int:
     names the user's line, whichever reader it went through."""
     frame = sys._getframe(1)
     level = 1
-    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE:
+    while frame is not None and _in_package(frame.f_code.co_filename):
         frame = frame.f_back
         level += 1
     return level
+
+
+def _in_package(filename: str) -> bool:
+    return os.path.dirname(os.path.abspath(filename)) == _PACKAGE
 
 
 def _raw(source: Source) -> bytes:
