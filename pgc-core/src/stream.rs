@@ -146,11 +146,14 @@ pub const PROBATION_SPAN: usize = 2 * MAX_1994_RECORD as usize;
 /// byte of its own, still counts.
 ///
 /// `Some(false)` when `buf` cannot hold a game start, `None` when `buf`
-/// ends before that can be told (a 0x01 whose record runs past `buf`).
+/// ends before that can be told (a 0x05 as its last byte, a 0x01 whose
+/// record runs past `buf`): the caller reads on, or at the end of the
+/// input takes it for no game start, so that the answer is the same
+/// however the input is cut into reads.
 pub fn resync_point(buf: &[u8], limits: &Limits) -> Option<bool> {
     match buf.first() {
         None => None,
-        Some(0x05) => Some(buf.get(1).is_none_or(|b| !(0x20..0x7f).contains(b))),
+        Some(0x05) => buf.get(1).map(|b| !(0x20..0x7f).contains(b)),
         Some(0x01) => match frame(buf, limits) {
             Ok((RecordRef::ReducedGame { roster, .. }, _)) => {
                 Some(crate::ext::Outcome::from_bytes(roster[6]).is_some())
@@ -474,8 +477,9 @@ impl<R: Read> Reader<R> {
                 Some(false) => {}
                 None if self.buf.at_eof() => {}
                 None => {
-                    // A 0x01 whose record runs past the buffer: read more
-                    // (a 0x01 is at most MAX_1994_RECORD bytes), then decide.
+                    // A 0x05 as the buffer's last byte, or a 0x01 whose
+                    // record runs past it: read more (a 0x01 is at most
+                    // MAX_1994_RECORD bytes), then decide.
                     let more = self.buf.len() + 1;
                     self.fill(more)?;
                     continue;

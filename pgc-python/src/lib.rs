@@ -21,6 +21,7 @@ use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::borrow::Cow;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as
@@ -29,12 +30,12 @@ use pyo3::types::PyBytes;
 #[pyo3(signature = (pgn, strict = false, threads = 0))]
 fn encode<'py>(
     py: Python<'py>,
-    pgn: &[u8],
+    pgn: Cow<'_, [u8]>,
     strict: bool,
     threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (out, rejected) = py
-        .detach(|| par_encode::encode_pgn(pgn, strict, threads))
+        .detach(|| par_encode::encode_pgn(&pgn, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
     error::warn_rejected(py, &rejected, strict, 1)?;
     Ok(PyBytes::new(py, &out))
@@ -44,7 +45,12 @@ fn encode<'py>(
 /// the export format of section 8.2 instead).
 #[pyfunction]
 #[pyo3(signature = (data, export = false))]
-fn decode<'py>(py: Python<'py>, data: &[u8], export: bool) -> PyResult<Bound<'py, PyBytes>> {
+fn decode<'py>(
+    py: Python<'py>,
+    data: Cow<'_, [u8]>,
+    export: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let data: &[u8] = &data;
     let opts = DecodeOptions {
         export,
         ..DecodeOptions::default()
@@ -104,9 +110,9 @@ impl Problem {
 /// games rendered): the problems found (empty when the data is valid), in
 /// input order.
 #[pyfunction]
-fn verify(py: Python<'_>, data: &[u8]) -> PyResult<Vec<Problem>> {
+fn verify(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Vec<Problem>> {
     let report = py
-        .detach(|| pgn_bridge::verify(&Verifier::new(), data))
+        .detach(|| pgn_bridge::verify(&Verifier::new(), &data[..]))
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
     Ok(report
         .problems

@@ -61,6 +61,13 @@ class RoundTrip(unittest.TestCase):
                 text = path.read_bytes()
                 self.assertEqual(pgc.decode(pgc.encode(text)), text)
 
+    def test_bytearray_is_taken_as_bytes(self):
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        data = pgc.encode(bytearray(text))
+        self.assertEqual(data, pgc.encode(text))
+        self.assertEqual(pgc.decode(bytearray(data)), text)
+        self.assertEqual(pgc.verify(bytearray(data)), [])
+
     def test_strict_keeps_1994_records_only(self):
         text = (SAMPLES / "opera.pgn").read_bytes()
         strict = pgc.decode(pgc.encode(text, strict=True))
