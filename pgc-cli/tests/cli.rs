@@ -327,6 +327,21 @@ fn pgn_after_a_stray_control_byte_is_pgn_and_comes_back() {
 }
 
 #[test]
+fn pgn_padded_with_nul_bytes_comes_back() {
+    // A short file padded to a 4 KiB block, as old tools write them, and
+    // PGN after such a file: more NUL bytes than one in twenty.
+    let mut text = read(&sample("opera.pgn"));
+    text.resize(4096, 0);
+    let mut two = text.clone();
+    two.extend_from_slice(&read(&sample("opera.pgn")));
+    for input in [text, two] {
+        let o = run(&["encode"], &input);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert_eq!(decode(&o.stdout), input);
+    }
+}
+
+#[test]
 fn formats_are_recognised_by_content() {
     let d = tmp();
     let pgc_bytes = encode(&read(&sample("opera.pgn")));
