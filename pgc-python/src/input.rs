@@ -46,6 +46,20 @@ fn inflate(data: &[u8]) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(out))
 }
 
+/// The PGN text of `data` for `pgc.encode`: decompressed when it is
+/// compressed (as the command line's `pgc encode` reads it). PGC data is
+/// an error, as for `pgc encode`.
+pub(crate) fn pgn_text(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String> {
+    let text = match inflate(data)? {
+        Some(v) => std::borrow::Cow::Owned(v),
+        None => std::borrow::Cow::Borrowed(data),
+    };
+    if format_of(&text) == Format::Pgc {
+        return Err("the data is PGC, not PGN: pgc.decode turns it into PGN".into());
+    }
+    Ok(text)
+}
+
 fn format_of(data: &[u8]) -> Format {
     let head = &data[..data.len().min(SNIFF as usize)];
     pgn_bridge::sniff::sniff(head)

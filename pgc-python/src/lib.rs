@@ -25,7 +25,8 @@ use std::borrow::Cow;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as
-/// read (unless `strict`, which writes 1994 records only).
+/// read (unless `strict`, which writes 1994 records only). Compressed PGN
+/// is decompressed first; PGC is refused.
 #[pyfunction]
 #[pyo3(signature = (pgn, strict = false, threads = 0))]
 fn encode<'py>(
@@ -34,8 +35,11 @@ fn encode<'py>(
     strict: bool,
     threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let text = py
+        .detach(|| input::pgn_text(&pgn))
+        .map_err(|m| error::plain_error(py, m))?;
     let (out, rejected) = py
-        .detach(|| par_encode::encode_pgn(&pgn, strict, threads))
+        .detach(|| par_encode::encode_pgn(&text, strict, threads))
         .map_err(|e| bridge_error(py, &e))?;
     error::warn_rejected(py, &rejected, strict, 1)?;
     Ok(PyBytes::new(py, &out))

@@ -61,6 +61,15 @@ class RoundTrip(unittest.TestCase):
                 text = path.read_bytes()
                 self.assertEqual(pgc.decode(pgc.encode(text)), text)
 
+    def test_encode_reads_compressed_pgn_and_refuses_pgc(self):
+        import gzip
+
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        data = pgc.encode(text)
+        self.assertEqual(pgc.encode(gzip.compress(text)), data)
+        with self.assertRaisesRegex(pgc.PgcError, "PGC, not PGN"):
+            pgc.encode(data)
+
     def test_bytearray_is_taken_as_bytes(self):
         text = (SAMPLES / "opera.pgn").read_bytes()
         data = pgc.encode(bytearray(text))

@@ -70,7 +70,8 @@ def encode(pgn: bytes | bytearray, strict: bool = False, threads: int = 0) -> by
     """PGN -> PGC on ``threads`` threads (0: one per core; the same bytes for
     every number). ``strict``: 1994 records only, games that cannot be
     converted left out. Games that cannot be converted raise a
-    ``RejectedGamesWarning``."""
+    ``RejectedGamesWarning``. PGN compressed with zstd, gzip or bzip2 is
+    decompressed first; PGC data raises ``PgcError``."""
 
 def decode(data: bytes | bytearray, export: bool = False) -> bytes:
     """PGC -> PGN, byte for byte (``export``: the export format)."""
