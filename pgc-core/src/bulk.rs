@@ -32,7 +32,7 @@
 //! # Ok::<(), pgc_core::WalkError>(())
 //! ```
 
-use crate::ext::commands::syntax::{Command, Part, parse_comment};
+use crate::ext::commands::syntax::{Part, parse_comment};
 use crate::ext::commands::{
     Anchors, Arrow, Clock, Eval, SquareMark, TimeKind, TypedCommand, TypedComment, TypedPart,
 };
@@ -377,29 +377,32 @@ impl BulkGame {
     /// operands are not understood gives none.
     fn text_commands(&mut self, text: &[u8]) {
         for part in parse_comment(text) {
-            let Part::Command { command, .. } = part else {
-                continue;
-            };
-            let raw = match command {
-                Command::Clk(c, _) => Raw::Time(TimeKind::Clk, c),
-                Command::Emt(c, _) => Raw::Time(TimeKind::Emt, c),
-                Command::Egt(c, _) => Raw::Time(TimeKind::Egt, c),
-                Command::Mct(c, _) => Raw::Time(TimeKind::Mct, c),
-                Command::Eval(e, _) => Raw::Eval(e),
-                Command::Cal(a) => {
-                    let s = self.arrows.len() as u32;
-                    self.arrows.extend_from_slice(&a);
-                    Raw::Arrows(s, self.arrows.len() as u32)
-                }
-                Command::Csl(q) => {
-                    let s = self.squares.len() as u32;
-                    self.squares.extend_from_slice(&q);
-                    Raw::Squares(s, self.squares.len() as u32)
-                }
-                Command::Other { .. } => continue,
-            };
-            self.events.push(raw);
+            if let Part::Command { command, .. } = part
+                && let Some(c) = command.typed()
+            {
+                self.push_command(c);
+            }
         }
+    }
+
+    /// The event of one typed command, its arrows and squares kept in the
+    /// game's lists.
+    fn push_command(&mut self, c: TypedCommand<'_>) {
+        let raw = match c {
+            TypedCommand::Time(k, clock, _) => Raw::Time(k, clock),
+            TypedCommand::Eval(e, _) => Raw::Eval(e),
+            TypedCommand::Arrows(a) => {
+                let s = self.arrows.len() as u32;
+                self.arrows.extend_from_slice(a);
+                Raw::Arrows(s, self.arrows.len() as u32)
+            }
+            TypedCommand::Squares(a) => {
+                let s = self.squares.len() as u32;
+                self.squares.extend_from_slice(a);
+                Raw::Squares(s, self.squares.len() as u32)
+            }
+        };
+        self.events.push(raw);
     }
 
     fn clear(&mut self) {
@@ -595,25 +598,10 @@ impl Collector {
 
     /// The values of the typed commands comment just read.
     fn typed_values(&mut self) {
-        let g = &mut self.game;
         for part in self.typed.parts() {
-            let TypedPart::Command(_, c) = part else {
-                continue;
-            };
-            g.events.push(match c {
-                TypedCommand::Time(k, clock, _) => Raw::Time(k, clock),
-                TypedCommand::Eval(e, _) => Raw::Eval(e),
-                TypedCommand::Arrows(a) => {
-                    let s = g.arrows.len() as u32;
-                    g.arrows.extend_from_slice(a);
-                    Raw::Arrows(s, g.arrows.len() as u32)
-                }
-                TypedCommand::Squares(a) => {
-                    let s = g.squares.len() as u32;
-                    g.squares.extend_from_slice(a);
-                    Raw::Squares(s, g.squares.len() as u32)
-                }
-            });
+            if let TypedPart::Command(_, c) = part {
+                self.game.push_command(c);
+            }
         }
     }
 }

@@ -46,10 +46,8 @@
 use crate::error::walk_error;
 use crate::pages::zeroed;
 use crate::threads::thread_count;
-use pgc_core::ext::commands::syntax::{Command, Part, parse_comment};
-use pgc_core::ext::commands::{
-    Anchors, Clock, Eval, TimeKind, TypedCommand, TypedComment, TypedPart,
-};
+use pgc_core::ext::commands::syntax::{Part, parse_comment};
+use pgc_core::ext::commands::{Anchors, Eval, TimeKind, TypedCommand, TypedComment, TypedPart};
 use pgc_core::ext::{self, ExtError, ExtKind, PayloadChecker, PayloadError};
 use pgc_core::filter::Filter;
 use pgc_core::game::{Event as GameEvent, GameParser};
@@ -469,23 +467,16 @@ impl<'o, 'f> Writer<'o, 'f> {
             return;
         }
         let i = self.rows - 1;
-        let (mut clock, mut eval) = (None, None);
         for part in self.typed.parts() {
-            match part {
-                TypedPart::Command(_, TypedCommand::Time(TimeKind::Clk, c, _)) => {
-                    clock.get_or_insert(c);
-                }
-                TypedPart::Command(_, TypedCommand::Eval(e, _)) => {
-                    eval.get_or_insert(e);
-                }
-                _ => {}
+            if let TypedPart::Command(_, c) = part {
+                take_value(
+                    &mut self.out,
+                    &mut self.seen_clock,
+                    &mut self.seen_eval,
+                    i,
+                    &c,
+                );
             }
-        }
-        if let Some(c) = clock {
-            self.value(i, Value::Clock(c));
-        }
-        if let Some(e) = eval {
-            self.value(i, Value::Eval(e));
         }
     }
 
@@ -497,46 +488,47 @@ impl<'o, 'f> Writer<'o, 'f> {
         }
         let i = self.rows - 1;
         for part in parse_comment(text) {
-            match part {
-                Part::Command {
-                    command: Command::Clk(c, _),
-                    ..
-                } => self.value(i, Value::Clock(c)),
-                Part::Command {
-                    command: Command::Eval(e, _),
-                    ..
-                } => self.value(i, Value::Eval(e)),
-                _ => {}
+            if let Part::Command { command, .. } = part
+                && let Some(c) = command.typed()
+            {
+                take_value(
+                    &mut self.out,
+                    &mut self.seen_clock,
+                    &mut self.seen_eval,
+                    i,
+                    &c,
+                );
             }
-        }
-    }
-
-    /// A clock or an evaluation for row `i`: the first of each per move.
-    fn value(&mut self, i: usize, v: Value) {
-        match v {
-            Value::Clock(c) if !self.seen_clock => {
-                self.seen_clock = true;
-                self.out.clock[i] = c.millis as f32 / 1000.0;
-            }
-            Value::Eval(e) if !self.seen_eval => {
-                self.seen_eval = true;
-                match e {
-                    Eval::Centipawns(cp) => self.out.eval[i] = cp as f32,
-                    Eval::Mate(n) => {
-                        self.out.mate[i] =
-                            i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
-                    }
-                }
-            }
-            _ => {}
         }
     }
 }
 
-/// A clock or an evaluation of a move's comments.
-enum Value {
-    Clock(Clock),
-    Eval(Eval),
+/// A `[%clk]` or `[%eval]` of row `i`'s comments into its columns: the
+/// first of each per move (`seen_clock`, `seen_eval` say whether one came).
+fn take_value(
+    out: &mut Out<'_>,
+    seen_clock: &mut bool,
+    seen_eval: &mut bool,
+    i: usize,
+    c: &TypedCommand<'_>,
+) {
+    match *c {
+        TypedCommand::Time(TimeKind::Clk, clock, _) if !*seen_clock => {
+            *seen_clock = true;
+            out.clock[i] = clock.millis as f32 / 1000.0;
+        }
+        TypedCommand::Eval(e, _) if !*seen_eval => {
+            *seen_eval = true;
+            match e {
+                Eval::Centipawns(cp) => out.eval[i] = cp as f32,
+                Eval::Mate(n) => {
+                    out.mate[i] =
+                        i16::try_from(n).unwrap_or(if n > 0 { i16::MAX } else { i16::MIN });
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 impl GameVisitor for Writer<'_, '_> {

@@ -131,6 +131,21 @@ pub enum Command<'a> {
 }
 
 impl<'a> Command<'a> {
+    /// The command's value as a typed comment holds it; `None` for
+    /// [`Command::Other`].
+    pub fn typed(&self) -> Option<TypedCommand<'_>> {
+        Some(match self {
+            Command::Clk(c, f) => TypedCommand::Time(TimeKind::Clk, *c, *f),
+            Command::Emt(c, f) => TypedCommand::Time(TimeKind::Emt, *c, *f),
+            Command::Egt(c, f) => TypedCommand::Time(TimeKind::Egt, *c, *f),
+            Command::Mct(c, f) => TypedCommand::Time(TimeKind::Mct, *c, *f),
+            Command::Eval(e, f) => TypedCommand::Eval(*e, *f),
+            Command::Cal(a) => TypedCommand::Arrows(a),
+            Command::Csl(q) => TypedCommand::Squares(q),
+            Command::Other { .. } => return None,
+        })
+    }
+
     fn from_raw(name: &'a [u8], operands: &'a [u8]) -> Command<'a> {
         let other = Command::Other { name, operands };
         let single = || (!operands.contains(&b'"')).then_some(operands);
