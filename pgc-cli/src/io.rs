@@ -97,6 +97,17 @@ pub struct Damage {
     pub error: io::Error,
 }
 
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} data is damaged before compressed byte {}, after {} good decompressed \
+             bytes ({})",
+            self.compression, self.compressed, self.decompressed, self.error
+        )
+    }
+}
+
 /// Shared view of a [`Damage`] that a [`Guarded`] reader may record.
 #[derive(Debug, Clone, Default)]
 pub struct DamageWatch(std::sync::Arc<std::sync::Mutex<Option<Damage>>>);
@@ -165,24 +176,20 @@ impl Read for Guarded {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(error) => {
-                    let compressed = self.compressed.load(std::sync::atomic::Ordering::Relaxed);
+                    let damage = Damage {
+                        compression: self.compression,
+                        compressed: self.compressed.load(std::sync::atomic::Ordering::Relaxed),
+                        decompressed: self.decompressed,
+                        error,
+                    };
                     let Some(watch) = &self.watch else {
                         return Err(io::Error::new(
                             io::ErrorKind::InvalidData,
-                            format!(
-                                "the {} data is damaged before compressed byte {compressed}, \
-                                 after {} good decompressed bytes: {error}",
-                                self.compression, self.decompressed
-                            ),
+                            damage.to_string(),
                         ));
                     };
                     self.failed = true;
-                    watch.set(Damage {
-                        compression: self.compression,
-                        compressed,
-                        decompressed: self.decompressed,
-                        error,
-                    });
+                    watch.set(damage);
                     return Ok(0);
                 }
             }

@@ -326,10 +326,8 @@ fn damage_message(name: &str, d: &Damage, kept: u64, kept_end: u64, cut: bool) -
         String::new()
     };
     format!(
-        "{name}: the {} data is damaged before compressed byte {}, after {} good \
-         decompressed bytes ({}); the {kept} games before decompressed byte {kept_end} \
-         are kept{cut}, the rest of the file is not read",
-        d.compression, d.compressed, d.decompressed, d.error
+        "{name}: {d}; the {kept} games before decompressed byte {kept_end} are kept{cut}, \
+         the rest of the file is not read"
     )
 }
 
@@ -501,10 +499,7 @@ fn next_batch_with<R: Read>(
             message = Some(damage_message(name, &d, kept, kept_end, read.is_some()));
             if read.is_some() {
                 let raw = data.split_off(before);
-                let what = format!(
-                    "{} data damaged before compressed byte {}, after decompressed byte {}: {}",
-                    d.compression, d.compressed, d.decompressed, d.error
-                );
+                let what = d.to_string();
                 let reject = Reject {
                     game: last.index,
                     line: last.line,
