@@ -46,11 +46,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::thread;
 
-/// The number of worker threads for `-j`: [`pgc_core::worker_threads`].
-pub fn jobs(requested: Option<usize>) -> usize {
-    pgc_core::worker_threads(requested)
-}
-
 /// Runs `work` over the jobs `produce` returns until `None`, on `jobs`
 /// threads, and hands each result to `consume` in production order, with
 /// `state` (the output, which only the calling thread touches).
@@ -594,7 +589,7 @@ impl PgcBatches<'_> {
         let a = self.args;
         let inputs = Input::list(&a.inputs);
         let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
-        let jobs = jobs(a.jobs);
+        let jobs = pgc_core::worker_threads(a.jobs);
         let limits = a.limits.pgc_limits();
         let mut sink = output.sink()?;
         let mut progress = Progress::new(self.command, a.report.quiet);

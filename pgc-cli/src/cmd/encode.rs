@@ -9,7 +9,7 @@
 //! same bytes.
 
 use crate::args::EncodeArgs;
-use crate::batch::{Made, jobs, run_ordered_helped};
+use crate::batch::{Made, run_ordered_helped};
 use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
 use crate::io::{Format, Input, Output, Sink, refuse_binary_terminal};
@@ -309,7 +309,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let mut dup_sink = dup_out.as_ref().map(Output::sink).transpose()?;
     let mut dedup = sel.dedup.map(|_| Dedup::default());
     let keep_pgn = dup_sink.is_some();
-    let jobs = jobs(a.jobs);
+    let jobs = pgc_core::worker_threads(a.jobs);
     let mut sink = output.sink()?;
     let mut rejects_sink = match &rejects_out {
         Some(r) => Some(r.sink()?),

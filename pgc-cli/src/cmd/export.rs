@@ -11,7 +11,7 @@
 
 use crate::args::ExportArgs;
 use crate::batch::{
-    ALONE_PGC_BYTES, Batch, Made, PgcSplitter, jobs, open_batches, run_ordered, run_ordered_helped,
+    ALONE_PGC_BYTES, Batch, Made, PgcSplitter, open_batches, run_ordered, run_ordered_helped,
 };
 use crate::error::{Error, Result, Status};
 use crate::io::DamageWatch;
@@ -543,7 +543,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
     let inputs = Input::list(&a.inputs);
     let output = Output::create(a.output.output.as_deref(), a.output.force, &inputs)?;
     refuse_binary_terminal(&output)?;
-    let jobs = jobs(a.jobs);
+    let jobs = pgc_core::worker_threads(a.jobs);
     let sel = a.select.selection();
     if a.select.duplicates.is_some() {
         return Err(Error::Usage(

@@ -4,7 +4,7 @@
 //! `.pgc.zst` ([`crate::io::frame_index`]).
 
 use crate::args::IndexArgs;
-use crate::batch::{index_path, jobs};
+use crate::batch::index_path;
 use crate::error::{Error, Result, Status};
 use crate::io::frame_index::FrameIndex;
 use crate::io::{Input, Output};
@@ -37,7 +37,7 @@ pub fn run(a: &IndexArgs) -> Result<Status> {
         };
         if let Some((mut file, table)) = input.seek_table()? {
             input.open_pgc()?;
-            let idx = FrameIndex::build(&mut file, &table, limits, jobs(None))
+            let idx = FrameIndex::build(&mut file, &table, limits, pgc_core::worker_threads(None))
                 .map_err(|e| data_error(&input, &e))?;
             write_index(path, &input, &idx.to_bytes())?;
             if progress.verbose() {

@@ -19,7 +19,7 @@
 //! parts, some parts are empty.
 
 use crate::args::SplitArgs;
-use crate::batch::{index_path, jobs};
+use crate::batch::index_path;
 use crate::error::{Error, Result, Status};
 use crate::io::frame_index::FrameIndex;
 use crate::io::seekable::{SeekTable, table_bytes};
@@ -235,7 +235,8 @@ fn frame_index(
     {
         return Ok(idx);
     }
-    FrameIndex::build(file, table, limits, jobs(None)).map_err(|e| data_error(input, &e))
+    FrameIndex::build(file, table, limits, pgc_core::worker_threads(None))
+        .map_err(|e| data_error(input, &e))
 }
 
 fn data_error(input: &Input, e: &std::io::Error) -> Error {
