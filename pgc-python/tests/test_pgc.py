@@ -154,11 +154,24 @@ class RejectedGames(unittest.TestCase):
         self.assertTrue(messages[0].endswith("; …"))
 
     def test_huge_thread_counts_are_capped(self):
-        # 2**63 threads once gave a window of 0 batches, which never ended.
+        # 2**63 threads once gave a window of 0 batches, which never ended:
+        # read on a daemon thread, so that a hang fails the test.
+        import threading
+
         data = pgc.to_pgc(str(SAMPLES / "opera.pgn"))
         want = pgc.read_arrow(data, threads=1).read_all()
         for threads in (2**63, 2**64 - 1, 10**6):
-            self.assertTrue(pgc.read_arrow(data, threads=threads).read_all().equals(want))
+            got = []
+            reader = threading.Thread(
+                target=lambda t=threads, out=got: out.append(
+                    pgc.read_arrow(data, threads=t).read_all()
+                ),
+                daemon=True,
+            )
+            reader.start()
+            reader.join(timeout=60)
+            self.assertFalse(reader.is_alive(), f"threads={threads}: read_arrow did not return")
+            self.assertTrue(got[0].equals(want))
         self.assertEqual(
             pgc.training_arrays(data, threads=2**63)["board"].tolist(),
             pgc.training_arrays(data, threads=1)["board"].tolist(),

@@ -106,8 +106,9 @@ fn is_text(head: &[u8], stray: usize) -> bool {
     let binary = |c: u8| {
         (0x01..=0x08).contains(&c) || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b)
     };
-    let n = head.iter().filter(|&&c| binary(c)).count();
-    let nul = head.iter().filter(|&&c| c == 0).count();
+    let (n, nul) = head.iter().fold((0, 0), |(n, nul), &c| {
+        (n + usize::from(binary(c)), nul + usize::from(c == 0))
+    });
     n * 20 <= head.len() - nul || n <= stray
 }
 
