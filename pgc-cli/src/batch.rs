@@ -767,17 +767,9 @@ pub fn open_batches(
                     idx.offsets.len() as u64,
                 ));
             };
-            file.seek(SeekFrom::Start(offset))
-                .map_err(|e| Error::io(&input.name, &e))?;
             // An entry that matches the file but holds no game start (a
             // damaged or hand-made index) is not followed.
-            let mut marker = [0u8; 1];
-            let starts_game = match file.read_exact(&mut marker) {
-                Ok(()) => matches!(marker[0], 0x01 | 0x05),
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => false,
-                Err(e) => return Err(Error::io(&input.name, &e)),
-            };
-            if starts_game {
+            if GameIndex::starts_game(&mut file, offset).map_err(|e| Error::io(&input.name, &e))? {
                 file.seek(SeekFrom::Start(offset))
                     .map_err(|e| Error::io(&input.name, &e))?;
                 let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));

@@ -367,6 +367,28 @@ fn split_parts_concatenate_to_the_input_and_verify() {
 }
 
 #[test]
+fn split_does_not_cut_at_a_damaged_index_entry() {
+    let f = fixture(3_000, 4096);
+    let want = ranges(&f.pgc, "4");
+    ok(&["index", "-q", p(&f.pgc)]);
+    // Every entry one byte into its game: size and fingerprint still match.
+    let idx_path = f.dir.path().join("games.pgc.idx");
+    let mut idx = pgc_core::GameIndex::from_bytes(&std::fs::read(&idx_path).unwrap()).unwrap();
+    for o in idx.offsets.iter_mut().skip(1) {
+        *o += 1;
+    }
+    std::fs::write(&idx_path, idx.to_bytes()).unwrap();
+    assert_eq!(
+        ranges(&f.pgc, "4"),
+        want,
+        "cuts fall on game starts, as without the index"
+    );
+    let o = run_env(&["split", "--ranges", "-n", "4", p(&f.pgc)], None);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("is no game start"), "{err}");
+}
+
+#[test]
 fn split_of_a_seekable_file_cuts_between_frames() {
     let f = fixture(24_000, 4096);
     let plain = std::fs::read(&f.pgc).unwrap();

@@ -1189,6 +1189,23 @@ impl GameIndex {
         })
     }
 
+    /// Whether the byte at `offset` of `f` starts a game (0x01 or 0x05),
+    /// as the byte an index entry points at must: an index can match the
+    /// file's size and fingerprint and still be damaged, so a reader that
+    /// jumps to an entry checks it first. Leaves `f` just after that byte.
+    ///
+    /// # Errors
+    /// I/O (the end of the file is no game start, not an error).
+    pub fn starts_game<F: Read + Seek>(f: &mut F, offset: u64) -> io::Result<bool> {
+        f.seek(SeekFrom::Start(offset))?;
+        let mut marker = [0u8; 1];
+        match f.read_exact(&mut marker) {
+            Ok(()) => Ok(matches!(marker[0], 0x01 | 0x05)),
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Checks that the index belongs to this file as it is now.
     ///
     /// # Errors

@@ -170,21 +170,51 @@ pub fn run(a: &SplitArgs) -> Result<Status> {
                 )));
             }
             input.open_pgc()?;
-            let idx = game_index(&path, &mut file, &input, limits)?;
-            let places: Vec<Cut> = idx
-                .offsets
-                .iter()
-                .enumerate()
-                .map(|(i, &offset)| Cut {
-                    offset,
-                    games: i as u64,
-                })
-                .collect();
-            let end = Cut {
-                offset: idx.file_size,
-                games: idx.offsets.len() as u64,
+            let cuts_of = |idx: &GameIndex| {
+                let places: Vec<Cut> = idx
+                    .offsets
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &offset)| Cut {
+                        offset,
+                        games: i as u64,
+                    })
+                    .collect();
+                let end = Cut {
+                    offset: idx.file_size,
+                    games: idx.offsets.len() as u64,
+                };
+                choose(&places, end, a.parts)
             };
-            let cuts = choose(&places, end, a.parts);
+            let idx = game_index(&path, &mut file, &input, limits)?;
+            let mut cuts = cuts_of(&idx);
+            // A cut from FILE.idx must fall on a game start (the first cut
+            // is the file's start, the last its end); else the index is
+            // damaged and built again.
+            let inner = cuts
+                .get(1..cuts.len().saturating_sub(1))
+                .unwrap_or_default();
+            let mut damaged = false;
+            for c in inner {
+                if !GameIndex::starts_game(&mut file, c.offset)
+                    .map_err(|e| Error::io(&input.name, &e))?
+                {
+                    damaged = true;
+                    break;
+                }
+            }
+            if damaged {
+                if !a.report.quiet {
+                    say(&format!(
+                        "{}: an entry is no game start; indexing the file instead; run \
+                         `pgc index` again",
+                        index_path(&path).display()
+                    ));
+                }
+                let built =
+                    GameIndex::build(&mut file, limits).map_err(|e| data_error(&input, &e))?;
+                cuts = cuts_of(&built);
+            }
             if let Some(prefix) = &a.prefix {
                 write_plain(&input, &file, &cuts, prefix, a)?;
             }
