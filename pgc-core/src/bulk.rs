@@ -378,7 +378,7 @@ impl BulkGame {
     fn text_commands(&mut self, text: &[u8]) {
         for part in parse_comment(text) {
             if let Part::Command { command, .. } = part
-                && let Some(c) = command.typed()
+                && let Some(c) = command.value()
             {
                 self.push_command(c);
             }

@@ -8,6 +8,50 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::io::Read;
 
+/// Data passed as bytes: `bytes` as it is, any other object with the
+/// buffer protocol (`bytearray`, `memoryview`, `array.array("B")`, a
+/// NumPy `uint8` array) copied into `bytes`.
+pub(crate) struct Data<'py>(Bound<'py, PyBytes>);
+
+impl Data<'_> {
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Data<'py> {
+    type Error = PyErr;
+
+    fn extract(ob: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(b) = ob.cast::<PyBytes>() {
+            return Ok(Data(b.to_owned()));
+        }
+        let py = ob.py();
+        // `memoryview` takes exactly the objects with the buffer protocol
+        // (`bytes(5)` would make five zero bytes of an int).
+        let view = py
+            .import("builtins")?
+            .getattr("memoryview")?
+            .call1((ob,))
+            .map_err(|_| {
+                let kind = ob
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string());
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "expected bytes, bytearray or memoryview, not {kind}{}",
+                    if kind == "str" {
+                        " (pass bytes: text.encode())"
+                    } else {
+                        ""
+                    }
+                ))
+            })?;
+        Ok(Data(view.call_method0("tobytes")?.cast_into::<PyBytes>()?))
+    }
+}
+
 /// The compression of data starting with `head`, if any.
 fn compression(head: &[u8]) -> Result<Option<&'static str>, String> {
     Ok(match head {

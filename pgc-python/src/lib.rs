@@ -17,11 +17,11 @@ mod threads;
 mod training;
 
 use error::{PgcError, RejectedGamesWarning, bridge_error, walk_error};
+use input::Data;
 use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::borrow::Cow;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as
@@ -31,12 +31,13 @@ use std::borrow::Cow;
 #[pyo3(signature = (pgn, strict = false, threads = 0))]
 fn encode<'py>(
     py: Python<'py>,
-    pgn: Cow<'_, [u8]>,
+    pgn: Data<'py>,
     strict: bool,
     threads: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let pgn = pgn.bytes();
     let text = py
-        .detach(|| input::pgn_text(&pgn))
+        .detach(|| input::pgn_text(pgn))
         .map_err(|m| error::plain_error(py, m))?;
     let (out, rejected) = py
         .detach(|| par_encode::encode_pgn(&text, strict, threads))
@@ -49,12 +50,8 @@ fn encode<'py>(
 /// the export format of section 8.2 instead).
 #[pyfunction]
 #[pyo3(signature = (data, export = false))]
-fn decode<'py>(
-    py: Python<'py>,
-    data: Cow<'_, [u8]>,
-    export: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let data: &[u8] = &data;
+fn decode<'py>(py: Python<'py>, data: Data<'py>, export: bool) -> PyResult<Bound<'py, PyBytes>> {
+    let data = data.bytes();
     let opts = DecodeOptions {
         export,
         ..DecodeOptions::default()
@@ -114,9 +111,10 @@ impl Problem {
 /// games rendered): the problems found (empty when the data is valid), in
 /// input order.
 #[pyfunction]
-fn verify(py: Python<'_>, data: Cow<'_, [u8]>) -> PyResult<Vec<Problem>> {
+fn verify<'py>(py: Python<'py>, data: Data<'py>) -> PyResult<Vec<Problem>> {
+    let data = data.bytes();
     let report = py
-        .detach(|| pgn_bridge::verify(&Verifier::new(), &data[..]))
+        .detach(|| pgn_bridge::verify(&Verifier::new(), data))
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
     Ok(report
         .problems

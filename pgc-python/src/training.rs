@@ -489,7 +489,7 @@ impl<'o, 'f> Writer<'o, 'f> {
         let i = self.rows - 1;
         for part in parse_comment(text) {
             if let Part::Command { command, .. } = part
-                && let Some(c) = command.typed()
+                && let Some(c) = command.value()
             {
                 take_value(
                     &mut self.out,

@@ -77,6 +77,33 @@ class RoundTrip(unittest.TestCase):
         self.assertEqual(pgc.decode(bytearray(data)), text)
         self.assertEqual(pgc.verify(bytearray(data)), [])
 
+    def test_any_buffer_is_taken_as_bytes_and_other_objects_are_type_errors(self):
+        import array
+
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        data = pgc.encode(text)
+        self.assertEqual(pgc.encode(memoryview(text)), data)
+        self.assertEqual(pgc.encode(memoryview(b"xx" + text)[2:]), data)
+        self.assertEqual(pgc.decode(memoryview(data)), text)
+        self.assertEqual(pgc.decode(array.array("B", data)), text)
+        self.assertEqual(pgc.verify(memoryview(data)), [])
+        for bad in (5, None, text.decode()):
+            with self.subTest(type(bad).__name__), self.assertRaises(TypeError):
+                pgc.decode(bad)
+        with self.assertRaisesRegex(TypeError, "text.encode"):
+            pgc.encode(text.decode())
+        with self.assertRaisesRegex(TypeError, "not NoneType"):
+            list(pgc.read(None))
+
+    def test_a_lone_column_name_is_a_type_error(self):
+        text = (SAMPLES / "opera.pgn").read_bytes()
+        with self.assertRaisesRegex(TypeError, "list of names"):
+            list(pgc.read(text, columns="moves"))
+        with self.assertRaisesRegex(TypeError, "list of names"):
+            pgc.read_arrow(text, columns="White")
+        (game,) = pgc.read(text, columns=("moves",))
+        self.assertTrue(game.moves)
+
     def test_strict_keeps_1994_records_only(self):
         text = (SAMPLES / "opera.pgn").read_bytes()
         strict = pgc.decode(pgc.encode(text, strict=True))
@@ -244,6 +271,50 @@ class Games(unittest.TestCase):
         self.assertEqual(clocks, [180.0, 179.5, 178.0, None])
         self.assertEqual(arrays["eval"].tolist()[1], -30.0)
         self.assertEqual(arrays["mate"].tolist(), [0, 0, 0, -4])
+
+    def test_command_spellings_python_chess_reads_agree_with_it(self):
+        # Spellings pgc does not store typed (they would not be written back
+        # the same) but python-chess reads: their values come out all the
+        # same, in every reader, and the file comes back byte for byte.
+        spellings = [
+            ("[%clk 0:0:5]", "[%eval 1.2,20]"),
+            ("[%clk 0:90:00]", "[%eval .5]"),
+            ("[%clk 100:00:00]", "[%eval 12.]"),
+            ("[%clk 0:03:00.25678]", "[%eval 007]"),
+            ("[%clk 1:00:00.]", "[%eval #+3,12]"),
+            ("[%clk 0:15.16]", "[%eval -.05]"),
+            ("[%clk 0:01:00] [%clk 0:02:00]", "[%eval 0.3] [%eval 0.4]"),
+        ]
+        moves = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 Ke2 Be7 Ke1 O-O Nc3 b5".split()
+        body = []
+        for i, san in enumerate(moves):
+            clk, ev = spellings[i // 2]
+            number = f"{i // 2 + 1}. " if i % 2 == 0 else ""
+            body.append(f"{number}{san} {{{clk if i % 2 == 0 else ev}}}")
+        text = ('[Event "spellings"]\n\n' + " ".join(body) + " *\n\n").encode()
+        self.assertEqual(pgc.decode(pgc.encode(text)), text)
+
+        want = chess.pgn.read_game(io.StringIO(text.decode()))
+        nodes = list(want.mainline())
+        clocks = [None if n.clock() is None else round(n.clock() * 1000) for n in nodes]
+        scores = [n.eval() for n in nodes]
+        cps = [None if s is None or s.is_mate() else s.white().score() for s in scores]
+        mates = [None if s is None or not s.is_mate() else s.white().mate() for s in scores]
+        self.assertIsNone(clocks[10], "0:15.16 is no clock to python-chess")
+        self.assertEqual(cps[1], 120)
+
+        (game,) = pgc.read(text)
+        self.assertEqual([None if c is None else round(c * 1000) for c in game.clocks], clocks)
+        self.assertEqual(game.evals, cps)
+        self.assertEqual(game.mates, mates)
+        table = pgc.read_arrow(text).read_all()
+        centis = [None if c is None else c // 10 for c in clocks]
+        self.assertEqual(table["clocks"][0].as_py(), centis)
+        arrays = pgc.training_arrays(text)
+        seconds = [None if math.isnan(c) else round(c * 1000) for c in arrays["clock"].tolist()]
+        self.assertEqual(seconds, clocks)
+        evals = [None if math.isnan(e) else int(e) for e in arrays["eval"].tolist()]
+        self.assertEqual(evals, cps)
 
 
 class Verify(unittest.TestCase):

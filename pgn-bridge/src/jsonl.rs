@@ -22,7 +22,7 @@
 //! Values come from the game's typed-command record when the encoder stored
 //! them as data, and from the comment text otherwise.
 
-use crate::commands::{Command, Eval, Part, TypedComment, parse_comment};
+use crate::commands::{Command, Eval, Part, TimeKind, TypedCommand, TypedComment, parse_comment};
 use pgc_core::ext::commands::Anchors;
 use pgc_core::ext::engine::{LineTrail, Score};
 use pgc_core::ext::{self, ExtError, ExtKind, Outcome, PayloadError, simple};
@@ -201,10 +201,10 @@ impl JsonlWriter {
     fn typed_values(&mut self) {
         if self.anchors.after_anchor(&mut self.typed) {
             if let Some(c) = self.typed.clk() {
-                self.values.clk = Some(c.millis);
+                self.values.clk.get_or_insert(c.millis);
             }
             if let Some(e) = self.typed.eval() {
-                self.values.eval = Some(e);
+                self.values.eval.get_or_insert(e);
             }
         }
         if self.anchors.has_notes() {
@@ -290,20 +290,28 @@ impl JsonlWriter {
         let mut rest = false;
         for part in parse_comment(text) {
             match part {
-                Part::Command {
-                    command: Command::Clk(c, _),
-                    ..
-                } => self.values.clk = Some(c.millis),
-                Part::Command {
-                    command: Command::Emt(c, _),
-                    ..
-                } => self.values.emt = Some(c.millis),
-                Part::Command {
-                    command: Command::Eval(e, _),
-                    ..
-                } => self.values.eval = Some(e),
+                Part::Command { command, .. } => {
+                    // A spelling read but not stored typed (`[%eval 1.2,20]`)
+                    // gives its value and keeps the comment's text too.
+                    rest |= !matches!(
+                        command,
+                        Command::Clk(..) | Command::Emt(..) | Command::Eval(..)
+                    );
+                    match command.value() {
+                        Some(TypedCommand::Time(TimeKind::Clk, c, _)) => {
+                            self.values.clk.get_or_insert(c.millis);
+                        }
+                        Some(TypedCommand::Time(TimeKind::Emt, c, _)) => {
+                            self.values.emt.get_or_insert(c.millis);
+                        }
+                        Some(TypedCommand::Eval(e, _)) => {
+                            self.values.eval.get_or_insert(e);
+                        }
+                        _ => {}
+                    }
+                }
                 Part::Text(t) if t.trim_ascii().is_empty() => {}
-                _ => rest = true,
+                Part::Text(_) => rest = true,
             }
         }
         if rest && self.open_move {
@@ -555,6 +563,25 @@ mod tests {
              {\"uci\":\"e7e5\",\"san\":\"e5\",\"clk\":179.5},\
              {\"uci\":\"d1h5\",\"san\":\"Qh5\",\"eval\":{\"mate\":-3},\"comments\":[\"a bold queen\"]}],\
              \"result\":\"0-1\"}\n"
+        );
+    }
+
+    /// The first value of a move's comments counts, as python-chess's
+    /// `clock()` and `eval()` find the first command; a spelling they read
+    /// that pgc keeps as text gives its value and stays among the comments.
+    #[test]
+    fn the_first_value_counts_and_loose_spellings_are_read() {
+        let out = jsonl(
+            b"[Result \"*\"]\n\n1. e4 { [%clk 0:01:00] [%clk 0:02:00] } { [%eval 0.3] } \
+              1... e5 { [%eval 1.2,20] [%clk 0:0:5] } *\n\n",
+        );
+        assert_eq!(
+            out,
+            "{\"game\":1,\"offset\":0,\"tags\":{\"Result\":\"*\"},\"moves\":[\
+             {\"uci\":\"e2e4\",\"san\":\"e4\",\"clk\":60,\"eval\":{\"cp\":30}},\
+             {\"uci\":\"e7e5\",\"san\":\"e5\",\"clk\":5,\"eval\":{\"cp\":120},\
+             \"comments\":[\"[%eval 1.2,20] [%clk 0:0:5]\"]}],\
+             \"result\":\"*\"}\n"
         );
     }
 

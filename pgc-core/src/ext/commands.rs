@@ -133,6 +133,40 @@ impl Clock {
         ))
     }
 
+    /// The value of a clock operand as python-chess reads it (its
+    /// `CLOCK_REGEX`): `h:m:s` or `h:m:s.f` with any number of digits in
+    /// each field (`0:0:5`, `0:90:00`, `1:00:00.`), rounded to the
+    /// millisecond. Every spelling [`Clock::parse`] takes reads to
+    /// the same value; these others cannot be stored typed, as they would
+    /// not be written back the same. `None` for any other operand, or a
+    /// value beyond [`MAX_CLOCK_MILLIS`].
+    pub fn read(s: &[u8]) -> Option<Clock> {
+        let mut fields = s.splitn(3, |&b| b == b':');
+        let (h, m, rest) = (fields.next()?, fields.next()?, fields.next()?);
+        let (sec, frac) = match rest.iter().position(|&b| b == b'.') {
+            Some(d) => (&rest[..d], &rest[d + 1..]),
+            None => (rest, &b""[..]),
+        };
+        if !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut frac_ms = 0;
+        for i in 0..3 {
+            frac_ms = frac_ms * 10 + frac.get(i).map_or(0, |&b| u64::from(b - b'0'));
+        }
+        // Rounded to the millisecond, as `round(clock * 1000)` of
+        // python-chess's seconds.
+        frac_ms += u64::from(frac.get(3).is_some_and(|&b| b >= b'5'));
+        let millis = long_digits(h)?
+            .checked_mul(60)?
+            .checked_add(long_digits(m)?)?
+            .checked_mul(60)?
+            .checked_add(long_digits(sec)?)?
+            .checked_mul(1000)?
+            .checked_add(frac_ms)?;
+        (millis <= MAX_CLOCK_MILLIS).then_some(Clock { millis })
+    }
+
     /// Appends the clock in `format`. Sub-second digits beyond
     /// `format.frac_digits` are not written.
     pub fn render(self, format: ClockFormat, out: &mut Vec<u8>) {
@@ -273,6 +307,60 @@ impl Eval {
             Decimals::Fixed(written)
         };
         Some((Eval::Centipawns(cp), EvalFormat { decimals, plus }))
+    }
+
+    /// The value of an evaluation operand as python-chess reads it (its
+    /// `EVAL_REGEX`): `#[+|-]n`, or `[+|-]` and up to ten digits with an
+    /// optional point and up to two decimals (`.5`, `12.`, `007`, `-0.00`),
+    /// either with a search depth after a comma (`1.2,20`) that is not part
+    /// of the value. Every spelling [`Eval::parse`] takes reads to the same
+    /// value. `None` for any other operand, or a value beyond
+    /// [`MAX_CENTIPAWNS`] or `i32`.
+    pub fn read(s: &[u8]) -> Option<Eval> {
+        let s = match s.iter().position(|&b| b == b',') {
+            Some(c) => {
+                let depth = &s[c + 1..];
+                if depth.is_empty() || !depth.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                &s[..c]
+            }
+            None => s,
+        };
+        let (mate, s) = match s.strip_prefix(b"#") {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let (neg, s) = match s.first()? {
+            b'-' => (true, &s[1..]),
+            b'+' => (false, &s[1..]),
+            _ => (false, s),
+        };
+        let sign = if neg { -1 } else { 1 };
+        if mate {
+            return i32::try_from(sign * i64::try_from(long_digits(s)?).ok()?)
+                .ok()
+                .map(Eval::Mate);
+        }
+        let (int, frac) = match s.iter().position(|&b| b == b'.') {
+            Some(d) => (&s[..d], Some(&s[d + 1..])),
+            None => (s, None),
+        };
+        let cents = match frac {
+            // `12` and `12.`: ten digits at most, at least one.
+            None | Some([]) if !int.is_empty() => 0,
+            Some(f @ ([_] | [_, _])) => digits(f)? * if f.len() == 1 { 10 } else { 1 },
+            _ => return None,
+        };
+        if int.len() > 10 {
+            return None;
+        }
+        let whole = if int.is_empty() { 0 } else { digits(int)? };
+        let cp = i64::try_from(whole * 100 + cents).ok()? * sign;
+        if cp.unsigned_abs() > MAX_CENTIPAWNS as u64 {
+            return None;
+        }
+        Some(Eval::Centipawns(cp as i32))
     }
 
     /// Appends the evaluation in `format` (a `Fixed(0)` format drops the
@@ -438,6 +526,21 @@ fn digits(s: &[u8]) -> Option<u64> {
     }
     s.iter().try_fold(0u64, |acc, &b| {
         b.is_ascii_digit().then(|| acc * 10 + u64::from(b - b'0'))
+    })
+}
+
+/// The decimal value of one or more ASCII digits, leading zeros allowed
+/// in any number; `None` on a non-digit, an empty slice or a value beyond
+/// `u64`.
+fn long_digits(s: &[u8]) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    s.iter().try_fold(0u64, |acc, &b| {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
     })
 }
 

@@ -66,17 +66,17 @@ class ArrowBatch:
     ) -> tuple[object, object]: ...
     def __len__(self) -> int: ...
 
-def encode(pgn: bytes | bytearray, strict: bool = False, threads: int = 0) -> bytes:
+def encode(pgn: bytes | bytearray | memoryview, strict: bool = False, threads: int = 0) -> bytes:
     """PGN -> PGC on ``threads`` threads (0: one per core; the same bytes for
     every number). ``strict``: 1994 records only, games that cannot be
     converted left out. Games that cannot be converted raise a
     ``RejectedGamesWarning``. PGN compressed with zstd, gzip or bzip2 is
     decompressed first; PGC data raises ``PgcError``."""
 
-def decode(data: bytes | bytearray, export: bool = False) -> bytes:
+def decode(data: bytes | bytearray | memoryview, export: bool = False) -> bytes:
     """PGC -> PGN, byte for byte (``export``: the export format)."""
 
-def verify(data: bytes | bytearray) -> list[Problem]:
+def verify(data: bytes | bytearray | memoryview) -> list[Problem]:
     """The problems of PGC bytes (empty when valid)."""
 
 def count_games(data: bytes) -> int: ...

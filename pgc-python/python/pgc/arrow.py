@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pgc import _pgc
-from pgc.games import Source, to_pgc
+from pgc.games import Source, _column_list, to_pgc
 
 #: Every column of a games table, in schema order (``uci`` and ``san`` only
 #: when asked).
@@ -43,6 +43,7 @@ def read_arrow(
     converted): a table holds games only."""
     import pyarrow as pa
 
+    columns = _column_list(columns)
     batches = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads, where)
     schema = pa.schema(batches)
     return pa.RecordBatchReader.from_batches(schema, (pa.record_batch(b) for b in batches))
@@ -88,5 +89,5 @@ def batch_to_arrow(
     order)."""
     import pyarrow as pa
 
-    batch = _pgc.batch_to_arrow(_pgc_bytes(array), columns, uci, san)
+    batch = _pgc.batch_to_arrow(_pgc_bytes(array), _column_list(columns), uci, san)
     return pa.record_batch(batch)

@@ -43,10 +43,25 @@ def _raw(source: Source) -> bytes:
     if isinstance(source, (str, os.PathLike)):
         with io.open(source, "rb") as f:
             return f.read()
-    data = source.read()
+    read = getattr(source, "read", None)
+    if read is None:
+        raise TypeError(
+            f"pgc reads a path, a binary file object or bytes, not {type(source).__name__}"
+        )
+    data = read()
     if isinstance(data, str):
         raise TypeError("pgc reads bytes: open the file in binary mode ('rb')")
     return bytes(data)
+
+
+def _column_list(columns: Any) -> list[str] | None:
+    """``columns=`` as a list (None: the default), refusing a lone name,
+    whose letters would otherwise be taken for names."""
+    if columns is None:
+        return None
+    if isinstance(columns, (str, bytes)):
+        raise TypeError(f"columns={columns!r}: expected a list of names, such as [{columns!r}]")
+    return list(columns)
 
 
 def to_pgc(source: Source, strict: bool = False, threads: int = 0) -> bytes:
@@ -210,6 +225,7 @@ def read(
     before the invalid one have been yielded, those of its own chunk not."""
     if moves not in ("uci", "python-chess"):
         raise ValueError(f"moves={moves!r}: expected 'uci' or 'python-chess'")
+    columns = _column_list(columns)
     wanted = set(FIELDS if columns is None else columns)
     unknown = wanted - set(FIELDS)
     if unknown:

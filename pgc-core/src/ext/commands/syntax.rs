@@ -146,6 +146,43 @@ impl<'a> Command<'a> {
         })
     }
 
+    /// The command's value for a reader of values: [`Command::typed`] for
+    /// a typed command; for a `clk`, `emt`, `egt`, `mct` or `eval` whose
+    /// operands are a spelling that python-chess reads but that is not
+    /// stored typed (`[%eval 1.2,20]`, `[%clk 0:0:5]`; see [`Clock::read`]
+    /// and [`Eval::read`]), that value in the canonical format
+    /// ([`ClockFormat::HMS`], [`EvalFormat::LICHESS`]), which is then not
+    /// how it was written. `None` otherwise.
+    ///
+    /// ```
+    /// use pgc_core::ext::commands::{Eval, TypedCommand};
+    /// use pgc_core::ext::commands::syntax::{Part, parse_comment};
+    ///
+    /// let part = parse_comment(b"[%eval 1.2,20]").next().unwrap();
+    /// let Part::Command { command, .. } = part else { panic!() };
+    /// assert!(command.typed().is_none());
+    /// assert!(matches!(command.value(), Some(TypedCommand::Eval(Eval::Centipawns(120), _))));
+    /// ```
+    pub fn value(&self) -> Option<TypedCommand<'_>> {
+        if let Some(c) = self.typed() {
+            return Some(c);
+        }
+        let Command::Other { name, operands } = *self else {
+            return None;
+        };
+        let kind = match name {
+            b"clk" => TimeKind::Clk,
+            b"emt" => TimeKind::Emt,
+            b"egt" => TimeKind::Egt,
+            b"mct" => TimeKind::Mct,
+            b"eval" => {
+                return Eval::read(operands).map(|e| TypedCommand::Eval(e, EvalFormat::LICHESS));
+            }
+            _ => return None,
+        };
+        Clock::read(operands).map(|c| TypedCommand::Time(kind, c, ClockFormat::HMS))
+    }
+
     fn from_raw(name: &'a [u8], operands: &'a [u8]) -> Command<'a> {
         let other = Command::Other { name, operands };
         let single = || (!operands.contains(&b'"')).then_some(operands);

@@ -382,3 +382,79 @@ fn checking_refuses_what_loading_refuses_at_the_same_byte() {
     }
     assert!(refused > 100, "{refused}");
 }
+
+/// The spellings python-chess's `CLOCK_REGEX` and `EVAL_REGEX` read, with
+/// the values its `clock()` (seconds, here in milliseconds) and `eval()`
+/// give for them, worked out by hand from its code.
+#[test]
+fn read_takes_what_python_chess_reads() {
+    let clock = |s: &str| Clock::read(s.as_bytes()).map(|c| c.millis);
+    assert_eq!(clock("0:0:5"), Some(5_000));
+    assert_eq!(clock("0:90:00"), Some(5_400_000));
+    assert_eq!(clock("100:00:00"), Some(360_000_000));
+    assert_eq!(clock("1:00:00."), Some(3_600_000));
+    assert_eq!(clock("0:00:07.3"), Some(7_300));
+    assert_eq!(clock("0:03:00.25678"), Some(180_257));
+    assert_eq!(clock("0:03:00.2564"), Some(180_256));
+    assert_eq!(clock("00000:00:01"), Some(1_000));
+    for bad in [
+        "0:15.16",
+        "1:00",
+        "1:00:0a",
+        "-1:00:00",
+        "1:00:00,5",
+        ":00:00",
+        "1::00",
+    ] {
+        assert_eq!(clock(bad), None, "{bad}");
+    }
+    assert_eq!(clock("99999999999999999999:00:00"), None);
+
+    let eval = |s: &str| Eval::read(s.as_bytes());
+    assert_eq!(eval("1.2,20"), Some(Eval::Centipawns(120)));
+    assert_eq!(eval(".5"), Some(Eval::Centipawns(50)));
+    assert_eq!(eval("-.05"), Some(Eval::Centipawns(-5)));
+    assert_eq!(eval("12."), Some(Eval::Centipawns(1200)));
+    assert_eq!(eval("007"), Some(Eval::Centipawns(700)));
+    assert_eq!(eval("-0.00"), Some(Eval::Centipawns(0)));
+    assert_eq!(eval("+0.30"), Some(Eval::Centipawns(30)));
+    assert_eq!(eval("#+3,12"), Some(Eval::Mate(3)));
+    assert_eq!(eval("#-0"), Some(Eval::Mate(0)));
+    for bad in [
+        "0.175",
+        "1.2,",
+        "1.2,x",
+        ".",
+        "-",
+        "",
+        "#",
+        "#1.5",
+        "12345678901",
+        "1e3",
+        "0.1.2",
+    ] {
+        assert_eq!(eval(bad), None, "{bad}");
+    }
+}
+
+/// Every spelling the typed parsers take reads to the same value.
+#[test]
+fn read_agrees_with_parse() {
+    for s in ["0:00:00", "1:02:03.4", "001:59:59.999", "123456789:00:00"] {
+        let (c, _) = Clock::parse(s.as_bytes()).unwrap();
+        assert_eq!(Clock::read(s.as_bytes()), Some(c), "{s}");
+    }
+    for s in [
+        "0.17",
+        "-1.5",
+        "+2",
+        "#3",
+        "#-12",
+        "1.50",
+        "9999999.99",
+        "0",
+    ] {
+        let (e, _) = Eval::parse(s.as_bytes()).unwrap();
+        assert_eq!(Eval::read(s.as_bytes()), Some(e), "{s}");
+    }
+}
