@@ -28,10 +28,15 @@ pub enum Error {
 }
 
 impl Error {
-    /// An I/O error about `what` (a file name), or [`Error::BrokenPipe`].
+    /// An I/O error about `what` (a file name), or [`Error::BrokenPipe`];
+    /// damaged compressed input ([`crate::io::is_damage`]) is
+    /// [`Error::Data`].
     pub fn io(what: &str, e: &io::Error) -> Error {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return Error::BrokenPipe;
+        }
+        if crate::io::is_damage(e) {
+            return Error::Data(format!("{what}: {e}"));
         }
         Error::Io(format!("{what}: {e}"))
     }

@@ -108,6 +108,14 @@ impl std::fmt::Display for Damage {
     }
 }
 
+impl std::error::Error for Damage {}
+
+/// Whether `e` is a [`Guarded`] reader's report of damaged compressed data
+/// (a fault of the data, not of reading it).
+pub fn is_damage(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Damage>())
+}
+
 /// Shared view of a [`Damage`] that a [`Guarded`] reader may record.
 #[derive(Debug, Clone, Default)]
 pub struct DamageWatch(std::sync::Arc<std::sync::Mutex<Option<Damage>>>);
@@ -183,10 +191,7 @@ impl Read for Guarded {
                         error,
                     };
                     let Some(watch) = &self.watch else {
-                        return Err(io::Error::new(
-                            io::ErrorKind::InvalidData,
-                            damage.to_string(),
-                        ));
+                        return Err(io::Error::new(io::ErrorKind::InvalidData, damage));
                     };
                     self.failed = true;
                     watch.set(damage);
@@ -472,10 +477,13 @@ impl Input {
     /// Reads the first bytes and gives them back in front of the rest.
     fn peek(&self, mut r: Box<dyn Read>) -> Result<(Vec<u8>, Box<dyn Read>)> {
         let mut head = Vec::with_capacity(SNIFF as usize);
-        (&mut r)
-            .take(SNIFF)
-            .read_to_end(&mut head)
-            .map_err(|e| Error::Io(format!("{}: cannot read: {e}", self.name)))?;
+        (&mut r).take(SNIFF).read_to_end(&mut head).map_err(|e| {
+            if is_damage(&e) {
+                Error::io(&self.name, &e)
+            } else {
+                Error::Io(format!("{}: cannot read: {e}", self.name))
+            }
+        })?;
         let again = head.clone();
         Ok((head, Box::new(Cursor::new(again).chain(r))))
     }

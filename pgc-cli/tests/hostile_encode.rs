@@ -320,6 +320,43 @@ fn verify_reports_damaged_compressed_pgc_and_checks_the_next_file() {
     }
 }
 
+#[test]
+fn readers_of_damaged_compressed_pgc_fail_on_the_data() {
+    let d = tmp();
+    let pgn = d.path().join("in.pgn");
+    fs::write(&pgn, games_text(4_000)).unwrap();
+    let good = d.path().join("good.pgc");
+    let o = run(&["encode", "-q", p(&pgn), "-o", p(&good)], b"");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let pgc_bytes = fs::read(&good).unwrap();
+    for kind in ["zst", "gz", "bz2"] {
+        let whole = compress(kind, &pgc_bytes);
+        let cut = d.path().join(format!("cut.pgc.{kind}"));
+        fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+        let out = d.path().join("out");
+        for args in [
+            vec!["decode", p(&cut), "-o", p(&out), "--force"],
+            vec!["moves", p(&cut), "-o", p(&out), "--force"],
+            vec!["info", p(&cut)],
+            vec!["export", p(&cut), "-o", "x.parquet", "--force"],
+        ] {
+            let mut args = args;
+            let parquet = d.path().join("x.parquet");
+            if let Some(a) = args.iter_mut().find(|a| **a == "x.parquet") {
+                *a = p(&parquet);
+            }
+            let o = run(&args, b"");
+            // A fault of the data (exit 1), not of reading it (exit 2).
+            assert_eq!(code(&o), Some(1), "{kind} {args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("data is damaged before compressed byte"),
+                "{kind} {args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
 // ---- 3. Encoding memory is a small multiple of the largest game ----
 
 /// Peak resident memory, in bytes, of `pgc args…` as `/usr/bin/time -v`

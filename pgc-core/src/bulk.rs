@@ -864,8 +864,6 @@ pub fn result_of(termination: Option<Outcome>, result_tag: Option<&[u8]>) -> &[u
 pub struct BulkReader<R> {
     walker: GameWalker<R>,
     collector: Collector,
-    base_offset: u64,
-    base_games: u64,
 }
 
 impl<R: Read> BulkReader<R> {
@@ -883,8 +881,6 @@ impl<R: Read> BulkReader<R> {
         BulkReader {
             walker,
             collector: Collector::new(opts),
-            base_offset: 0,
-            base_games: 0,
         }
     }
 
@@ -893,12 +889,12 @@ impl<R: Read> BulkReader<R> {
     /// of games before it. Game offsets and numbers, in [`GameInfo`] and in
     /// errors, are then those of the whole file.
     pub fn starting_at(mut self, offset: u64, games: u64) -> BulkReader<R> {
-        self.base_offset = offset;
-        self.base_games = games;
+        self.walker = self.walker.starting_at_offset(offset, games);
         self
     }
 
-    /// Bytes read so far.
+    /// Offset of the next unread byte: bytes read so far, counted from the
+    /// file offset given to [`BulkReader::starting_at`].
     pub fn offset(&self) -> u64 {
         self.walker.offset()
     }
@@ -916,22 +912,13 @@ impl<R: Read> BulkReader<R> {
     /// A positioned [`WalkError`] (framing, structure, an invalid ordinal,
     /// or an extension payload that its codec refuses).
     pub fn next_game(&mut self) -> Result<Option<&BulkGame>, WalkError> {
-        let shift = |mut e: WalkError| {
-            e.offset += self.base_offset;
-            e.game += self.base_games;
-            e
-        };
         let walked = self.walker.walk_game(&mut self.collector);
         // A refused payload comes before any later error of the same walk.
         if let Some(e) = self.collector.error.take() {
-            return Err(shift(e.into()));
+            return Err(e.into());
         }
-        let more = walked.map_err(shift)?;
-        if more {
-            let game = &mut self.collector.game;
-            game.info.offset += self.base_offset;
-            game.info.index += self.base_games;
-            game.end = self.walker.offset() + self.base_offset;
+        if walked? {
+            self.collector.game.end = self.walker.offset();
             Ok(Some(&self.collector.game))
         } else {
             Ok(None)
@@ -1450,6 +1437,25 @@ mod tests {
         let g = r.next_game().unwrap().unwrap();
         assert_eq!(g.clocks().count(), 0);
         assert!(!g.events().any(|e| matches!(e, Event::Time(..))));
+    }
+
+    /// An input that starts mid-file reports file offsets in the error's
+    /// fields and in its message alike.
+    #[test]
+    fn a_framing_error_mid_file_names_one_offset() {
+        let (mut pgc, _) = clocked_game();
+        let bad = pgc.len() as u64;
+        pgc.push(0x64);
+        let mut r = BulkReader::new(&pgc[..], BulkOptions::default()).starting_at(1000, 7);
+        assert!(r.next_game().unwrap().is_some());
+        let e = r.next_game().unwrap_err();
+        assert_eq!((e.offset, e.game), (1000 + bad, 8));
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("byte {}, game 9,", 1000 + bad))
+                && text.contains(&format!("0x64 at byte {}", 1000 + bad)),
+            "{text}"
+        );
     }
 
     #[test]

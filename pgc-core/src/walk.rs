@@ -262,6 +262,17 @@ impl<R: Read> GameWalker<R> {
         self
     }
 
+    /// For a walker over input that starts mid-file: [`starting_at`]
+    /// (`games` before it), with record offsets counted from `offset`, the
+    /// file offset of its first byte, as [`Reader::starting_at`] gives
+    /// them. Call it before anything is read.
+    ///
+    /// [`starting_at`]: GameWalker::starting_at
+    pub(crate) fn starting_at_offset(mut self, offset: u64, games: u64) -> GameWalker<R> {
+        self.reader = self.reader.starting_at(offset);
+        self.starting_at(games)
+    }
+
     /// Games walked so far.
     pub fn games(&self) -> u64 {
         self.parser.games()
