@@ -29,13 +29,13 @@ pub enum Error {
 
 impl Error {
     /// An I/O error about `what` (a file name), or [`Error::BrokenPipe`];
-    /// damaged compressed input ([`crate::io::is_damage`]) is
-    /// [`Error::Data`].
+    /// data that cannot be read as what it claims to be (`InvalidData`,
+    /// such as damaged compressed input) is [`Error::Data`].
     pub fn io(what: &str, e: &io::Error) -> Error {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return Error::BrokenPipe;
         }
-        if crate::io::is_damage(e) {
+        if e.kind() == io::ErrorKind::InvalidData {
             return Error::Data(format!("{what}: {e}"));
         }
         Error::Io(format!("{what}: {e}"))

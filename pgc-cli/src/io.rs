@@ -110,12 +110,6 @@ impl std::fmt::Display for Damage {
 
 impl std::error::Error for Damage {}
 
-/// Whether `e` is a [`Guarded`] reader's report of damaged compressed data
-/// (a fault of the data, not of reading it).
-pub fn is_damage(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<Damage>())
-}
-
 /// Shared view of a [`Damage`] that a [`Guarded`] reader may record.
 #[derive(Debug, Clone, Default)]
 pub struct DamageWatch(std::sync::Arc<std::sync::Mutex<Option<Damage>>>);
@@ -478,7 +472,7 @@ impl Input {
     fn peek(&self, mut r: Box<dyn Read>) -> Result<(Vec<u8>, Box<dyn Read>)> {
         let mut head = Vec::with_capacity(SNIFF as usize);
         (&mut r).take(SNIFF).read_to_end(&mut head).map_err(|e| {
-            if is_damage(&e) {
+            if e.kind() == io::ErrorKind::InvalidData {
                 Error::io(&self.name, &e)
             } else {
                 Error::Io(format!("{}: cannot read: {e}", self.name))

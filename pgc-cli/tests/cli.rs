@@ -770,7 +770,16 @@ fn limits_are_passed_through_and_name_their_flag() {
 
 #[test]
 fn an_input_with_no_game_keeps_its_whitespace() {
-    for input in [&b"\n"[..], b"\n\n  \r\n", b" \t\x0c\n\r\n\n\n"] {
+    // Escape lines (`%` in column 1) are no game either, as pgn-reader and
+    // python-chess read them; a `%` elsewhere is a token.
+    for input in [
+        &b"\n"[..],
+        b"\n\n  \r\n",
+        b" \t\x0c\n\r\n\n\n",
+        b"% a note\n",
+        b"\n% one\r\n%two",
+        b"\xef\xbb\xbf%% after a byte-order mark\n\n",
+    ] {
         let pgc_bytes = encode(input);
         // One extension record (0x80) of kind 0x0a, verbatim text.
         assert_eq!(&pgc_bytes[..2], &[0x80, 0x0a], "{input:?}");
@@ -782,4 +791,6 @@ fn an_input_with_no_game_keeps_its_whitespace() {
         assert!(ok(&["encode", "-q", "--strict"], input).is_empty());
     }
     assert!(encode(b"").is_empty());
+    let o = run(&["encode", "-q"], b"  % not in column 1\n");
+    assert_eq!(code(&o), 1, "a token that is no move: {}", stderr(&o));
 }

@@ -62,8 +62,9 @@ pub struct GameEnd {
     /// Length in bytes of the game (its raw slice), including trailing
     /// whitespace.
     pub len: usize,
-    /// `false` if the bytes contain no token at all (only whitespace and
-    /// possibly a byte order mark up to the end of the input): no game.
+    /// `false` if the bytes contain no token at all (only whitespace, `%`
+    /// escape lines and possibly a byte order mark up to the end of the
+    /// input): no game.
     pub has_tokens: bool,
 }
 
@@ -219,7 +220,7 @@ pub fn lex_games<V: Visitor>(
     loop {
         let len = match lex_one(rest, true, start, ctx, visitor) {
             Ok(Some(len)) => len,
-            // Whitespace alone makes no game.
+            // Whitespace and escape lines alone make no game.
             Ok(None) => break,
             // Unreachable: with eof = true a game ends.
             Err(NeedMore) => rest.len(),
@@ -260,7 +261,7 @@ pub(crate) fn lex_one<V: Visitor>(
     } else {
         0
     };
-    if rest[bom..].iter().all(|&b| is_whitespace(b)) {
+    if holds_no_token(&rest[bom..], ctx.at_line_start) {
         return Ok(None);
     }
     match visitor.begin_game(start) {
@@ -272,6 +273,26 @@ pub(crate) fn lex_one<V: Visitor>(
         },
         ControlFlow::Break(()) => scan_game(rest, eof, ctx).map(|e| Some(e.len)),
     }
+}
+
+/// Whether `bytes` hold only whitespace and escape lines (`%` in column 1
+/// to the line's end), no token: no game. `at_line_start` says whether
+/// `bytes[0]` is in column 1.
+fn holds_no_token(bytes: &[u8], mut at_line_start: bool) -> bool {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' && at_line_start {
+            match memchr(b'\n', &bytes[i..]) {
+                Some(k) => i += k,
+                None => return true,
+            }
+        } else if !is_whitespace(b) {
+            return false;
+        }
+        at_line_start = bytes[i] == b'\n';
+        i += 1;
+    }
+    true
 }
 
 /// The events of [`lex_game`] before `end_game`.
@@ -690,7 +711,11 @@ impl Machine<'_> {
                 _ => {}
             }
         }
-        self.has_tokens = true;
+        // An escape line is no token: `%` lines and whitespace alone make
+        // no game, as for pgn-reader and python-chess.
+        if b != b'%' || !self.at_col1(pos) {
+            self.has_tokens = true;
+        }
 
         match b {
             b'[' => match parse_tag(input, pos, eof)? {
@@ -1495,6 +1520,8 @@ mod tests {
         );
         assert!(games(b"").is_empty());
         assert!(games(b" \r\n\0\0 ").is_empty());
+        assert!(games(b"% escape\n\n%another\r\n  \n%").is_empty());
+        assert_eq!(games(b"% escape\n1. e4 *\n").len(), 1);
         let g = games_with(b"\n\n[A \"1\"]\n", true);
         has(
             &g[0],

@@ -83,7 +83,8 @@ pub struct PgnReader<R> {
     /// The byte before `buf[start]` is `\n` (or there is none).
     at_line_start: bool,
     max_game_bytes: usize,
-    /// Whitespace that no game holds (an input with no game at all).
+    /// Whitespace and escape lines that no game holds (an input with no
+    /// game at all).
     unclaimed: Vec<u8>,
     /// Whitespace over the limit was dropped: none is kept as unclaimed.
     dropped_whitespace: bool,
@@ -127,7 +128,7 @@ impl<R: Read> PgnReader<R> {
     /// Takes the whitespace read that belongs to no game. A game holds the
     /// whitespace after it up to the next game, and the first game the
     /// whitespace before it, so only an input with no game at all (empty
-    /// lines, spaces) leaves any: a writer that keeps every byte stores
+    /// lines, spaces, `%` escape lines) leaves any: a writer that keeps every byte stores
     /// them after [`Self::read_game`] has returned `Ok(None)`. An input of
     /// whitespace longer than [`Self::max_game_bytes`] is not held (memory
     /// stays bounded): then none is returned, and [`Self::offset`] counts
@@ -154,8 +155,8 @@ impl<R: Read> PgnReader<R> {
     /// Reads the next game and reports it to `visitor`.
     ///
     /// Returns `Ok(None)` at the end of the input (trailing whitespace after
-    /// the last game belongs to that game; an input of only whitespace has
-    /// no game).
+    /// the last game belongs to that game; an input of only whitespace and
+    /// `%` escape lines has no game).
     ///
     /// # Errors
     ///
