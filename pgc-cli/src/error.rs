@@ -29,16 +29,21 @@ pub enum Error {
 
 impl Error {
     /// An I/O error about `what` (a file name), or [`Error::BrokenPipe`];
-    /// data that cannot be read as what it claims to be (`InvalidData`,
-    /// such as damaged compressed input) is [`Error::Data`].
+    /// damaged compressed input ([`Damage`]) is [`Error::Data`].
     pub fn io(what: &str, e: &io::Error) -> Error {
         if e.kind() == io::ErrorKind::BrokenPipe {
             return Error::BrokenPipe;
         }
-        if e.kind() == io::ErrorKind::InvalidData {
+        if Error::is_damage(e) {
             return Error::Data(format!("{what}: {e}"));
         }
         Error::Io(format!("{what}: {e}"))
+    }
+
+    /// Whether `e` reports damaged compressed data (a [`Damage`]): a fault
+    /// of the data, not of reading it.
+    pub fn is_damage(e: &io::Error) -> bool {
+        e.get_ref().is_some_and(|inner| inner.is::<Damage>())
     }
 
     /// The process exit code for this error.
@@ -62,3 +67,31 @@ impl fmt::Display for Error {
 
 /// The result of a command.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// Where a compressed input turned out to be damaged (truncated or
+/// corrupted) and what the decompressor said.
+#[derive(Debug)]
+pub struct Damage {
+    /// `zstd`, `gzip` or `bzip2`.
+    pub compression: &'static str,
+    /// Compressed bytes handed to the decompressor when it failed: the
+    /// damage lies before this offset of the file.
+    pub compressed: u64,
+    /// Decompressed bytes read correctly before the failure.
+    pub decompressed: u64,
+    /// The decompressor's error.
+    pub error: io::Error,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the {} data is damaged before compressed byte {}, after {} good decompressed \
+             bytes ({})",
+            self.compression, self.compressed, self.decompressed, self.error
+        )
+    }
+}
+
+impl std::error::Error for Damage {}

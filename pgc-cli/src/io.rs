@@ -25,7 +25,7 @@
 pub mod frame_index;
 pub mod seekable;
 
-use crate::error::{Error, Result};
+use crate::error::{Damage, Error, Result};
 use crate::syncer::Syncer;
 use std::fs::File;
 use std::io::{self, BufWriter, Cursor, IsTerminal, Read, Write};
@@ -81,34 +81,6 @@ pub struct Opened {
     /// the decompression failed, if it did.
     pub damage: Option<DamageWatch>,
 }
-
-/// Where a compressed input turned out to be damaged (truncated or
-/// corrupted) and what the decompressor said.
-#[derive(Debug)]
-pub struct Damage {
-    /// `zstd`, `gzip` or `bzip2`.
-    pub compression: &'static str,
-    /// Compressed bytes handed to the decompressor when it failed: the
-    /// damage lies before this offset of the file.
-    pub compressed: u64,
-    /// Decompressed bytes read correctly before the failure.
-    pub decompressed: u64,
-    /// The decompressor's error.
-    pub error: io::Error,
-}
-
-impl std::fmt::Display for Damage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the {} data is damaged before compressed byte {}, after {} good decompressed \
-             bytes ({})",
-            self.compression, self.compressed, self.decompressed, self.error
-        )
-    }
-}
-
-impl std::error::Error for Damage {}
 
 /// Shared view of a [`Damage`] that a [`Guarded`] reader may record.
 #[derive(Debug, Clone, Default)]

@@ -5,8 +5,8 @@
 //! `--max-game-bytes` without holding it, and keeps the whitespace of an
 //! input with no game.
 
-use crate::error::{Error, Result};
-use crate::io::{Damage, DamageWatch};
+use crate::error::{Damage, Error, Result};
+use crate::io::DamageWatch;
 use pgn_bridge::{GameStart, PgnError, PgnReader, Reject, RejectReason, Skip, Visitor};
 use std::io::Read;
 use std::ops::ControlFlow;

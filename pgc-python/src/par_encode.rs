@@ -39,8 +39,8 @@ impl Visitor for CopyRaw {
 }
 
 /// The batches of `pgn`: each whole games' bytes and its first game.
-fn batches(pgn: &[u8]) -> Result<Vec<(GameStart, Vec<u8>)>, PgnError> {
-    let mut reader = PgnReader::new(pgn);
+fn batches(pgn: &[u8], max_game_bytes: usize) -> Result<Vec<(GameStart, Vec<u8>)>, PgnError> {
+    let mut reader = PgnReader::new(pgn).with_max_game_bytes(max_game_bytes);
     let mut out = Vec::new();
     loop {
         let mut v = CopyRaw {
@@ -114,7 +114,7 @@ pub(crate) fn encode_par(
     opts: &EncodeOptions,
     threads: usize,
 ) -> Result<(Vec<u8>, Rejected), PgnError> {
-    let work = batches(pgn)?;
+    let work = batches(pgn, opts.max_game_bytes)?;
     let slots: Vec<Mutex<(Vec<u8>, Rejected)>> = work.iter().map(|_| Mutex::default()).collect();
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -150,8 +150,11 @@ pub(crate) fn encode_pgn(
     strict: bool,
     threads: usize,
 ) -> Result<(Vec<u8>, Rejected), pgn_bridge::Error> {
+    // The whole input is in memory already: a game may be as large as it
+    // (the limit bounds the memory of a reader of a stream).
     let opts = EncodeOptions {
         strict,
+        max_game_bytes: pgn.len().max(pgn_bridge::DEFAULT_MAX_GAME_BYTES),
         ..EncodeOptions::default()
     };
     let threads = crate::threads::thread_count(threads);

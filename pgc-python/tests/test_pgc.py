@@ -95,6 +95,17 @@ class RoundTrip(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "not NoneType"):
             list(pgc.read(None))
 
+    def test_a_game_larger_than_the_command_lines_limit_is_converted(self):
+        # The command line bounds a game at 64 MiB (--max-game-bytes) to
+        # bound the memory of a stream; bytes given to Python are in memory
+        # whole, so any game they hold converts.
+        text = b'[Event "a"]\n\n1. e4 {' + b"x" * (65 << 20) + b"} e5 *\n\n"
+        text += (SAMPLES / "opera.pgn").read_bytes()
+        for threads in (1, 2):
+            with self.subTest(threads=threads):
+                data = pgc.encode(text, threads=threads)
+                self.assertEqual(pgc.decode(data), text)
+
     def test_a_lone_column_name_is_a_type_error(self):
         text = (SAMPLES / "opera.pgn").read_bytes()
         with self.assertRaisesRegex(TypeError, "list of names"):

@@ -78,10 +78,14 @@ pub struct PgnToPgc<R: Read> {
 }
 
 impl<R: Read> PgnToPgc<R> {
-    /// A converter over `input`.
+    /// A converter over `input`, its games up to `opts.max_game_bytes`.
     pub fn new(input: R, opts: &EncodeOptions) -> PgnToPgc<R> {
+        let reader = PgnReader::new(input);
         PgnToPgc {
-            reader: PgnReader::new(input),
+            reader: match opts.max_game_bytes {
+                0 => reader,
+                limit => reader.with_max_game_bytes(limit),
+            },
             encoder: Encoder::new(*opts),
         }
     }

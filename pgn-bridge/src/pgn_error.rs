@@ -37,7 +37,7 @@ pub enum PgnError {
     #[error(
         "PGN game #{} starting at byte {offset} (line {line}) is larger than the limit of {limit} bytes (max_game_bytes); \
          check the input near that line for an unterminated `{{` comment or tag string, \
-         or raise the limit with PgnReader::with_max_game_bytes",
+         or raise the limit (`EncodeOptions::max_game_bytes`, `PgnReader::with_max_game_bytes`)",
         game + 1
     )]
     GameTooLarge {

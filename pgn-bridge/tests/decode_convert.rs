@@ -288,3 +288,26 @@ fn an_input_of_whitespace_only_comes_back_whole() {
     pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).unwrap();
     assert_eq!(back, input);
 }
+
+#[test]
+fn max_game_bytes_of_the_options_bounds_a_game() {
+    let pgn = format!(
+        "{GOOD}\n[Event \"long\"]\n\n1. e4 {{{}}} *\n",
+        "x".repeat(200)
+    );
+    let opts = |max_game_bytes| EncodeOptions {
+        max_game_bytes,
+        ..EncodeOptions::default()
+    };
+    let e = pgn_to_pgc(pgn.as_bytes(), Vec::new(), None, &opts(100)).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("PGN game #2") && text.contains("limit of 100 bytes"),
+        "{text}"
+    );
+    let mut pgc = Vec::new();
+    pgn_to_pgc(pgn.as_bytes(), &mut pgc, None, &opts(1000)).unwrap();
+    let mut back = Vec::new();
+    pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).unwrap();
+    assert_eq!(back, pgn.as_bytes());
+}

@@ -295,11 +295,12 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             "--max-rav-depth must be at least 1 for encode (to drop variations, remove them from the PGN)".into(),
         ));
     }
+    let max_game_bytes = a.limits.max_game_bytes();
     let opts = EncodeOptions {
         strict: a.strict,
         max_rav_depth: a.limits.max_rav_depth.unwrap_or(0),
+        max_game_bytes,
     };
-    let max_game_bytes = a.limits.max_game_bytes();
     let sel = a.select.selection();
     crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let dup_out = match &a.select.duplicates {

@@ -44,6 +44,10 @@ pub struct EncodeOptions {
     pub strict: bool,
     /// Deepest RAV nesting accepted (0 = the core's default limit).
     pub max_rav_depth: u32,
+    /// Largest game read by [`crate::pgn_to_pgc`] and
+    /// [`crate::PgnToPgc`], in bytes (0 = [`crate::DEFAULT_MAX_GAME_BYTES`];
+    /// see [`crate::PgnReader::with_max_game_bytes`]).
+    pub max_game_bytes: usize,
 }
 
 /// What strict mode could not keep, by kind.

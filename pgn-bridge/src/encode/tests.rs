@@ -335,7 +335,7 @@ fn result_reconciliation() {
 fn encode(pgn: &str, strict: bool) -> (GameOutput, Vec<u8>) {
     let mut enc = Encoder::new(EncodeOptions {
         strict,
-        max_rav_depth: 0,
+        ..EncodeOptions::default()
     });
     let out = PgnReader::new(pgn.as_bytes())
         .read_game(&mut enc)
@@ -534,8 +534,8 @@ fn reject_reasons_read_as_before() {
     }
     let deep = format!("[Event \"x\"]\n\n1. e4 {}*\n", "(1. d4 ".repeat(3));
     let mut enc = Encoder::new(EncodeOptions {
-        strict: false,
         max_rav_depth: 2,
+        ..EncodeOptions::default()
     });
     let out = PgnReader::new(deep.as_bytes())
         .read_game(&mut enc)
