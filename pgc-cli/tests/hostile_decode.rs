@@ -120,6 +120,39 @@ fn a_bad_payload_between_games_fails_decode_as_verify() {
     assert_eq!(bytes_named(&err(&o))[0], 2, "{}", err(&o));
 }
 
+#[test]
+fn skipped_variations_break_the_rules_for_moves_and_export_as_for_verify() {
+    // 1. e4, then 300 RAVs each holding 1. d4 and the next (deeper than
+    // the default limit of 256), closed; and a game whose RAV holds a RAV
+    // with no move before it.
+    let mut deep = vec![0x05, 0x03, 0x01, 13];
+    for _ in 0..300 {
+        deep.extend([0x08, 0x03, 0x01, 11]);
+    }
+    deep.extend([0x09; 300]);
+    deep.push(0x06);
+    let empty = [
+        0x05, 0x03, 0x01, 13, 0x08, 0x03, 0x01, 11, 0x08, 0x08, 0x09, 0x09, 0x09, 0x06,
+    ];
+    let dir = temp_dir("skipped-ravs");
+    for (data, byte, words) in [
+        (&deep[..], 4 + 256 * 4, "--max-rav-depth"),
+        (&empty[..], 9, "no move before it"),
+    ] {
+        let v = pgc(&["verify", "-"], data);
+        assert_eq!(v.status.code(), Some(1), "{}", out(&v));
+        assert!(out(&v).contains(&format!("byte {byte},")), "{}", out(&v));
+        for (cmd, name) in [("moves", "moves.txt"), ("export", "games.parquet")] {
+            let to = dir.join(name);
+            let o = pgc(&[cmd, "-", "-o", s(&to), "--force"], data);
+            assert_eq!(o.status.code(), Some(1), "pgc {cmd}: {}", err(&o));
+            assert_eq!(bytes_named(&err(&o)), [byte], "pgc {cmd}: {}", err(&o));
+            assert!(err(&o).contains(words), "pgc {cmd}: {}", err(&o));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A PGN of `n` small games of different lengths.
 fn many_games(n: usize) -> String {
     let moves = [

@@ -423,8 +423,13 @@ pub struct GameParser {
     index: u64,
     /// The current line and the lines around the open RAVs (entered ones).
     lines: Vec<Line>,
-    /// Nesting within a skipped RAV (0: not skipping).
+    /// Nesting within a RAV skipped for its depth (0: not skipping).
     skip: u64,
+    /// The number of lines when the reader skipped a RAV
+    /// ([`GameParser::skip_rav`]; 0: none skipped): while at least as many
+    /// are open, records are checked as anywhere and come as
+    /// [`Event::Skipped`].
+    quiet_from: usize,
     /// The open game's FEN value and where its tag is.
     fen: Vec<u8>,
     fen_at: Option<(u64, Marker)>,
@@ -448,6 +453,7 @@ impl GameParser {
             index: 0,
             lines: Vec::new(),
             skip: 0,
+            quiet_from: 0,
             fen: Vec::new(),
             fen_at: None,
             variant: Vec::new(),
@@ -514,11 +520,13 @@ impl GameParser {
     }
 
     /// Skips the RAV that just began ([`Event::RavBegin`]): its records come
-    /// as [`Event::Skipped`] up to its 0x09 (structure errors still come).
+    /// as [`Event::Skipped`] up to and with its 0x09. They are checked as
+    /// in an entered RAV (a RAV inside needs a move before it and nests at
+    /// most [`Limits::max_rav_depth`] deep), so a reader that skips
+    /// variations finds the errors a reader that enters them finds.
     pub fn skip_rav(&mut self) {
-        if self.skip == 0 && self.lines.len() > 1 {
-            self.lines.pop();
-            self.skip = 1;
+        if self.skip == 0 && self.quiet_from == 0 && self.lines.len() > 1 {
+            self.quiet_from = self.lines.len();
         }
     }
 
@@ -546,6 +554,7 @@ impl GameParser {
         self.patched = false;
         self.lines.clear();
         self.skip = 0;
+        self.quiet_from = 0;
         self.fen_at = None;
         self.has_variant = false;
     }
@@ -588,7 +597,7 @@ impl GameParser {
     pub(crate) fn feed_common<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Option<Event<'a>> {
         match rec {
             RecordRef::ShortMoves(m) | RecordRef::LongMoves(m)
-                if self.state == State::Movetext && self.skip == 0 =>
+                if self.state == State::Movetext && self.skip == 0 && self.quiet_from == 0 =>
             {
                 let line = self.lines.last_mut()?;
                 line.ply = line.ply.saturating_add(m.len() as u32);
@@ -856,6 +865,28 @@ impl GameParser {
             }
             return Self::step(Event::Skipped);
         }
+        if self.quiet_from > 0 {
+            // In a RAV the reader skips: checked as in an entered one.
+            let mut step = self.in_line(offset, rec);
+            if self.lines.len() < self.quiet_from {
+                // Its 0x09.
+                self.quiet_from = 0;
+            }
+            step.event = Event::Skipped;
+            return step;
+        }
+        self.in_line(offset, rec)
+    }
+
+    /// A movetext record other than a tag or 0x06, outside a RAV skipped
+    /// for its depth: the line it stands in follows it.
+    fn in_line<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
+        let marker = rec.marker();
+        let fail = |p: &GameParser, kind, event| Step {
+            movetext_begins: false,
+            event,
+            error: Some(p.error(offset, Some(marker), kind)),
+        };
         let depth = self.lines.len().saturating_sub(1);
         let Some(line) = self.lines.last_mut() else {
             // The movetext always has its main line.
@@ -1287,6 +1318,56 @@ mod tests {
         assert_eq!(ev[7], Event::Skipped);
         assert!(matches!(ev[8], Event::Moves { .. }));
         assert_eq!(ev[9], Event::End);
+    }
+
+    /// The errors of feeding `bytes`, the reader skipping every RAV it is
+    /// offered (`skip`) or entering it.
+    fn errors_when(bytes: &[u8], limits: Limits, skip: bool) -> Vec<(u64, GameErrorKind)> {
+        let mut p = GameParser::new(limits.clone());
+        let mut errors = vec![];
+        let mut at = 0;
+        while at < bytes.len() {
+            let (rec, len) = frame(&bytes[at..], &limits).unwrap();
+            let s = p.feed(at as u64, rec);
+            if skip && s.event == Event::RavBegin {
+                p.skip_rav();
+            }
+            errors.extend(s.error.map(|e| (e.offset, e.kind)));
+            at += len;
+        }
+        errors.extend(p.finish(at as u64).map(|e| (e.offset, e.kind)));
+        errors
+    }
+
+    #[test]
+    fn a_skipped_rav_is_checked_as_an_entered_one() {
+        let limits = Limits {
+            max_rav_depth: 3,
+            ..Limits::default()
+        };
+        // 1. e4 (1. d4 ( ( 1. Nf3 ... ) ) ): a RAV with no move before it
+        // inside the skipped one, then RAVs nested too deep.
+        let mut b = vec![0x05, 0x03, 1, 13, 0x08, 0x03, 1, 11, 0x08, 0x08, 0x09, 0x09];
+        for _ in 0..4 {
+            b.extend([0x08, 0x03, 1, 2]);
+        }
+        b.extend([0x09; 4]);
+        b.extend([0x09, 0x03, 1, 12, 0x06]);
+        let entered = errors_when(&b, limits.clone(), false);
+        assert_eq!(
+            entered,
+            [
+                (9, GameErrorKind::RavWithoutMove),
+                (20, GameErrorKind::RavTooDeep { limit: 3 })
+            ]
+        );
+        assert_eq!(errors_when(&b, limits.clone(), true), entered);
+        // A game ending inside the skipped RAV.
+        let open = [0x05, 0x03, 1, 13, 0x08, 0x03, 1, 11, 0x08, 0x03, 1, 2, 0x06];
+        assert_eq!(
+            errors_when(&open, limits.clone(), true),
+            [(12, GameErrorKind::EndInsideRav { open: 2 })]
+        );
     }
 
     #[test]
