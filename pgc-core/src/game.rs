@@ -1323,7 +1323,7 @@ mod tests {
     /// The errors of feeding `bytes`, the reader skipping every RAV it is
     /// offered (`skip`) or entering it.
     fn errors_when(bytes: &[u8], limits: Limits, skip: bool) -> Vec<(u64, GameErrorKind)> {
-        let mut p = GameParser::new(limits.clone());
+        let mut p = GameParser::new(limits);
         let mut errors = vec![];
         let mut at = 0;
         while at < bytes.len() {
@@ -1353,7 +1353,7 @@ mod tests {
         }
         b.extend([0x09; 4]);
         b.extend([0x09, 0x03, 1, 12, 0x06]);
-        let entered = errors_when(&b, limits.clone(), false);
+        let entered = errors_when(&b, limits, false);
         assert_eq!(
             entered,
             [
@@ -1361,11 +1361,11 @@ mod tests {
                 (20, GameErrorKind::RavTooDeep { limit: 3 })
             ]
         );
-        assert_eq!(errors_when(&b, limits.clone(), true), entered);
+        assert_eq!(errors_when(&b, limits, true), entered);
         // A game ending inside the skipped RAV.
         let open = [0x05, 0x03, 1, 13, 0x08, 0x03, 1, 11, 0x08, 0x03, 1, 2, 0x06];
         assert_eq!(
-            errors_when(&open, limits.clone(), true),
+            errors_when(&open, limits, true),
             [(12, GameErrorKind::EndInsideRav { open: 2 })]
         );
     }
