@@ -559,6 +559,22 @@ impl GameParser {
         self.has_variant = false;
     }
 
+    /// The step of a record `rec` at `offset` that breaks a rule: `event`,
+    /// and the error `kind`.
+    fn failed<'a>(
+        &self,
+        offset: u64,
+        rec: RecordRef<'_>,
+        kind: GameErrorKind,
+        event: Event<'a>,
+    ) -> Step<'a> {
+        Step {
+            movetext_begins: false,
+            event,
+            error: Some(self.error(offset, Some(rec.marker()), kind)),
+        }
+    }
+
     fn error(&self, offset: u64, marker: Option<Marker>, kind: GameErrorKind) -> GameError {
         GameError {
             offset,
@@ -815,12 +831,7 @@ impl GameParser {
     }
 
     fn movetext<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
-        let marker = rec.marker();
-        let fail = |p: &GameParser, kind, event| Step {
-            movetext_begins: false,
-            event,
-            error: Some(p.error(offset, Some(marker), kind)),
-        };
+        let fail = |p: &GameParser, kind, event| p.failed(offset, rec, kind, event);
         // Tags are wrong anywhere in the movetext, and 0x06 ends the game
         // whether or not a RAV is being skipped.
         match rec {
@@ -882,11 +893,7 @@ impl GameParser {
     /// for its depth: the line it stands in follows it.
     fn in_line<'a>(&mut self, offset: u64, rec: RecordRef<'a>) -> Step<'a> {
         let marker = rec.marker();
-        let fail = |p: &GameParser, kind, event| Step {
-            movetext_begins: false,
-            event,
-            error: Some(p.error(offset, Some(marker), kind)),
-        };
+        let fail = |p: &GameParser, kind, event| p.failed(offset, rec, kind, event);
         let depth = self.lines.len().saturating_sub(1);
         let Some(line) = self.lines.last_mut() else {
             // The movetext always has its main line.
