@@ -159,6 +159,49 @@ fn walk<R: Read>(r: R) -> (u64, Option<String>) {
     }
 }
 
+/// Walks every game with a visitor that plays every move (`skip` false) or
+/// skips every variation as `pgc moves` does: the first error.
+fn walk_lines(data: &[u8], skip: bool) -> Option<pgc_core::WalkError> {
+    struct Lines(bool);
+    impl GameVisitor for Lines {
+        fn wants_san(&self) -> bool {
+            false
+        }
+        fn begin_variation(&mut self) -> ControlFlow<(), pgc_core::Skip> {
+            ControlFlow::Continue(pgc_core::Skip(self.0))
+        }
+    }
+    let mut w = GameWalker::new(data);
+    loop {
+        match w.walk_game(&mut Lines(skip)) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(e),
+        }
+    }
+}
+
+/// Skipping variations hides their moves, not their structure: a walk
+/// that skips them fails only where one that enters them fails, and at a
+/// grammar error of the one that enters them, with the same error.
+fn check_skipped_variations(data: &[u8]) {
+    let entered = walk_lines(data, false);
+    let skipped = walk_lines(data, true);
+    if let Some(e) = &skipped {
+        assert!(
+            entered.is_some(),
+            "skipping variations fails ({e}) where entering them does not"
+        );
+    }
+    if let Some(e) = entered.filter(|e| matches!(e.kind, pgc_core::WalkErrorKind::Structure(_))) {
+        assert_eq!(
+            skipped.as_ref().map(ToString::to_string),
+            Some(e.to_string()),
+            "a grammar error that skipping variations does not find"
+        );
+    }
+}
+
 /// Encodes PGN; the error text on failure.
 pub fn encode(pgn: &[u8]) -> Result<(Vec<u8>, EncodeStats), String> {
     let mut pgc = Vec::new();
@@ -185,6 +228,7 @@ pub fn check_pgc(data: &[u8]) {
     let report = pgn_bridge::verify(&Verifier::new().limits(Limits::default()), data)
         .expect("verify reads from memory");
     let (_, walk_err) = walk(data);
+    check_skipped_variations(data);
     let decoded = decode(data);
     // The walker renders no text: a text patch that does not fit its
     // game's rendering is an error of the decoder (and of the verifier,
