@@ -25,7 +25,9 @@
 # pgc-encode-j2 pgc-decode-j2 pgc-moves pgc-moves-j2 pgn-extract scid-import scid-export python-chess
 # peer-validate peer-uci peer-naive), TIMEOUT (seconds per run, default 900), BUDGET
 # (seconds of runs after which a tool is not repeated, default 60),
-# CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1.
+# CORPUS, NO_BUILD=1 (use the binaries as they are), NO_INSTALL=1,
+# PGC_BIN (the `pgc` to measure instead of target/release/pgc, e.g. the
+# profile-guided build of scripts/build-pgo, target/pgo/release/pgc).
 #
 # BASELINE=DIR: DIR holds another build of `pgc` (say, of the commit before
 # a change) and maybe of `pgc-peer`. Every pgc row is then also run with
@@ -61,7 +63,7 @@ if [ "${NO_BUILD:-0}" != 1 ]; then
         log "pgc-peer or pgc-peer-uci did not build; its rows will say so"
 fi
 target_dir=${CARGO_TARGET_DIR:-$root/target}
-PGC="$target_dir/release/pgc"
+PGC="${PGC_BIN:-$target_dir/release/pgc}"
 PGC_PEER="$target_dir/release/pgc-peer"
 PGC_PEER_UCI="$target_dir/release/pgc-peer-uci"
 PGC_BASELINE=""
