@@ -162,7 +162,7 @@ fn variant_suffix(pos: &VariantPosition) -> &'static [u8] {
     match shakmaty::san::Suffix::from_position(pos) {
         Some(shakmaty::san::Suffix::Checkmate) => b"#",
         Some(shakmaty::san::Suffix::Check) => b"+",
-        None => b"",
+        None => crate::ordinal::NO_SUFFIX,
     }
 }
 

@@ -46,10 +46,10 @@ impl CensusMemo {
 #[inline]
 pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'static [u8] {
     match memo.census(pos) {
-        Some(census) if !census.in_check() => b"",
+        Some(census) if !census.in_check() => super::NO_SUFFIX,
         Some(census) => mate_suffix(pos, Some(census)),
         None if pos.is_check() => mate_suffix(pos, None),
-        None => b"",
+        None => super::NO_SUFFIX,
     }
 }
 
