@@ -309,3 +309,17 @@ fn the_text_and_the_pv_come_from_one_replay() {
     render_note_with_pv(&pd, &line(&start), &mut text, |m| none.push(m)).unwrap();
     assert!(none.is_empty());
 }
+
+#[test]
+fn leb_len_is_the_length_put_varint_writes() {
+    let mut values = vec![0u64, u64::MAX];
+    for bit in 0..64 {
+        let p = 1u64 << bit;
+        values.extend([p - 1, p, p + 1]);
+    }
+    for v in values {
+        let mut out = Vec::new();
+        crate::item::put_varint(&mut out, v);
+        assert_eq!(leb_len(v), out.len(), "{v}");
+    }
+}
