@@ -47,7 +47,8 @@ use crate::ordinal::OrdinalError;
 use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
 pub use crate::trail::{LinePositions, LineTrail};
 use crate::variant::VariantPosition;
-use shakmaty::{Chess, Position};
+use list_memo::ListMemo;
+use shakmaty::{Chess, Move, Position};
 use std::ops::{ControlFlow, Range};
 
 /// Most templates one record holds.
@@ -317,18 +318,62 @@ impl MovesFrom {
 /// as it was) when a move is not legal there, or not spelled exactly as
 /// [`render_moves`] writes it. Standard chess and Chess960 only.
 pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bool {
+    encode_list(pos, text, out, &ListMemo::default(), None)
+}
+
+/// [`encode_moves`], taking the moves `text` shares with the list kept in
+/// `earlier` from there, and keeping `text` in `keep` when it has three
+/// moves or more (a shorter list leaves `keep` as it was).
+fn encode_list(
+    pos: &VariantPosition,
+    text: &[u8],
+    out: &mut Vec<u8>,
+    earlier: &ListMemo,
+    keep: Option<&mut ListMemo>,
+) -> bool {
     let VariantPosition::Chess(c) = pos else {
         return false;
     };
     if text.is_empty() {
         return true;
     }
+    let third = memchr::memchr_iter(b' ', text)
+        .nth(1)
+        .map(|space| space + 1);
+    let mut keep = keep.filter(|_| third.is_some());
+    if let Some(k) = keep.as_deref_mut() {
+        k.forget();
+    }
+    // Move `i`, played in `p`, kept from the third move on.
+    let note = |keep: &mut Option<&mut ListMemo>, i: usize, p: &Chess, m: Move, ordinal: u8| {
+        if let Some(k) = keep.as_deref_mut()
+            && i >= 2
+        {
+            if i == 2 {
+                k.start = Some(p.clone());
+            }
+            k.moves.push(m);
+            k.ordinals.push(ordinal);
+        }
+    };
     let mark = out.len();
     let mut p: Chess = c.clone();
+    let (shared, skip) = earlier.shared(c, text);
+    for (i, (&m, &ordinal)) in earlier.moves[..shared]
+        .iter()
+        .zip(&earlier.ordinals[..shared])
+        .enumerate()
+    {
+        note(&mut keep, i, &p, m, ordinal);
+        p.play_unchecked(m);
+        out.push(ordinal);
+    }
     // The census facts of the position after a move, found for its check
     // suffix, serve to read the next move.
     let mut memo = CensusMemo::new();
-    for (i, token) in text.split(|&b| b == b' ').enumerate() {
+    let rest = (skip < text.len()).then(|| text[skip..].split(|&b| b == b' '));
+    for (i, token) in rest.into_iter().flatten().enumerate() {
+        let i = shared + i;
         let (body, suffix) = match token {
             [b @ .., b'#'] | [b @ .., b'+'] => (b, &token[b.len()..]),
             _ => (token, &token[token.len()..]),
@@ -341,18 +386,29 @@ pub fn encode_moves(pos: &VariantPosition, text: &[u8], out: &mut Vec<u8>) -> bo
             .then(|| find_canonical_memo(&p, &mut memo, body))
             .flatten();
         let Some((m, ordinal)) = found else {
-            out.truncate(mark);
-            return false;
+            return refuse(out, mark, keep);
         };
+        note(&mut keep, i, &p, m, ordinal);
         p.play_unchecked(m);
         memo.clear();
         if suffix != check_suffix_memo(&p, &mut memo) {
-            out.truncate(mark);
-            return false;
+            return refuse(out, mark, keep);
         }
         out.push(ordinal);
     }
+    if let (Some(k), Some(third)) = (keep, third) {
+        k.text.extend_from_slice(&text[third..]);
+    }
     true
+}
+
+/// A list that does not replay: `out` as it was, nothing kept.
+fn refuse(out: &mut Vec<u8>, mark: usize, keep: Option<&mut ListMemo>) -> bool {
+    out.truncate(mark);
+    if let Some(k) = keep {
+        k.forget();
+    }
+    false
 }
 
 /// Writes the moves of `ordinals` played from `pos` in SAN with check
@@ -431,11 +487,28 @@ enum Piece {
 
 /// One engine note: literal text, numbers and move lists. Reused from
 /// note to note (its buffers keep their capacity).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct EngineNote {
     pieces: Vec<Piece>,
     bytes: Vec<u8>,
+    /// The last move list of three moves or more this note replayed.
+    memo: ListMemo,
+    /// The one the note held before it was last cleared: a note reused
+    /// for every other note of a game (one engine's, the other's notes
+    /// between) replays its engine's principal variations partly from
+    /// there.
+    earlier: ListMemo,
 }
+
+/// Notes are equal when their parts are (what they keep to replay lists
+/// faster is no part of them).
+impl PartialEq for EngineNote {
+    fn eq(&self, other: &EngineNote) -> bool {
+        self.pieces == other.pieces && self.bytes == other.bytes
+    }
+}
+
+impl Eq for EngineNote {}
 
 impl EngineNote {
     /// An empty note.
@@ -443,10 +516,13 @@ impl EngineNote {
         EngineNote::default()
     }
 
-    /// Empties the note, keeping its buffers.
+    /// Empties the note, keeping its buffers (and its last long move
+    /// list, to replay the next note's lists from).
     pub fn clear(&mut self) {
         self.pieces.clear();
         self.bytes.clear();
+        std::mem::swap(&mut self.memo, &mut self.earlier);
+        self.memo.forget();
     }
 
     fn range(&mut self, b: &[u8]) -> (u32, u32) {
@@ -511,7 +587,13 @@ impl EngineNote {
                 continue;
             };
             let s = self.bytes.len() as u32;
-            if encode_moves(pos, text, &mut self.bytes) {
+            if encode_list(
+                pos,
+                text,
+                &mut self.bytes,
+                &self.earlier,
+                Some(&mut self.memo),
+            ) {
                 self.pieces
                     .push(Piece::Moves(from, s, self.bytes.len() as u32));
                 return true;
@@ -1734,5 +1816,6 @@ fn stream_id(r: &mut Bytes<'_>) -> Result<u8, PayloadError> {
         .ok_or_else(|| r.err_at(at, "a stream number below 255", Found::Value(s)))
 }
 
+mod list_memo;
 #[cfg(test)]
 mod tests;

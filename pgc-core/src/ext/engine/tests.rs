@@ -323,3 +323,69 @@ fn leb_len_is_the_length_put_varint_writes() {
         assert_eq!(leb_len(v), out.len(), "{v}");
     }
 }
+
+/// The note's lists as ordinals, in order.
+fn lists(note: &EngineNote) -> Vec<Vec<u8>> {
+    note.parts()
+        .filter_map(|p| match p {
+            NotePart::Moves(_, o) => Some(o.to_vec()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The position after playing the SAN moves of `line` from the start.
+fn after(line: &str) -> VariantPosition {
+    let mut pos = Chess::default();
+    for san in line.split(' ') {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(m);
+    }
+    VariantPosition::Chess(pos)
+}
+
+#[test]
+fn a_list_two_plies_on_is_replayed_from_the_kept_one_as_found_afresh() {
+    let start = VariantPosition::default();
+    let mut note = EngineNote::new();
+    assert!(note.push_moves_text(b"e4 e5 Nf3 Nc6 Bb5 a6 Ba4", &line(&start)));
+    // Two notes later the note is cleared and read again, from the
+    // position after the list's first two moves.
+    note.clear();
+    let pos = after("e4 e5");
+    let text = b"Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O";
+    assert_eq!(note.earlier.shared(&Chess::default(), text), (0, 0));
+    let VariantPosition::Chess(c) = &pos else {
+        unreachable!()
+    };
+    assert_eq!(note.earlier.shared(c, text), (5, 19));
+    assert!(note.push_moves_text(text, &line(&pos)));
+    let mut fresh = Vec::new();
+    assert!(encode_moves(&pos, text, &mut fresh));
+    assert_eq!(lists(&note), [fresh]);
+    // The shared moves came from the memo: a kept ordinal changed shows.
+    note.clear();
+    note.clear();
+    assert!(note.push_moves_text(b"e4 e5 Nf3 Nc6 Bb5", &line(&start)));
+    note.clear();
+    note.earlier.ordinals[0] = 99;
+    assert!(note.push_moves_text(b"Nf3 Nc6", &line(&pos)));
+    assert_eq!(lists(&note)[0][0], 99);
+}
+
+#[test]
+fn a_list_that_does_not_replay_keeps_nothing() {
+    let start = VariantPosition::default();
+    let mut note = EngineNote::new();
+    assert!(!note.push_moves_text(b"e4 e5 Nf3 Ke7 Kd7", &line(&start)));
+    assert!(note.memo.start.is_none() && note.memo.moves.is_empty());
+    // A list of two moves leaves the kept one as it was.
+    assert!(note.push_moves_text(b"e4 e5 Nf3", &line(&start)));
+    assert!(note.push_moves_text(b"d4 d5", &line(&start)));
+    assert_eq!(note.memo.moves.len(), 1);
+    assert_eq!(note.memo.text, b"Nf3");
+}
