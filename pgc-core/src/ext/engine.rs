@@ -1374,12 +1374,11 @@ fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
             if d.is_empty() {
                 continue;
             }
-            d.sort_unstable();
-            let p = Predictor::TwoBackLess {
-                a,
-                bias: d[d.len() / 2],
-            };
-            let extra = 2 + leb_len(zigzag(d[d.len() / 2]));
+            // The median: the value a sort would put in the middle.
+            let middle = d.len() / 2;
+            let (_, &mut bias, _) = d.select_nth_unstable(middle);
+            let p = Predictor::TwoBackLess { a, bias };
+            let extra = 2 + leb_len(zigzag(bias));
             let c = cost(v, p, streams, best.0.saturating_sub(extra)).saturating_add(extra);
             if c < best.0 {
                 best = (c, p);
