@@ -115,17 +115,23 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
             c.name, r.games, r.plies, r.bytes
         )
     } else {
+        let problems = r.problem_count() + u64::from(c.damaged.is_some());
         writeln!(
             out,
-            "{}: invalid: {} problems in {} bytes ({} games, {} games with problems, {} bytes skipped)",
+            "{}: invalid: {} in {} bytes ({}, {} with problems, {} bytes skipped)",
             c.name,
-            r.problem_count() + u64::from(c.damaged.is_some()),
+            counted(problems, "problem", "problems"),
             r.bytes,
-            r.games,
-            r.games_with_problems,
+            counted(r.games, "game", "games"),
+            counted(r.games_with_problems, "game", "games"),
             r.junk_bytes
         )
     }
+}
+
+/// `n` and the noun for it: `1 problem`, `2 problems`.
+fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A JSON string literal.
@@ -238,6 +244,13 @@ fn json(all: &[Checked]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_singular_for_one() {
+        assert_eq!(counted(1, "problem", "problems"), "1 problem");
+        assert_eq!(counted(0, "game", "games"), "0 games");
+        assert_eq!(counted(2, "game", "games"), "2 games");
+    }
 
     #[test]
     fn json_strings_are_escaped() {
