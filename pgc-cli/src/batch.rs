@@ -460,6 +460,9 @@ pub struct Done {
     pub games: u64,
     /// Plies walked.
     pub plies: u64,
+    /// Verbatim records written (text kept as read: rejected games, text
+    /// between games).
+    pub verbatim: u64,
     /// PGC bytes of the batch.
     pub bytes_in: u64,
     /// The error that stopped the batch, with input-relative positions.
@@ -594,6 +597,7 @@ impl PgcBatches<'_> {
         let mut sink = output.sink()?;
         let mut progress = Progress::new(self.command, a.report.quiet);
         let (mut games, mut plies, mut bytes_in) = (0u64, 0u64, 0u64);
+        let mut verbatim = 0u64;
         let mut dedup = Dedup::default();
         let dup_output = match self.dedup.as_ref().and_then(|d| d.path) {
             Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
@@ -641,6 +645,7 @@ impl PgcBatches<'_> {
                     recycle(std::mem::take(&mut d.out));
                     games += d.games;
                     plies += d.plies;
+                    verbatim += d.verbatim;
                     bytes_in += d.bytes_in;
                     progress.tick(bytes_in, games);
                     match d.error {
@@ -678,7 +683,7 @@ impl PgcBatches<'_> {
         progress.summary(&summary_line(
             games,
             plies,
-            None,
+            (verbatim > 0).then_some((verbatim, "kept as text")),
             bytes_in,
             bytes_out,
             progress.elapsed(),

@@ -104,11 +104,13 @@ pub fn human_bytes(n: u64) -> String {
     }
 }
 
-/// The summary line shared by `encode` and `decode`.
+/// The summary line shared by `encode` and `decode`; `counted` adds a
+/// count after the plies when there is one (`3 rejected`, `1 kept as
+/// text`).
 pub fn summary_line(
     games: u64,
     plies: u64,
-    rejected: Option<u64>,
+    counted: Option<(u64, &str)>,
     bytes_in: u64,
     bytes_out: u64,
     elapsed: Duration,
@@ -118,9 +120,9 @@ pub fn summary_line(
     } else {
         format!("{:.1}%", bytes_out as f64 * 100.0 / bytes_in as f64)
     };
-    let rejected = rejected.map_or(String::new(), |r| format!(", {r} rejected"));
+    let counted = counted.map_or(String::new(), |(n, what)| format!(", {n} {what}"));
     format!(
-        "{games} games, {plies} plies{rejected}, {} in, {} out ({ratio}), {:.2} s",
+        "{games} games, {plies} plies{counted}, {} in, {} out ({ratio}), {:.2} s",
         human_bytes(bytes_in),
         human_bytes(bytes_out),
         elapsed.as_secs_f64()
@@ -135,7 +137,14 @@ mod tests {
     fn sizes() {
         assert_eq!(human_bytes(10), "10 B");
         assert_eq!(human_bytes(1536), "1.5 KiB");
-        let s = summary_line(2, 10, Some(1), 1000, 250, Duration::from_millis(1500));
+        let s = summary_line(
+            2,
+            10,
+            Some((1, "rejected")),
+            1000,
+            250,
+            Duration::from_millis(1500),
+        );
         assert_eq!(
             s,
             "2 games, 10 plies, 1 rejected, 1000 B in, 250 B out (25.0%), 1.50 s"

@@ -122,6 +122,24 @@ fn opera_round_trips_through_files_byte_for_byte() {
 }
 
 #[test]
+fn decode_counts_the_text_it_gives_back_as_read() {
+    // mixed.pgn: three games and a rejected one, kept as text.
+    let pgn = read(&sample("mixed.pgn"));
+    let pgc_bytes = run(&["encode", "-q"], &pgn).stdout;
+    let o = run(&["decode"], &pgc_bytes);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(o.stdout, pgn);
+    let e = stderr(&o);
+    assert!(
+        e.contains("pgc: 3 games, ") && e.contains(" plies, 1 kept as text, "),
+        "{e}"
+    );
+    // A selection writes games only, and counts no text.
+    let o = run(&["decode", "--where", "Plies>0"], &pgc_bytes);
+    assert!(!stderr(&o).contains("kept as text"), "{}", stderr(&o));
+}
+
+#[test]
 fn stdin_and_stdout_with_dash_or_no_file() {
     let pgn = read(&sample("opera.pgn"));
     let a = ok(&["encode", "-q"], &pgn);

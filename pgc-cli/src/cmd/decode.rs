@@ -112,6 +112,10 @@ impl<R: Render> GameVisitor for PlyCount<'_, '_, R> {
 /// A visitor that renders games as text.
 trait Render: GameVisitor {
     fn text(&mut self) -> &mut Vec<u8>;
+    /// Verbatim records written so far (text kept as read).
+    fn verbatim(&self) -> u64 {
+        0
+    }
     /// The text that may be written out before the game ends, if any.
     fn text_to_write(&mut self) -> Option<&mut Vec<u8>>;
     /// The payload the last game's codec refused, if any.
@@ -121,6 +125,9 @@ trait Render: GameVisitor {
 impl Render for Decoder {
     fn text(&mut self) -> &mut Vec<u8> {
         Decoder::text(self)
+    }
+    fn verbatim(&self) -> u64 {
+        self.extension_counts[usize::from(pgc_core::ext::VERBATIM)]
     }
     fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
         Decoder::text_to_write(self)
@@ -216,6 +223,7 @@ fn decode_batch_with<R: Render>(
 ) -> (Done, R) {
     let mut walker = b.walker(limits);
     let active = sel.is_active();
+    let verbatim_before = inner.verbatim();
     let mut v = PlyCount {
         inner: Select::new(inner, sel),
         plies: 0,
@@ -259,6 +267,12 @@ fn decode_batch_with<R: Render>(
         out: pgn,
         games,
         plies: v.plies,
+        // A selection writes games only.
+        verbatim: if active {
+            0
+        } else {
+            v.inner.inner.verbatim() - verbatim_before
+        },
         bytes_in: b.data.len() as u64,
         error,
         kept,

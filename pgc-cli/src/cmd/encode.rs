@@ -446,7 +446,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     progress.summary(&summary_line(
         total.games,
         total.plies,
-        Some(total.rejected),
+        Some((total.rejected, "rejected")),
         total.bytes_in,
         total.bytes_out,
         progress.elapsed(),

@@ -728,7 +728,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
     progress.summary(&summary_line(
         games,
         plies,
-        Some(rejected),
+        Some((rejected, "rejected")),
         bytes_in,
         bytes_out,
         progress.elapsed(),
