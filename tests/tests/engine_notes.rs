@@ -95,13 +95,18 @@ struct Checked {
 }
 
 fn check_file(path: &Path) -> Checked {
-    let pgn = pgc_tests::read_corpus_file(path);
+    check_pgn(&path.display(), &pgc_tests::read_corpus_file(path))
+}
+
+/// Encodes `pgn`, checks that it decodes to the same bytes and that every
+/// stored PV replays to its comment's SAN; `name` names it in messages.
+fn check_pgn(name: &dyn std::fmt::Display, pgn: &[u8]) -> Checked {
     let mut pgc = Vec::new();
-    let stats = pgn_to_pgc(&pgn[..], &mut pgc, None, &EncodeOptions::default()).expect("encode");
-    assert_eq!(stats.rejected, 0, "{}", path.display());
+    let stats = pgn_to_pgc(pgn, &mut pgc, None, &EncodeOptions::default()).expect("encode");
+    assert_eq!(stats.rejected, 0, "{name}");
     let mut back = Vec::new();
     pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).expect("decode");
-    assert!(back == pgn, "{}: not byte-identical", path.display());
+    assert!(back == pgn, "{name}: not byte-identical");
 
     let originals = comments(&pgn);
     let mut reader = BulkReader::new(
@@ -120,7 +125,7 @@ fn check_file(path: &Path) -> Checked {
     };
     while let Some(g) = reader.next_game().expect("read") {
         let VariantPosition::Chess(start) = g.start().clone() else {
-            panic!("{}: engine games are chess", path.display())
+            panic!("{name}: engine games are chess")
         };
         // Positions after, before, and before the previous move.
         let mut after = start;
@@ -153,8 +158,7 @@ fn check_file(path: &Path) -> Checked {
                     assert_eq!(
                         got,
                         want,
-                        "{} game {}: {}",
-                        path.display(),
+                        "{name} game {}: {}",
                         g.info().index + 1,
                         String::from_utf8_lossy(original)
                     );
@@ -165,7 +169,7 @@ fn check_file(path: &Path) -> Checked {
             }
         }
     }
-    assert_eq!(c.comments, originals.len(), "{}", path.display());
+    assert_eq!(c.comments, originals.len(), "{name}");
     c
 }
 
@@ -195,6 +199,74 @@ fn engine_comments_are_notes_and_every_pv_replays() {
             c.with_pv
         );
     }
+}
+
+/// Seeded random games with an engine note after every move, each PV the
+/// game's own continuation for a few moves and then random legal moves:
+/// a PV two plies on shares a part of the one before it (which the
+/// encoder takes from that list rather than finding the moves again), and
+/// departs from it at random, on promotions, castling and checks too.
+#[test]
+fn random_engine_games_round_trip_and_every_pv_replays() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    use shakmaty::{Chess, Move};
+
+    let mut rng = StdRng::seed_from_u64(0x5047_4320_0014);
+    let san = |pos: &Chess, m: Move| SanPlus::from_move_and_play_unchecked(&mut pos.clone(), m);
+    let mut pgn = String::new();
+    for round in 1..=80 {
+        let mut pos = Chess::default();
+        let mut game: Vec<(Chess, Move)> = Vec::new();
+        for _ in 0..rng.gen_range(6..90) {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.gen_range(0..moves.len())];
+            game.push((pos.clone(), m));
+            pos.play_unchecked(m);
+        }
+        pgn.push_str(&format!(
+            "[Event \"Random engine game\"]\n[Round \"{round}\"]\n[Result \"*\"]\n\n"
+        ));
+        for (i, (before, m)) in game.iter().enumerate() {
+            if i % 2 == 0 {
+                pgn.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            // The PV: the game's next moves, then moves of its own.
+            let mut p = before.clone();
+            let mut pv = Vec::new();
+            for (_, g) in game.iter().skip(i).take(rng.gen_range(1..8)) {
+                pv.push(san(&p, *g).to_string());
+                p.play_unchecked(*g);
+            }
+            for _ in 0..rng.gen_range(0..10) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let own = moves[rng.gen_range(0..moves.len())];
+                pv.push(san(&p, own).to_string());
+                p.play_unchecked(own);
+            }
+            pgn.push_str(&format!(
+                "{} {{d={}, pv={}, wv={}.{:02}, }}\n",
+                san(before, *m),
+                rng.gen_range(10..40),
+                pv.join(" "),
+                rng.gen_range(0..3),
+                rng.gen_range(0..100)
+            ));
+        }
+        pgn.push_str("*\n\n");
+    }
+    let c = check_pgn(&"random engine games", pgn.as_bytes());
+    assert!(c.notes > 2_000, "{} notes", c.notes);
+    assert_eq!(c.notes, c.comments);
+    // Every PV is stored as moves and replays.
+    assert_eq!(c.pvs, c.with_pv);
+    assert_eq!(c.pvs, c.notes);
 }
 
 fn python() -> String {
