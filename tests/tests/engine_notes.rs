@@ -108,7 +108,7 @@ fn check_pgn(name: &dyn std::fmt::Display, pgn: &[u8]) -> Checked {
     pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).expect("decode");
     assert!(back == pgn, "{name}: not byte-identical");
 
-    let originals = comments(&pgn);
+    let originals = comments(pgn);
     let mut reader = BulkReader::new(
         &pgc[..],
         BulkOptions {
