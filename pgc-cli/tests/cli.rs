@@ -134,9 +134,15 @@ fn decode_counts_the_text_it_gives_back_as_read() {
         e.contains("pgc: 3 games, ") && e.contains(" plies, 1 kept as text, "),
         "{e}"
     );
-    // A selection writes games only, and counts no text.
-    let o = run(&["decode", "--where", "Plies>0"], &pgc_bytes);
-    assert!(!stderr(&o).contains("kept as text"), "{}", stderr(&o));
+    // A selection writes games only, and counts no text; nor does the
+    // strict export format, which has no place for it.
+    for args in [
+        &["decode", "--where", "Plies>0"][..],
+        &["decode", "--strict-export"],
+    ] {
+        let o = run(args, &pgc_bytes);
+        assert!(!stderr(&o).contains("kept as text"), "{}", stderr(&o));
+    }
 }
 
 #[test]
