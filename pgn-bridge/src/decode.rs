@@ -71,9 +71,6 @@ pub struct Decoder {
     pub typed_comments: u64,
     /// Of those, engine notes.
     pub engine_notes: u64,
-    /// Verbatim records written as read (rejected games, text between
-    /// games); `--strict-export` writes none.
-    pub verbatim_written: u64,
     /// When set, every comment is parsed and its commands counted in
     /// [`Decoder::comment_stats`] (for `pgc info`; off by default).
     pub count_commands: bool,
@@ -123,7 +120,6 @@ impl Decoder {
             extension_counts: [0; 256],
             typed_comments: 0,
             engine_notes: 0,
-            verbatim_written: 0,
             count_commands: false,
             comment_stats: CommentStats::default(),
             tags_with_newlines: 0,
@@ -152,6 +148,17 @@ impl Decoder {
     /// error instead of the text.
     pub fn take_error(&mut self) -> Option<ExtError> {
         self.error.take()
+    }
+
+    /// Verbatim records written as read so far (rejected games, text
+    /// between games): every one seen, except in the strict export
+    /// format, which writes none.
+    pub fn verbatim_written(&self) -> u64 {
+        if self.opts.strict_export {
+            0
+        } else {
+            self.extension_counts[usize::from(ext::VERBATIM)]
+        }
     }
 
     fn fail(&mut self, kind: ExtKind, e: PayloadError) {
@@ -387,7 +394,6 @@ impl GameVisitor for Decoder {
                     // Text of its own (a game kept as read): the next
                     // game's text starts after it.
                     self.out.extend_from_slice(payload);
-                    self.verbatim_written += 1;
                     self.outside_bytes = 0;
                     return;
                 }
@@ -513,10 +519,7 @@ impl GameVisitor for Decoder {
                     self.patch_offset = self.offset;
                 }
             },
-            ExtKind::VERBATIM if !self.opts.strict_export => {
-                self.out.extend_from_slice(payload);
-                self.verbatim_written += 1;
-            }
+            ExtKind::VERBATIM if !self.opts.strict_export => self.out.extend_from_slice(payload),
             ExtKind::LINE_COMMENT => self.writer.line_comment(&mut self.out, payload),
             ExtKind::TERMINATION => {
                 // The marker is written where the record stands (something

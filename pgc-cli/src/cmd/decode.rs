@@ -127,7 +127,7 @@ impl Render for Decoder {
         Decoder::text(self)
     }
     fn verbatim(&self) -> u64 {
-        self.verbatim_written
+        self.verbatim_written()
     }
     fn text_to_write(&mut self) -> Option<&mut Vec<u8>> {
         Decoder::text_to_write(self)

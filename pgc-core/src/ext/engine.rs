@@ -337,8 +337,10 @@ fn encode_list(
     if text.is_empty() {
         return true;
     }
-    let third = memchr::memchr_iter(b' ', text)
-        .nth(1)
+    // Where the third move starts, looked for only when the list is kept.
+    let third = keep
+        .as_ref()
+        .and_then(|_| memchr::memchr_iter(b' ', text).nth(1))
         .map(|space| space + 1);
     let mut keep = keep.filter(|_| third.is_some());
     if let Some(k) = keep.as_deref_mut() {
