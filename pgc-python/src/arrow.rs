@@ -11,10 +11,10 @@ use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema, to_ffi};
 use arrow_array::{Array, RecordBatch, StructArray};
 use arrow_schema::SchemaRef;
 use pgc_arrow::{Column, Converted, ExportOptions, GamesBuilder, Joiner, bulk_options, convert};
-use pgc_core::BulkReader;
 use pgc_core::filter::Filter;
 use pgc_core::internals::Bounds;
 use pgc_core::record::{Marker, record_len};
+use pgc_core::{BulkReader, Limits};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -24,12 +24,21 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-fn options(columns: Option<Vec<String>>, uci: bool, san: bool) -> PyResult<ExportOptions> {
-    match columns {
-        None => Ok(ExportOptions::new(uci, san)),
+/// The table of `columns` (None: the default ones), `uci` and `san`, read
+/// with `limits`.
+fn options(
+    columns: Option<Vec<String>>,
+    uci: bool,
+    san: bool,
+    limits: Limits,
+) -> PyResult<ExportOptions> {
+    let mut opts = match columns {
+        None => ExportOptions::new(uci, san),
         Some(names) => ExportOptions::with_columns(&names, uci, san)
-            .map_err(|e| PyValueError::new_err(e.to_string())),
-    }
+            .map_err(|e| PyValueError::new_err(e.to_string()))?,
+    };
+    opts.limits = limits;
+    Ok(opts)
 }
 
 /// One record batch, for `pyarrow.record_batch`.
@@ -313,8 +322,13 @@ impl ArrowBatches {
 /// rows are those of `pgc export`, in batches that are the same for every
 /// number of threads. With
 /// `where_`, the games that expression of pgc's filter language chooses.
+/// Read with the limits `max_string` and `max_rav_depth`.
 #[pyfunction]
-#[pyo3(signature = (data, columns = None, uci = false, san = false, threads = 0, where_ = None))]
+#[pyo3(signature = (
+    data, columns = None, uci = false, san = false, threads = 0, where_ = None, *,
+    max_string = None, max_rav_depth = None
+))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn read_arrow(
     data: PyBackedBytes,
     columns: Option<Vec<String>>,
@@ -322,8 +336,11 @@ pub(crate) fn read_arrow(
     san: bool,
     threads: usize,
     where_: Option<&str>,
+    max_string: Option<Bound<'_, PyAny>>,
+    max_rav_depth: Option<Bound<'_, PyAny>>,
 ) -> PyResult<ArrowBatches> {
-    let opts = options(columns, uci, san)?;
+    let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
+    let opts = options(columns, uci, san, limits)?;
     let filter = parse_where(where_)?;
     let threads = thread_count(threads);
     let schema = opts.schema();
@@ -357,17 +374,23 @@ pub(crate) fn read_arrow(
 }
 
 /// The games of PGC records (the `pgc` column of a games table,
-/// concatenated) as one record batch: a row per game.
+/// concatenated) as one record batch: a row per game, read with the
+/// limits `max_string` and `max_rav_depth`.
 #[pyfunction]
-#[pyo3(signature = (data, columns = None, uci = false, san = false))]
-pub(crate) fn batch_to_arrow(
-    py: Python<'_>,
+#[pyo3(signature = (
+    data, columns = None, uci = false, san = false, *, max_string = None, max_rav_depth = None
+))]
+pub(crate) fn batch_to_arrow<'py>(
+    py: Python<'py>,
     data: &[u8],
     columns: Option<Vec<String>>,
     uci: bool,
     san: bool,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<ArrowBatch> {
-    let opts = options(columns, uci, san)?;
+    let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
+    let opts = options(columns, uci, san, limits)?;
     let schema = opts.schema();
     let batch = py
         .detach(|| {

@@ -1,5 +1,6 @@
 //! pgc's errors as the Python exception `pgc.PgcError`, positioned, and
-//! the warning `pgc.RejectedGamesWarning`.
+//! the warning `pgc.RejectedGamesWarning`, their messages in the words of
+//! the Python keywords ([`python_words`]).
 
 use crate::par_encode::Rejected;
 use pgc_core::{Position, WalkError, WalkErrorKind};
@@ -12,7 +13,8 @@ create_exception!(
     pgc,
     PgcError,
     PyValueError,
-    "Invalid PGN or PGC input. The message is the command line's; the \
+    "Invalid PGN or PGC input. The message is the command line's (a limit \
+     named by this package's keyword: max_string=..., max_rav_depth=...); the \
      attributes place it: offset (byte), line (PGN), game (0-based), ply, \
      marker (the PGC record's), expected and found (the game grammar's \
      rule), each None when unknown."
@@ -38,8 +40,26 @@ struct Place {
     found: Option<String>,
 }
 
+/// The command line's limit options that the core's messages name, and
+/// the keywords of the package's functions that raise the same limits.
+const KEYWORDS: [(&str, &str); 2] = [
+    ("--max-rav-depth", "max_rav_depth=..."),
+    ("--max-string", "max_string=..."),
+];
+
+/// A message of the core for a Python user: the command line's limit
+/// options it names (`raise it with --max-rav-depth`) as the keywords
+/// that raise the same limits (`raise it with max_rav_depth=...`).
+pub(crate) fn python_words(message: &str) -> String {
+    KEYWORDS
+        .iter()
+        .fold(message.to_string(), |m, (flag, keyword)| {
+            m.replace(flag, keyword)
+        })
+}
+
 fn raise(py: Python<'_>, message: String, place: Place) -> PyErr {
-    let err = PgcError::new_err(message);
+    let err = PgcError::new_err(python_words(&message));
     let v = err.value(py);
     let set = || -> PyResult<()> {
         v.setattr("offset", place.pos.offset)?;
@@ -132,7 +152,7 @@ pub(crate) fn warn_rejected(
     let mut message = format!(
         "{} PGN game(s) could not be converted, {fate}: {}",
         rejected.count,
-        rejected.first.join("; ")
+        python_words(&rejected.first.join("; "))
     );
     if rejected.count > rejected.first.len() as u64 {
         message.push_str("; …");

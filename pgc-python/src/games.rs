@@ -119,19 +119,20 @@ fn game_data(g: &BulkGame, start: usize, end: usize, want: Wanted) -> GameData {
 }
 
 /// Reads the games of `data[start..end]` (whole records, `games` games
-/// before them).
+/// before them) with `limits`.
 fn read_part(
     data: &[u8],
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
     games: u64,
     want: Wanted,
     filter: Option<&Filter>,
+    limits: Limits,
 ) -> Result<Vec<GameData>, WalkError> {
     let opts = BulkOptions {
         comments: want.typed,
         // Tags alone: the plies are counted, no move is decoded.
         moves: want.moves || want.typed,
+        limits,
         ..BulkOptions::default()
     };
     let mut r = BulkReader::new(&data[start..end], opts).starting_at(start as u64, games);
@@ -232,13 +233,13 @@ impl GameRecord {
 
 /// Where the games of `data` are cut into parts: `(offset, games before)`
 /// of each, at game starts about [`PART_BYTES`] apart. Data that does not
-/// frame is one part (the walk reports where it fails).
-fn cut_points(data: &[u8]) -> Vec<(usize, u64)> {
+/// frame with `limits` is one part (the walk reports where it fails).
+fn cut_points(data: &[u8], limits: Limits) -> Vec<(usize, u64)> {
     let mut cuts = vec![(0usize, 0u64)];
     if data.len() <= PART_BYTES {
         return cuts;
     }
-    let Ok(index) = GameIndex::build(&mut std::io::Cursor::new(data), Limits::DEFAULT) else {
+    let Ok(index) = GameIndex::build(&mut std::io::Cursor::new(data), limits) else {
         return cuts;
     };
     let mut last = 0usize;
@@ -271,6 +272,7 @@ pub(crate) struct GameReader {
     threads: usize,
     want: Wanted,
     filter: Option<Filter>,
+    limits: Limits,
 }
 
 #[pymethods]
@@ -278,20 +280,28 @@ impl GameReader {
     /// A reader of the games of `data` (PGC): `moves` (UCI), `typed`
     /// (clocks and evaluations) on `threads` threads (0: one per core);
     /// with `where_`, only the games that expression of pgc's filter
-    /// language (`pgc_core::filter`) chooses.
+    /// language (`pgc_core::filter`) chooses; read with the limits
+    /// `max_string` and `max_rav_depth`.
     #[new]
-    #[pyo3(signature = (data, moves = true, typed = true, threads = 0, where_ = None))]
-    fn new(
-        py: Python<'_>,
-        data: Bound<'_, PyBytes>,
+    #[pyo3(signature = (
+        data, moves = true, typed = true, threads = 0, where_ = None, *,
+        max_string = None, max_rav_depth = None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new<'py>(
+        py: Python<'py>,
+        data: Bound<'py, PyBytes>,
         moves: bool,
         typed: bool,
         threads: usize,
         where_: Option<&str>,
+        max_string: Option<Bound<'py, PyAny>>,
+        max_rav_depth: Option<Bound<'py, PyAny>>,
     ) -> PyResult<GameReader> {
+        let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
         let filter = parse_where(where_)?;
         let bytes = data.as_bytes();
-        let points = py.detach(|| cut_points(bytes));
+        let points = py.detach(|| cut_points(bytes, limits));
         Ok(GameReader {
             data: data.unbind(),
             points,
@@ -299,6 +309,7 @@ impl GameReader {
             threads: thread_count(threads),
             want: Wanted { moves, typed },
             filter,
+            limits,
         })
     }
 
@@ -315,17 +326,19 @@ impl GameReader {
         let points = &self.points;
         let want = self.want;
         let filter = self.filter.as_ref();
+        let limits = self.limits;
         let bound = |i: usize| points.get(i + 1).map_or(bytes.len(), |p| p.0);
         let results: Vec<Result<Vec<GameData>, WalkError>> = py.detach(|| {
             if last - first == 1 {
                 let (s, g) = points[first];
-                return vec![read_part(bytes, s, bound(first), g, want, filter)];
+                return vec![read_part(bytes, (s, bound(first)), g, want, filter, limits)];
             }
             std::thread::scope(|s| {
                 let handles: Vec<_> = (first..last)
                     .map(|i| {
                         let (start, games) = points[i];
-                        s.spawn(move || read_part(bytes, start, bound(i), games, want, filter))
+                        let span = (start, bound(i));
+                        s.spawn(move || read_part(bytes, span, games, want, filter, limits))
                     })
                     .collect();
                 handles

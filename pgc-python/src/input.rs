@@ -135,18 +135,25 @@ pub(crate) fn sniff(data: &[u8]) -> &'static str {
 }
 
 /// PGC of any input: decompressed if compressed, encoded if PGN (with
-/// `strict` on `threads` threads, as `pgc.encode`); PGC is returned as it
-/// is. The rejected games' warning is raised `stacklevel` frames up (the
-/// Python wrappers pass the first frame outside the package).
+/// `strict` on `threads` threads and the limits `max_string` and
+/// `max_rav_depth`, as `pgc.encode`); PGC is returned as it is (the
+/// limits' values are checked all the same). The rejected games' warning is raised
+/// `stacklevel` frames up (the Python wrappers pass the first frame
+/// outside the package).
 #[pyfunction]
-#[pyo3(signature = (data, strict = false, threads = 0, stacklevel = 1))]
+#[pyo3(signature = (
+    data, strict = false, threads = 0, stacklevel = 1, *, max_string = None, max_rav_depth = None
+))]
 pub(crate) fn to_pgc<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
     strict: bool,
     threads: usize,
     stacklevel: i32,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let bytes = data.as_bytes();
     let inflated = py
         .detach(|| inflate(bytes))
@@ -159,7 +166,7 @@ pub(crate) fn to_pgc<'py>(
         });
     }
     let (out, rejected) = py
-        .detach(|| crate::par_encode::encode_pgn(plain, strict, threads))
+        .detach(|| crate::par_encode::encode_pgn(plain, strict, threads, limits))
         .map_err(|e| bridge_error(py, &e))?;
     crate::error::warn_rejected(py, &rejected, strict, stacklevel)?;
     Ok(PyBytes::new(py, &out))

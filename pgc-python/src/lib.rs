@@ -5,19 +5,24 @@
 //! stubs (`python/pgc/_pgc.pyi`) are the reference.
 //!
 //! Every conversion runs with the GIL released (`Python::detach`), on the
-//! number of threads asked (`threads=0`: one per core).
+//! number of threads asked (`threads=0`: one per core). Every function that
+//! reads PGC or PGN takes the keywords `max_string` and `max_rav_depth`, the
+//! command line's `--max-string` and `--max-rav-depth` (the module
+//! `limits` makes them `pgc_core::Limits`).
 
 mod arrow;
 mod error;
 mod games;
 mod input;
+mod limits;
 mod pages;
 mod par_encode;
 mod threads;
 mod training;
 
-use error::{PgcError, RejectedGamesWarning, bridge_error, walk_error};
+use error::{PgcError, RejectedGamesWarning, bridge_error, python_words, walk_error};
 use input::Data;
+use limits::limits;
 use pgc_core::Verifier;
 use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
@@ -25,35 +30,49 @@ use pyo3::types::PyBytes;
 
 /// PGN → PGC on `threads` threads (0: one per core; the PGC is the same
 /// for every number). Games that cannot be converted stay in the PGC as
-/// read (unless `strict`, which writes 1994 records only). Compressed PGN
-/// is decompressed first; PGC is refused.
+/// read (unless `strict`, which writes 1994 records only): among them,
+/// those with RAVs nested deeper than `max_rav_depth` or a payload longer
+/// than `max_string`. Compressed PGN is decompressed first; PGC is
+/// refused.
 #[pyfunction]
-#[pyo3(signature = (pgn, strict = false, threads = 0))]
+#[pyo3(signature = (pgn, strict = false, threads = 0, *, max_string = None, max_rav_depth = None))]
 fn encode<'py>(
     py: Python<'py>,
     pgn: Data<'py>,
     strict: bool,
     threads: usize,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let limits = limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let pgn = pgn.bytes();
     let text = py
         .detach(|| input::pgn_text(pgn))
         .map_err(|m| error::plain_error(py, m))?;
     let (out, rejected) = py
-        .detach(|| par_encode::encode_pgn(&text, strict, threads))
+        .detach(|| par_encode::encode_pgn(&text, strict, threads, limits))
         .map_err(|e| bridge_error(py, &e))?;
     error::warn_rejected(py, &rejected, strict, 1)?;
     Ok(PyBytes::new(py, &out))
 }
 
 /// PGC → PGN: the text the PGC was encoded from, byte for byte (`export`:
-/// the export format of section 8.2 instead).
+/// the export format of section 8.2 instead), read with the limits
+/// `max_string` and `max_rav_depth`.
 #[pyfunction]
-#[pyo3(signature = (data, export = false))]
-fn decode<'py>(py: Python<'py>, data: Data<'py>, export: bool) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (data, export = false, *, max_string = None, max_rav_depth = None))]
+fn decode<'py>(
+    py: Python<'py>,
+    data: Data<'py>,
+    export: bool,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let limits = limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let data = data.bytes();
     let opts = DecodeOptions {
         export,
+        limits,
         ..DecodeOptions::default()
     };
     let out = py
@@ -108,13 +127,20 @@ impl Problem {
 }
 
 /// Checks PGC bytes written by any tool, as `pgc verify` does (text-patched
-/// games rendered): the problems found (empty when the data is valid), in
-/// input order.
+/// games rendered), with the limits `max_string` and `max_rav_depth`: the
+/// problems found (empty when the data is valid), in input order.
 #[pyfunction]
-fn verify<'py>(py: Python<'py>, data: Data<'py>) -> PyResult<Vec<Problem>> {
+#[pyo3(signature = (data, *, max_string = None, max_rav_depth = None))]
+fn verify<'py>(
+    py: Python<'py>,
+    data: Data<'py>,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
+) -> PyResult<Vec<Problem>> {
+    let verifier = Verifier::new().limits(limits(max_string.as_ref(), max_rav_depth.as_ref())?);
     let data = data.bytes();
     let report = py
-        .detach(|| pgn_bridge::verify(&Verifier::new(), data))
+        .detach(|| pgn_bridge::verify(&verifier, data))
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
     Ok(report
         .problems
@@ -124,19 +150,30 @@ fn verify<'py>(py: Python<'py>, data: Data<'py>) -> PyResult<Vec<Problem>> {
             game: p.game,
             ply: p.ply,
             marker: p.marker.map(|m| m.name()),
-            expected: p.expected.clone(),
-            found: p.found.clone(),
-            message: p.to_string(),
+            expected: python_words(&p.expected),
+            found: python_words(&p.found),
+            message: python_words(&p.to_string()),
         })
         .collect())
 }
 
 /// The number of games of PGC bytes, every game walked (moves decoded and
-/// checked): raises `PgcError` at the first invalid one.
+/// checked) with the limits `max_string` and `max_rav_depth`: raises
+/// `PgcError` at the first invalid one.
 #[pyfunction]
-fn count_games(py: Python<'_>, data: &[u8]) -> PyResult<u64> {
+#[pyo3(signature = (data, *, max_string = None, max_rav_depth = None))]
+fn count_games(
+    py: Python<'_>,
+    data: &[u8],
+    max_string: Option<Bound<'_, PyAny>>,
+    max_rav_depth: Option<Bound<'_, PyAny>>,
+) -> PyResult<u64> {
+    let opts = pgc_core::BulkOptions {
+        limits: limits(max_string.as_ref(), max_rav_depth.as_ref())?,
+        ..pgc_core::BulkOptions::default()
+    };
     let r = py.detach(|| {
-        let mut reader = pgc_core::BulkReader::new(data, pgc_core::BulkOptions::default());
+        let mut reader = pgc_core::BulkReader::new(data, opts);
         let mut n = 0u64;
         while reader.next_game()?.is_some() {
             n += 1;

@@ -3,6 +3,7 @@
 //! batch is lexed and encoded on its own thread, as `pgc encode -j N`
 //! does; the PGC is the same for every number of threads.
 
+use pgc_core::Limits;
 use pgc_core::ext::verbatim;
 use pgn_bridge::internals::lex_games;
 use pgn_bridge::{
@@ -144,18 +145,22 @@ pub(crate) fn encode_par(
 }
 
 /// PGN → PGC on `threads` threads (0: one per core), and the games
-/// rejected (kept as read, or left out when `strict`).
+/// rejected (kept as read, or left out when `strict`): among them, those
+/// whose RAVs nest deeper than `limits.max_rav_depth` or with a payload
+/// over `limits.max_string`, which a reader with `limits` would refuse.
 pub(crate) fn encode_pgn(
     pgn: &[u8],
     strict: bool,
     threads: usize,
+    limits: Limits,
 ) -> Result<(Vec<u8>, Rejected), pgn_bridge::Error> {
     // The whole input is in memory already: a game may be as large as it
     // (the limit bounds the memory of a reader of a stream).
     let opts = EncodeOptions {
         strict,
+        max_rav_depth: limits.max_rav_depth,
+        max_string: limits.max_string,
         max_game_bytes: pgn.len().max(pgn_bridge::DEFAULT_MAX_GAME_BYTES),
-        ..EncodeOptions::default()
     };
     let threads = crate::threads::thread_count(threads);
     if threads > 1 && pgn.len() > 1 << 20 {

@@ -799,9 +799,13 @@ fn on_threads<S: Default, T: Send>(
         .collect()
 }
 
-/// Every piece's rows, in one set of buffers.
-fn build(data: &[u8], threads: usize, filter: Option<&Filter>) -> Result<Columns, PieceError> {
-    let limits = Limits::DEFAULT;
+/// Every piece's rows, in one set of buffers, read with `limits`.
+fn build(
+    data: &[u8],
+    threads: usize,
+    filter: Option<&Filter>,
+    limits: Limits,
+) -> Result<Columns, PieceError> {
     let points = split_points(data, threads * PIECES_PER_THREAD, &limits);
     let bounds = |i: usize| {
         let (start, _) = points[i];
@@ -900,19 +904,23 @@ impl Column {
 
 /// The training arrays of PGC bytes, on `threads` threads (0: one per
 /// core), of the games `where_` chooses (pgc's filter language; all when
-/// None): a dict of name → `Column`.
+/// None), read with the limits `max_string` and `max_rav_depth`: a dict of
+/// name → `Column`.
 #[pyfunction]
-#[pyo3(signature = (data, threads = 0, where_ = None))]
+#[pyo3(signature = (data, threads = 0, where_ = None, *, max_string = None, max_rav_depth = None))]
 pub(crate) fn training_arrays<'py>(
     py: Python<'py>,
     data: &[u8],
     threads: usize,
     where_: Option<&str>,
+    max_string: Option<Bound<'py, PyAny>>,
+    max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let filter = crate::games::parse_where(where_)?;
     let threads = thread_count(threads);
     let cols = py
-        .detach(|| build(data, threads, filter.as_ref()))
+        .detach(|| build(data, threads, filter.as_ref(), limits))
         .map_err(|e| match e {
             PieceError::Walk(e) => walk_error(py, &e),
             PieceError::Mismatch => PyRuntimeError::new_err(

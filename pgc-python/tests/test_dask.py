@@ -145,3 +145,20 @@ def test_a_query_of_tags_reads_no_move(client, tmp_path):
     # Read whole, the file fails as well.
     with pytest.raises(pgc.PgcError, match="ordinal 20"):
         pgc.dask.read_dataframe([path], columns=None).compute()
+
+
+def test_the_reading_limits_reach_the_workers(client, tmp_path):
+    """`max_rav_depth` travels with the tasks: a game with variations 300
+    deep (the default limit is 256) converts and reads on the workers with
+    the limit raised, and is named by its keyword without."""
+    ravs = "(1. d4 " * 300 + ")" * 300
+    text = f'[Event "Deep"]\n\n1. e4 {ravs} e5 *\n'.encode()
+    shard = tmp_path / "deep.pgn"
+    shard.write_bytes(text)
+    out = tmp_path / "deep.pgc"
+    pgc.dask.encode_shards([shard], out, client=client, max_rav_depth=400)
+    assert pgc.decode(out.read_bytes(), max_rav_depth=400) == text
+    ddf = pgc.dask.read_dataframe([out], columns=["Event", "plies"], max_rav_depth=400)
+    assert ddf.compute().to_dict("records") == [{"Event": "Deep", "plies": 2}]
+    with pytest.raises(pgc.PgcError, match=r"max_rav_depth=\.\.\."):
+        pgc.dask.read_dataframe([out], columns=["Event", "plies"]).compute()

@@ -186,7 +186,8 @@ pub struct DecodeStats {
     pub tags_with_newlines: u64,
 }
 
-/// Converts PGC from `input` to PGN export format on `output`.
+/// Converts PGC from `input` to PGN export format on `output`, read with
+/// `opts.limits`.
 ///
 /// # Errors
 /// Invalid PGC or a refused extension payload (positioned), or I/O.
@@ -195,7 +196,7 @@ pub fn pgc_to_pgn<R: Read, W: Write>(
     mut output: W,
     opts: &DecodeOptions,
 ) -> Result<DecodeStats, Error> {
-    let mut walker = GameWalker::from_reader(Reader::new(input));
+    let mut walker = GameWalker::from_reader(Reader::with_limits(input, opts.limits));
     let mut dec = Decoder::new(*opts);
     let mut stats = DecodeStats::default();
     loop {

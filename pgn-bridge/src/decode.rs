@@ -24,6 +24,10 @@ pub struct DecodeOptions {
     /// layout records and text patches are ignored (games kept as read
     /// are still written as read). Implied by `strict_export`.
     pub export: bool,
+    /// Limits for reading the PGC in [`crate::pgc_to_pgn`] (default
+    /// [`pgc_core::Limits::DEFAULT`]). The [`Decoder`] reads no PGC itself:
+    /// its caller's walker applies them.
+    pub limits: pgc_core::Limits,
 }
 
 /// The PGC → PGN decoder: renders each walked game into [`Decoder::text`].

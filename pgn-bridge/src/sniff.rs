@@ -71,9 +71,16 @@ fn frames(head: &[u8]) -> bool {
 
 /// The first error of reading `head` as PGC records (a record cut off at
 /// its end is [`pgc_core::ReadError::Truncated`]); `None` when it is
-/// whole records.
+/// whole records. A length is not checked against
+/// [`pgc_core::Limits::max_string`]: a payload longer than a reader's
+/// limit still frames as a record (the format is judged here, not the
+/// limits a reader applies), and `head` is in memory already.
 pub fn framing_error(head: &[u8]) -> Option<pgc_core::ReadError> {
-    let mut records = pgc_core::Reader::new(head);
+    let any_length = pgc_core::Limits {
+        max_string: u32::MAX,
+        ..pgc_core::Limits::DEFAULT
+    };
+    let mut records = pgc_core::Reader::with_limits(head, any_length);
     loop {
         match records.next_record() {
             Ok(Some(_)) => {}
@@ -151,6 +158,33 @@ mod tests {
         let mut text = vec![0x05];
         text.extend_from_slice(&pgn[..]);
         assert_eq!(sniff(&text), Format::Pgn);
+    }
+
+    #[test]
+    fn a_payload_over_the_default_limit_is_pgc() {
+        // A comment of 16 MiB + 1 bytes, of text, from its record on: the
+        // records frame up to the end of the window (a reader with a
+        // raised `max_string` reads it), so the data is PGC.
+        let mut pgc = vec![0x05, 0x02, 5];
+        pgc.extend_from_slice(b"Event");
+        pgc.extend_from_slice(&[1, b'x', 0x80, pgc_core::ext::COMMENT]);
+        let len = (16u64 << 20) + 1;
+        let mut v = len;
+        while v >= 0x80 {
+            pgc.push((v as u8 & 0x7f) | 0x80);
+            v >>= 7;
+        }
+        pgc.push(v as u8);
+        pgc.resize(SNIFF as usize, b'x');
+        // A reader with the default limits refuses the comment's record.
+        let mut reader = pgc_core::Reader::new(&pgc[..]);
+        assert!(reader.next_record().is_ok_and(|r| r.is_some()));
+        assert!(reader.next_record().is_ok_and(|r| r.is_some()));
+        assert!(matches!(
+            reader.next_record(),
+            Err(pgc_core::ReadError::OverLimit { .. })
+        ));
+        assert_eq!(sniff(&pgc), Format::Pgc);
     }
 
     #[test]

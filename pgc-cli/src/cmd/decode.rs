@@ -286,11 +286,12 @@ fn decode_batch_with<R: Render>(
 /// # Errors
 /// Usage, I/O, invalid PGC (positioned).
 pub fn run(a: &DecodeArgs) -> Result<Status> {
+    let limits = a.batch.limits.pgc_limits();
     let opts = DecodeOptions {
         strict_export: a.strict_export,
         export: a.export,
+        limits,
     };
-    let limits = a.batch.limits.pgc_limits();
     let format = a.format;
     let sel = a.select.selection();
     crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;

@@ -299,6 +299,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let opts = EncodeOptions {
         strict: a.strict,
         max_rav_depth: a.limits.max_rav_depth.unwrap_or(0),
+        // `--max-string` bounds reading PGC: the encoder writes what
+        // readers accept by default.
+        max_string: 0,
         max_game_bytes,
     };
     let sel = a.select.selection();

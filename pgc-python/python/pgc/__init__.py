@@ -12,6 +12,12 @@ standard), byte for byte, from Python.
 - ``pgc.dask``: conversion and queries on a Dask cluster.
 
 Invalid input raises ``PgcError`` (a ``ValueError``) carrying where it is.
+Every function that reads PGC or PGN takes the keywords ``max_string``
+(longest string or extension payload, in bytes; default 16 MiB) and
+``max_rav_depth`` (deepest nesting of variations; default 256), the
+command line's ``--max-string`` and ``--max-rav-depth``; a ``PgcError``
+over a limit names its keyword, and 0, a negative value or one over
+2**32 - 1 raises ``ValueError``.
 PGN games that cannot be converted (an illegal move, a variant pgc does
 not play) are kept in the PGC as read, not read as games, and reported
 with a ``RejectedGamesWarning`` (their number, places and reasons).

@@ -5,7 +5,8 @@ from typing import Any
 __version__: str
 
 class PgcError(ValueError):
-    """Invalid PGN or PGC input, positioned (each attribute None when unknown)."""
+    """Invalid PGN or PGC input, positioned (each attribute None when unknown).
+    A limit is named by its keyword (``max_string=...``, ``max_rav_depth=...``)."""
 
     offset: int | None
     line: int | None
@@ -40,6 +41,9 @@ class GameReader:
         typed: bool = True,
         threads: int = 0,
         where_: str | None = None,
+        *,
+        max_string: int | None = None,
+        max_rav_depth: int | None = None,
     ) -> None: ...
     def next_chunk(self) -> list[GameRecord] | None: ...
 
@@ -66,21 +70,59 @@ class ArrowBatch:
     ) -> tuple[object, object]: ...
     def __len__(self) -> int: ...
 
-def encode(pgn: bytes | bytearray | memoryview, strict: bool = False, threads: int = 0) -> bytes:
+def encode(
+    pgn: bytes | bytearray | memoryview,
+    strict: bool = False,
+    threads: int = 0,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes:
     """PGN -> PGC on ``threads`` threads (0: one per core; the same bytes for
     every number). ``strict``: 1994 records only, games that cannot be
     converted left out. Games that cannot be converted raise a
-    ``RejectedGamesWarning``. PGN compressed with zstd, gzip or bzip2 is
-    decompressed first; PGC data raises ``PgcError``."""
+    ``RejectedGamesWarning``; among them, games with variations nested
+    deeper than ``max_rav_depth`` (default 256) or a comment, tag or other
+    payload longer than ``max_string`` bytes (default 16 MiB), which
+    readers with those limits refuse. PGN compressed with zstd, gzip or
+    bzip2 is decompressed first; PGC data raises ``PgcError``. A limit of
+    0, below 0 or over 2**32 - 1 raises ``ValueError``."""
 
-def decode(data: bytes | bytearray | memoryview, export: bool = False) -> bytes:
-    """PGC -> PGN, byte for byte (``export``: the export format)."""
+def decode(
+    data: bytes | bytearray | memoryview,
+    export: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes:
+    """PGC -> PGN, byte for byte (``export``: the export format), read with
+    the limits ``max_string`` (longest string or extension payload, in
+    bytes; default 16 MiB) and ``max_rav_depth`` (deepest nesting of
+    variations; default 256), the command line's ``--max-string`` and
+    ``--max-rav-depth``. Data over a limit raises ``PgcError`` naming its
+    keyword; a limit of 0, below 0 or over 2**32 - 1 ``ValueError``."""
 
-def verify(data: bytes | bytearray | memoryview) -> list[Problem]:
-    """The problems of PGC bytes (empty when valid)."""
+def verify(
+    data: bytes | bytearray | memoryview,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> list[Problem]:
+    """The problems of PGC bytes (empty when valid), checked with the
+    limits ``max_string`` and ``max_rav_depth`` (as for ``decode``)."""
 
-def count_games(data: bytes) -> int: ...
-def to_pgc(data: bytes, strict: bool = False, threads: int = 0, stacklevel: int = 1) -> bytes: ...
+def count_games(
+    data: bytes, *, max_string: int | None = None, max_rav_depth: int | None = None
+) -> int: ...
+def to_pgc(
+    data: bytes,
+    strict: bool = False,
+    threads: int = 0,
+    stacklevel: int = 1,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes: ...
 def decompress(data: bytes) -> bytes: ...
 def sniff(data: bytes) -> str: ...
 def read_arrow(
@@ -90,9 +132,18 @@ def read_arrow(
     san: bool = False,
     threads: int = 0,
     where_: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> ArrowBatches: ...
 def batch_to_arrow(
-    data: bytes, columns: list[str] | None = None, uci: bool = False, san: bool = False
+    data: bytes,
+    columns: list[str] | None = None,
+    uci: bool = False,
+    san: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> ArrowBatch: ...
 def column_names() -> list[str]: ...
 
@@ -103,5 +154,10 @@ class Column:
     def __len__(self) -> int: ...
 
 def training_arrays(
-    data: bytes, threads: int = 0, where_: str | None = None
+    data: bytes,
+    threads: int = 0,
+    where_: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> dict[str, Column]: ...

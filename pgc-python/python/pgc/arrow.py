@@ -21,6 +21,9 @@ def read_arrow(
     san: bool = False,
     threads: int = 0,
     where: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> Any:
     """The games of a PGC or PGN file (a path, a binary file object or
     bytes; plain or compressed) as a ``pyarrow.RecordBatchReader``: the
@@ -40,11 +43,15 @@ def read_arrow(
     unknown column raises ``ValueError`` at once; invalid input raises
     ``PgcError`` when its batch is read, and so does input with records
     but no game (only whitespace, or only games that could not be
-    converted): a table holds games only."""
+    converted): a table holds games only. ``max_string`` and
+    ``max_rav_depth``: the reading limits, as for ``read``."""
     import pyarrow as pa
 
     columns = _column_list(columns)
-    batches = _pgc.read_arrow(to_pgc(source, threads=threads), columns, uci, san, threads, where)
+    limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
+    batches = _pgc.read_arrow(
+        to_pgc(source, threads=threads, **limits), columns, uci, san, threads, where, **limits
+    )
     schema = pa.schema(batches)
     return pa.RecordBatchReader.from_batches(schema, (pa.record_batch(b) for b in batches))
 
@@ -78,6 +85,9 @@ def batch_to_arrow(
     columns: list[str] | None = None,
     uci: bool = False,
     san: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> Any:
     """A ``pyarrow.RecordBatch`` of the games of a binary array (the ``pgc``
     column of a games table, or each game's PGC records), one row per
@@ -86,8 +96,16 @@ def batch_to_arrow(
     table's order). For
     Dask ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``
     (whose schema takes the columns by position: name them in that
-    order)."""
+    order). ``max_string`` and ``max_rav_depth``: the reading limits, as
+    for ``read``."""
     import pyarrow as pa
 
-    batch = _pgc.batch_to_arrow(_pgc_bytes(array), _column_list(columns), uci, san)
+    batch = _pgc.batch_to_arrow(
+        _pgc_bytes(array),
+        _column_list(columns),
+        uci,
+        san,
+        max_string=max_string,
+        max_rav_depth=max_rav_depth,
+    )
     return pa.record_batch(batch)

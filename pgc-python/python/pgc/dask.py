@@ -60,10 +60,18 @@ def _shard_start_ok(data: bytes) -> bool:
     return not data or data[:1] not in b" \t\r\n\x0b\x0c%\xef"
 
 
-def encode_shard(shard: str | os.PathLike, first: bool = True, strict: bool = False) -> bytes:
+def encode_shard(
+    shard: str | os.PathLike,
+    first: bool = True,
+    strict: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes:
     """The PGC of one PGN shard (plain or compressed with zstd, gzip or
-    bzip2), as ``pgc encode`` gives it. A shard after the first must start
-    where a game starts: ``ValueError`` otherwise."""
+    bzip2), as ``pgc encode`` gives it (``max_string``, ``max_rav_depth``:
+    as for ``pgc.encode``). A shard after the first must start where a
+    game starts: ``ValueError`` otherwise."""
     raw = pgc._pgc.decompress(_raw(shard))
     if not first and pgc._pgc.sniff(raw) == "pgn" and not _shard_start_ok(raw):
         raise ValueError(
@@ -72,19 +80,21 @@ def encode_shard(shard: str | os.PathLike, first: bool = True, strict: bool = Fa
             "to the shard before it"
         )
     try:
-        return pgc._pgc.to_pgc(raw, strict)
+        return pgc._pgc.to_pgc(raw, strict, max_string=max_string, max_rav_depth=max_rav_depth)
     except pgc.PgcError as e:
         # The place (offset, game) is within the shard: say which.
         e.args = (f"{os.fspath(shard)}: {e}",)
         raise
 
 
-def _encode_shard_reporting(shard: str, first: bool, strict: bool) -> tuple[bytes, list[str]]:
+def _encode_shard_reporting(
+    shard: str, first: bool, strict: bool, limits: dict[str, int | None]
+) -> tuple[bytes, list[str]]:
     """``encode_shard``, and the messages of the ``RejectedGamesWarning`` it
     raised on the worker (which the client would not see)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", pgc.RejectedGamesWarning)
-        data = encode_shard(shard, first, strict)
+        data = encode_shard(shard, first, strict, **limits)
     return data, [str(w.message) for w in caught if w.category is pgc.RejectedGamesWarning]
 
 
@@ -93,6 +103,9 @@ def encode_shards(
     output: str | os.PathLike,
     client: Any = None,
     strict: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> int:
     """Converts PGN shards to one PGC file on a Dask cluster, one task per
     shard, and writes the parts to ``output`` in shard order, as each
@@ -111,12 +124,14 @@ def encode_shards(
     ``client``: a ``distributed.Client`` (default: the current one); the
     parts travel to this process, one at a time in shard order. PGN games
     a worker cannot convert are reported here, each shard's with a
-    ``pgc.RejectedGamesWarning`` naming the shard."""
+    ``pgc.RejectedGamesWarning`` naming the shard. ``max_string`` and
+    ``max_rav_depth``: as for ``pgc.encode``."""
     from distributed import default_client
 
+    limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
     client = client or default_client()
     futures = [
-        client.submit(_encode_shard_reporting, os.fspath(s), i == 0, strict, pure=False)
+        client.submit(_encode_shard_reporting, os.fspath(s), i == 0, strict, limits, pure=False)
         for i, s in enumerate(shards)
     ]
     written = 0
@@ -150,19 +165,26 @@ class _Part:
     of tag columns only then reads a table of those, which replays no move
     (see ``pgc.read_arrow``)."""
 
-    def __init__(self, columns: Sequence[str] | None, uci: bool, threads: int):
+    def __init__(
+        self,
+        columns: Sequence[str] | None,
+        uci: bool,
+        threads: int,
+        limits: dict[str, int | None],
+    ):
         self.columns = None if columns is None else list(columns)
         self.uci = uci
         self.threads = threads
+        self.limits = limits
 
     def table(self, path: str | None, columns: list[str] | None, uci: bool) -> Any:
         import pyarrow as pa
 
         if path is None:
             return pa.Table.from_batches(
-                [pgc.batch_to_arrow(pa.array([], pa.binary()), columns, uci)]
+                [pgc.batch_to_arrow(pa.array([], pa.binary()), columns, uci, **self.limits)]
             )
-        return pgc.read_arrow(path, columns, uci, threads=self.threads).read_all()
+        return pgc.read_arrow(path, columns, uci, threads=self.threads, **self.limits).read_all()
 
     def __call__(self, path: str | None, columns: Sequence[str] | None = None) -> Any:
         import pandas as pd
@@ -183,16 +205,20 @@ def read_dataframe(
     columns: Sequence[str] | None = DATAFRAME_COLUMNS,
     uci: bool = False,
     threads: int = 1,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> Any:
     """A Dask DataFrame of the games of PGC (or PGN) files, one partition
     per file, read by the workers through ``pgc.read_arrow`` (``columns``:
-    any of ``pgc.COLUMNS``; None: every column of ``pgc export``). Columns
+    any of ``pgc.COLUMNS``; None: every column of ``pgc export``;
+    ``max_string`` and ``max_rav_depth``: the reading limits). Columns
     have pandas' Arrow types (``int16[pyarrow]``, ``string[pyarrow]``, …).
     The default columns (tags and ``plies``) replay no move, and a query's
     columns are pushed down to the reader."""
     import dask.dataframe as dd
 
-    part = _Part(columns, uci, threads)
+    part = _Part(columns, uci, threads, {"max_string": max_string, "max_rav_depth": max_rav_depth})
     return dd.from_map(
         part,
         [os.fspath(p) for p in paths],

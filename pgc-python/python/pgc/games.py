@@ -64,19 +64,38 @@ def _column_list(columns: Any) -> list[str] | None:
     return list(columns)
 
 
-def to_pgc(source: Source, strict: bool = False, threads: int = 0) -> bytes:
+def to_pgc(
+    source: Source,
+    strict: bool = False,
+    threads: int = 0,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes:
     """The PGC of a path, a binary file object or bytes holding PGC or PGN,
     plain or compressed with zstd, gzip or bzip2 (recognised by their
     magic bytes, whatever the name): PGN is encoded (as ``encode``, on
-    ``threads`` threads; games that cannot be converted raise a
+    ``threads`` threads, with the limits ``max_string`` and
+    ``max_rav_depth``; games that cannot be converted raise a
     ``RejectedGamesWarning``), PGC is returned as it is."""
-    return _pgc.to_pgc(_raw(source), strict, threads, _outside_stacklevel())
+    return _pgc.to_pgc(
+        _raw(source),
+        strict,
+        threads,
+        _outside_stacklevel(),
+        max_string=max_string,
+        max_rav_depth=max_rav_depth,
+    )
 
 
-def count_games(source: Source) -> int:
-    """The number of games, every game walked and its moves checked:
-    raises ``PgcError`` (positioned) at the first invalid one."""
-    return _pgc.count_games(to_pgc(source))
+def count_games(
+    source: Source, *, max_string: int | None = None, max_rav_depth: int | None = None
+) -> int:
+    """The number of games, every game walked and its moves checked with
+    the limits ``max_string`` and ``max_rav_depth``: raises ``PgcError``
+    (positioned) at the first invalid one."""
+    limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
+    return _pgc.count_games(to_pgc(source, **limits), **limits)
 
 
 class Game:
@@ -89,14 +108,18 @@ class Game:
     ``[%eval]`` in centipawns, None where none or a mate) and ``mates``
     (``#3`` is 3, ``#-2`` is -2), ``result``, ``index`` (0-based game
     number), ``offset`` (its first byte in the PGC) and ``pgc`` (its
-    records)."""
+    records). ``pgn`` and ``to_python_chess`` decode it with the limits
+    (``max_string``, ``max_rav_depth``) it was read with."""
 
-    __slots__ = ("_r", "_as", "_tags")
+    __slots__ = ("_r", "_as", "_tags", "_limits")
 
-    def __init__(self, record: Any, moves: str = "uci") -> None:
+    def __init__(
+        self, record: Any, moves: str = "uci", limits: dict[str, int | None] | None = None
+    ) -> None:
         self._r = record
         self._as = moves
         self._tags = None
+        self._limits = limits or {}
 
     @property
     def index(self) -> int:
@@ -169,7 +192,8 @@ class Game:
     def pgn(self, export: bool = False) -> str:
         """The game's PGN text, byte for byte as encoded (``export``: the
         export format)."""
-        return _pgc.decode(self.pgc, export).decode("utf-8", errors="replace")
+        text = _pgc.decode(self.pgc, export, **self._limits)
+        return text.decode("utf-8", errors="replace")
 
     def to_python_chess(self) -> Any:
         """The game as a ``chess.pgn.Game``: tags, main line, variations,
@@ -183,14 +207,26 @@ class Game:
         return game
 
 
-def from_python_chess(game: Any, strict: bool = False) -> bytes:
+def from_python_chess(
+    game: Any,
+    strict: bool = False,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> bytes:
     """The PGC of a ``chess.pgn.Game``: the game as python-chess exports it
-    (tags, moves, variations, comments, NAGs), encoded."""
+    (tags, moves, variations, comments, NAGs), encoded (as ``encode``, with
+    the limits ``max_string`` and ``max_rav_depth``)."""
     import chess.pgn
 
     exporter = chess.pgn.StringExporter(headers=True, variations=True, comments=True)
     text = game.accept(exporter)
-    return _pgc.encode((text + "\n\n").encode("utf-8"), strict)
+    return _pgc.encode(
+        (text + "\n\n").encode("utf-8"),
+        strict,
+        max_string=max_string,
+        max_rav_depth=max_rav_depth,
+    )
 
 
 def read(
@@ -199,9 +235,19 @@ def read(
     moves: str = "uci",
     threads: int = 0,
     where: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> Iterator[Game]:
     """The games of a PGC or PGN file (a path, a binary file object or
     bytes; plain or compressed with zstd, gzip or bzip2), in file order.
+
+    ``max_string`` (longest string or extension payload, in bytes; default
+    16 MiB) and ``max_rav_depth`` (deepest nesting of variations; default
+    256): the reading limits, which the command line's ``--max-string`` and
+    ``--max-rav-depth`` raise; None for the default. Input over a limit
+    raises ``PgcError`` naming its keyword; 0, a negative value or one
+    over 2**32 - 1 raises ``ValueError``.
 
     ``where``: only the games an expression of the command line's filter
     language chooses (``pgc moves --where``): ``"WhiteElo>=2400 and
@@ -231,20 +277,35 @@ def read(
     if unknown:
         raise ValueError(f"no field {sorted(unknown)}; the fields are {', '.join(FIELDS)}")
     typed = "clocks" in wanted or "evals" in wanted
+    limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
     reader = _pgc.GameReader(
-        to_pgc(source, threads=threads), "moves" in wanted, typed, threads, where
+        to_pgc(source, threads=threads, **limits),
+        "moves" in wanted,
+        typed,
+        threads,
+        where,
+        **limits,
     )
     while (chunk := reader.next_chunk()) is not None:
         for item in chunk:
-            yield Game(item, moves)
+            yield Game(item, moves, limits)
 
 
-def games(data: bytes, threads: int = 0) -> list[dict[str, Any]]:
+def games(
+    data: bytes,
+    threads: int = 0,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> list[dict[str, Any]]:
     """The games of PGC bytes as dicts: ``tags``, ``uci`` (list),
     ``result`` and ``clocks`` (each main-line ply's ``[%clk]`` in
-    milliseconds, None where it has none). ``read`` gives ``Game``
-    objects instead."""
-    reader = _pgc.GameReader(data, True, True, threads)
+    milliseconds, None where it has none), read with the limits
+    ``max_string`` and ``max_rav_depth``. ``read`` gives ``Game`` objects
+    instead."""
+    reader = _pgc.GameReader(
+        data, True, True, threads, max_string=max_string, max_rav_depth=max_rav_depth
+    )
     out = []
     while (chunk := reader.next_chunk()) is not None:
         for r in chunk:
@@ -255,8 +316,22 @@ def games(data: bytes, threads: int = 0) -> list[dict[str, Any]]:
 
 
 def open(  # noqa: A001
-    source: Source, moves: str = "uci", threads: int = 0, where: str | None = None
+    source: Source,
+    moves: str = "uci",
+    threads: int = 0,
+    where: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
 ) -> Iterator[Game]:
     """The games of a PGC or PGN file, with everything read: ``read``
-    with the default columns."""
-    return read(source, moves=moves, threads=threads, where=where)
+    with the default columns (and the same limits ``max_string`` and
+    ``max_rav_depth``)."""
+    return read(
+        source,
+        moves=moves,
+        threads=threads,
+        where=where,
+        max_string=max_string,
+        max_rav_depth=max_rav_depth,
+    )

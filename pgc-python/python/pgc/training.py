@@ -8,7 +8,14 @@ from pgc import _pgc
 from pgc.games import Source, to_pgc
 
 
-def training_arrays(source: Source, threads: int = 0, where: str | None = None) -> dict[str, Any]:
+def training_arrays(
+    source: Source,
+    threads: int = 0,
+    where: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> dict[str, Any]:
     """Every main-line position of every game of a PGC or PGN file, and
     the move played from it, as NumPy arrays (no Python object per move),
     made on ``threads`` threads (0: one per core); with ``where``, of the
@@ -37,8 +44,10 @@ def training_arrays(source: Source, threads: int = 0, where: str | None = None) 
 
     The arrays are read-only views of the buffers made in Rust (no copy),
     which live as long as an array on them does. A malformed ``where``
-    raises ``ValueError``; invalid input ``PgcError``."""
+    raises ``ValueError``; invalid input ``PgcError``. ``max_string`` and
+    ``max_rav_depth``: the reading limits, as for ``read``."""
     import numpy as np
 
-    raw = _pgc.training_arrays(to_pgc(source, threads=threads), threads, where)
+    limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
+    raw = _pgc.training_arrays(to_pgc(source, threads=threads, **limits), threads, where, **limits)
     return {name: np.asarray(column) for name, column in raw.items()}

@@ -44,6 +44,12 @@ pub struct EncodeOptions {
     pub strict: bool,
     /// Deepest RAV nesting accepted (0 = the core's default limit).
     pub max_rav_depth: u32,
+    /// Longest extension payload written for a converted game, in bytes
+    /// (0 = what PGC readers accept by default,
+    /// [`pgc_core::Limits::DEFAULT`]): a game with a longer one is rejected
+    /// ([`RejectReason::OverReadLimit`]), so that what is converted reads
+    /// with [`pgc_core::Limits::max_string`] at this value.
+    pub max_string: u32,
     /// Largest game read by [`crate::pgn_to_pgc`] and
     /// [`crate::PgnToPgc`], in bytes (0 = [`crate::DEFAULT_MAX_GAME_BYTES`];
     /// see [`crate::PgnReader::with_max_game_bytes`]).
@@ -285,10 +291,22 @@ struct GameState {
     open_tag_end: Option<usize>,
 }
 
-/// The largest payload the encoder writes: what PGC readers accept by
-/// default, so that every game `pgc encode` writes is read by `pgc decode`
-/// and `pgc verify` without raising `--max-string`.
+/// The largest payload the encoder writes by default
+/// ([`EncodeOptions::max_string`]): what PGC readers accept by default, so
+/// that every game `pgc encode` writes is read by `pgc decode` and `pgc
+/// verify` without raising `--max-string`.
 pub const MAX_PAYLOAD: u32 = pgc_core::Limits::DEFAULT.max_string;
+
+impl EncodeOptions {
+    /// The longest payload written: [`EncodeOptions::max_string`], or
+    /// [`MAX_PAYLOAD`] for 0.
+    fn max_payload(&self) -> u32 {
+        match self.max_string {
+            0 => MAX_PAYLOAD,
+            n => n,
+        }
+    }
+}
 
 /// Bytes of the varint that holds `v`.
 fn varint_len(v: u64) -> u64 {
@@ -412,16 +430,13 @@ impl Encoder {
     }
 
     /// Rejects the game when a payload of `len` bytes would be over
-    /// [`MAX_PAYLOAD`]; `true` then.
+    /// [`EncodeOptions::max_string`]; `true` then.
     fn too_long(&mut self, what: &'static str, len: u64) -> bool {
-        if len <= u64::from(MAX_PAYLOAD) {
+        let limit = self.opts.max_payload();
+        if len <= u64::from(limit) {
             return false;
         }
-        self.fail(RejectReason::OverReadLimit {
-            what,
-            len,
-            limit: MAX_PAYLOAD,
-        });
+        self.fail(RejectReason::OverReadLimit { what, len, limit });
         true
     }
 
@@ -443,8 +458,8 @@ impl Encoder {
     }
 
     /// Rejects the game when an extension of `kind` with a payload of
-    /// `len` bytes would be over [`MAX_PAYLOAD`]; `true` then (checked
-    /// before the text is kept anywhere).
+    /// `len` bytes would be over [`EncodeOptions::max_string`]; `true`
+    /// then (checked before the text is kept anywhere).
     fn ext_too_long(&mut self, kind: u8, len: usize) -> bool {
         let what = match kind {
             ext::COMMENT => "a comment",
@@ -791,7 +806,7 @@ impl Visitor for Encoder {
         let (n, v) = (name_u.len() as u64, value_u.len() as u64);
         let long_tag = !GameBuilder::tag_fits(name_u, value_u);
         let payload = varint_len(n) + n + v;
-        if long_tag && !self.opts.strict && payload > u64::from(MAX_PAYLOAD) {
+        if long_tag && !self.opts.strict && payload > u64::from(self.opts.max_payload()) {
             self.too_long("a tag", payload);
             return ControlFlow::Continue(());
         }

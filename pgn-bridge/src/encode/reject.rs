@@ -60,9 +60,11 @@ pub enum RejectReason {
     /// A `(` before the line has a move to vary.
     #[error("a variation before any move (expected a move first)")]
     VariationBeforeMove,
-    /// A payload longer than PGC readers accept by default
-    /// ([`pgc_core::Limits::DEFAULT`]`.max_string`): written, the game
-    /// could not be decoded or verified without raising `--max-string`.
+    /// A payload longer than the encoder writes
+    /// ([`crate::EncodeOptions::max_string`]; by default what PGC readers
+    /// accept by default, [`pgc_core::Limits::DEFAULT`]`.max_string`):
+    /// written, the game could not be decoded or verified without raising
+    /// `--max-string`.
     #[error(
         "{what} of {len} bytes is over the {limit}-byte limit that PGC readers apply by default \
          (--max-string); shorten it or split the game"
@@ -72,7 +74,8 @@ pub enum RejectReason {
         what: &'static str,
         /// Its length as a PGC payload.
         len: u64,
-        /// The readers' default limit.
+        /// The limit ([`crate::EncodeOptions::max_string`]; by default the
+        /// readers' default limit).
         limit: u32,
     },
     /// A NAG whose number does not fit in 32 bits (`$99999999999999999999`).
