@@ -147,9 +147,9 @@ pub fn parse_note(
         if number_starts(text, i)
             && let Some((v, f, n)) = parse_number(&text[i..])
         {
-            let spelled = &text[i..i + n];
+            // The previous note's format where it writes the same text.
             let f: NumberFormat = match prev_numbers.next() {
-                Some(pf) if pf.spells(v, spelled) => pf,
+                Some(pf) if pf.spells_alike(f, v) => pf,
                 _ => f,
             };
             out.push_literal(&text[literal..i]);

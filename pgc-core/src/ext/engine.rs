@@ -257,7 +257,13 @@ pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
         _ => Sign::Minus,
     };
     let f = NumberFormat::new(frac.len() as u8, sign, width)?;
-    f.spells(v, &s[..i]).then_some((v, f, i))
+    // The format writes the digits as read (the width is the padded
+    // integer part's, the decimals the fraction's) and the sign as read,
+    // except for a minus before zero (`-0`, `-0.00`), which no format
+    // writes.
+    let exact = !(neg && v == 0);
+    debug_assert_eq!(exact, f.spells(v, &s[..i]));
+    exact.then_some((v, f, i))
 }
 
 impl NumberFormat {
@@ -266,6 +272,29 @@ impl NumberFormat {
         let mut buf = Spelling::default();
         self.spell(v, &mut buf);
         buf.bytes() == text
+    }
+
+    /// Whether this format and `other` write `v` alike (as
+    /// `self.spells(v, t) == other.spells(v, t)` for every text `t`,
+    /// without writing it).
+    pub fn spells_alike(self, other: NumberFormat, v: i64) -> bool {
+        if self == other {
+            return true;
+        }
+        let sign = |f: NumberFormat| match f.sign() {
+            _ if v < 0 => b'-',
+            Sign::Positive if v > 0 => b'+',
+            Sign::NonNegative => b'+',
+            _ => 0,
+        };
+        // Digits of the integer part, padded to the width.
+        let digits = |f: NumberFormat| {
+            let int = v.unsigned_abs() / 10u64.pow(u32::from(f.decimals()));
+            (int.checked_ilog10().unwrap_or(0) + 1).max(u32::from(f.width()))
+        };
+        self.decimals() == other.decimals()
+            && sign(self) == sign(other)
+            && digits(self) == digits(other)
     }
 }
 
@@ -1063,6 +1092,11 @@ pub struct GameNotes {
     place: Placement,
     streams: Vec<Stream>,
     notes: u64,
+    /// The predictor each numbers stream took in the game before (kept
+    /// by [`GameNotes::clear`]): where a file's games share their engines'
+    /// templates, the bound that makes the predictor search short.
+    hints: Vec<Option<Predictor>>,
+    search: Search,
 }
 
 impl GameNotes {
@@ -1159,15 +1193,23 @@ impl GameNotes {
         true
     }
 
-    /// Appends the record payload (`spec/extensions-engine.md`).
-    pub fn to_payload(&self, out: &mut Vec<u8>) {
+    /// Appends the record payload (`spec/extensions-engine.md`). The
+    /// bytes depend on this game's notes alone.
+    pub fn to_payload(&mut self, out: &mut Vec<u8>) {
         put_varint(out, self.template_ends.len() as u64);
         out.extend_from_slice(&self.templates);
         self.place.write(out, self.template_ends.len());
         put_varint(out, self.streams.len() as u64);
+        if self.hints.len() < self.streams.len() {
+            self.hints.resize(self.streams.len(), None);
+        }
         for (i, s) in self.streams.iter().enumerate() {
             match s {
-                Stream::Numbers(_) => write_numbers(i, &self.streams, out),
+                Stream::Numbers(_) => {
+                    let took =
+                        write_numbers(i, &self.streams, self.hints[i], &mut self.search, out);
+                    self.hints[i] = took;
+                }
                 Stream::Moves(m) => {
                     put_varint(out, m.lists.len() as u64);
                     out.extend_from_slice(&m.out);
@@ -1237,6 +1279,15 @@ impl Predictor {
         })
     }
 
+    /// Bytes the predictor itself takes beyond the one of the plain ones.
+    fn extra_bytes(self) -> usize {
+        match self {
+            Predictor::Value | Predictor::Previous | Predictor::TwoBack => 0,
+            Predictor::Product { .. } => 4,
+            Predictor::TwoBackLess { bias, .. } => 2 + leb_len(zigzag(bias)),
+        }
+    }
+
     fn write(self, out: &mut Vec<u8>) {
         match self {
             Predictor::Value => out.push(0),
@@ -1304,6 +1355,31 @@ fn for_residuals(
     }
 }
 
+/// Whether `p` predicts most of the first values of `v` (up to 8, zeros
+/// aside) within a quarter of their size: a product of two streams that
+/// does not is not counted whole (a predictor that fits no better than
+/// this takes more bytes than the plain ones on engine data).
+fn fits_roughly(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
+    let (mut seen, mut close) = (0u32, 0u32);
+    for_residuals(v, p, streams, |r| {
+        // Values and residuals in step: `for_residuals` goes in order.
+        let i = seen as usize;
+        seen += 1;
+        if let (Some(r), Some(&x)) = (r, v.get(i))
+            && x != 0
+            && r.unsigned_abs() <= x.unsigned_abs() / 4
+        {
+            close += 1;
+        }
+        if seen >= 8 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    2 * close > seen
+}
+
 /// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable,
 /// or once the count reaches `limit`).
 fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
@@ -1323,69 +1399,35 @@ fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
 }
 
 /// A numbers stream (stream `me` of `streams`): the predictor that takes
-/// the fewest bytes, the count, the zig-zag residuals. Predictors from
-/// other streams are tried only where the plain ones leave more than two
-/// bytes a value (a product of two streams only past three).
-fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
+/// the fewest bytes, the count, the zig-zag residuals.
+///
+/// The candidates, in order (the first of the fewest bytes wins): the
+/// plain predictors; then, where those leave more than two bytes a value,
+/// for each earlier numbers stream `a` with as many values, the products
+/// of `a` and each later such stream `b` at three scales (only where the
+/// plain predictors leave more than three bytes a value: nodes), and
+/// `a`'s time-left predictor. `hint` is the predictor this stream took in
+/// the game before: its cost bounds the search, so that most candidates
+/// stop counting early. It changes how long the search takes, never what
+/// it finds; `search` holds the buffers.
+fn write_numbers(
+    me: usize,
+    streams: &[Stream],
+    hint: Option<Predictor>,
+    search: &mut Search,
+    out: &mut Vec<u8>,
+) -> Option<Predictor> {
     let Some(Stream::Numbers(v)) = streams.get(me) else {
-        return;
+        return None;
     };
-    let mut best = (usize::MAX, Predictor::Value);
-    for p in [Predictor::Value, Predictor::Previous, Predictor::TwoBack] {
-        let c = cost(v, p, streams, best.0);
-        if c < best.0 {
-            best = (c, p);
-        }
-    }
-    if best.0 > 2 * v.len() {
-        // Earlier numbers streams with a value for each of ours.
-        let peers: Vec<u8> = (0..me)
-            .filter(|&s| matches!(&streams[s], Stream::Numbers(x) if x.len() == v.len()))
-            .map(|s| s as u8)
-            .collect();
-        let mean = |x: &[i64]| x.iter().map(|&v| (v as f64).abs()).sum::<f64>() / x.len() as f64;
-        let of = |s: u8| match &streams[usize::from(s)] {
-            Stream::Numbers(x) => &x[..],
-            Stream::Moves(_) => &[][..],
-        };
-        for (k, &a) in peers.iter().enumerate() {
-            // A product only for a stream of more than three bytes a value
-            // (nodes); it needs two streams of large values.
-            let wide = best.0 > 3 * v.len();
-            for &b in peers[k..].iter().filter(|_| wide) {
-                // The scale that brings a × b to v's magnitude, and its
-                // neighbours.
-                let ratio = mean(of(a)) * mean(of(b)) / mean(v).max(1.0);
-                let guess = ratio.max(1.0).log10().round() as i64;
-                for scale in (guess - 1).max(0)..=(guess + 1).min(18) {
-                    let scale = scale as u8;
-                    let p = Predictor::Product { a, b, scale };
-                    let c = cost(v, p, streams, best.0.saturating_sub(4)).saturating_add(4);
-                    if c < best.0 {
-                        best = (c, p);
-                    }
-                }
-            }
-            // The median of v[i] - v[i-2] + a[i] as the bias.
-            let Some(Stream::Numbers(x)) = streams.get(usize::from(a)) else {
-                continue;
-            };
-            let mut d: Vec<i64> = (2..v.len())
-                .map(|i| v[i].wrapping_sub(v[i - 2]).wrapping_add(x[i]))
-                .collect();
-            if d.is_empty() {
-                continue;
-            }
-            // The median: the value a sort would put in the middle.
-            let middle = d.len() / 2;
-            let (_, &mut bias, _) = d.select_nth_unstable(middle);
-            let p = Predictor::TwoBackLess { a, bias };
-            let extra = 2 + leb_len(zigzag(bias));
-            let c = cost(v, p, streams, best.0.saturating_sub(extra)).saturating_add(extra);
-            if c < best.0 {
-                best = (c, p);
-            }
-        }
+    let bound = hint.map_or(usize::MAX, |h| {
+        let extra = h.extra_bytes();
+        cost(v, h, streams, usize::MAX).saturating_add(extra)
+    });
+    let mut best = best_predictor(v, me, streams, bound, search);
+    if best.0 > bound {
+        // The hint is not a candidate here: a search without its bound.
+        best = best_predictor(v, me, streams, usize::MAX, search);
     }
     best.1.write(out);
     put_varint(out, v.len() as u64);
@@ -1393,6 +1435,109 @@ fn write_numbers(me: usize, streams: &[Stream], out: &mut Vec<u8>) {
         put_varint(out, zigzag(r.unwrap_or(0)));
         ControlFlow::Continue(())
     });
+    Some(best.1)
+}
+
+/// Buffers of the predictor search, kept from stream to stream.
+#[derive(Debug, Clone, Default)]
+struct Search {
+    /// Earlier numbers streams with as many values as the one searched.
+    peers: Vec<u8>,
+    /// The mean magnitude of each peer's values.
+    means: Vec<f64>,
+    /// Differences whose median is a time-left predictor's bias.
+    diffs: Vec<i64>,
+}
+
+/// The first candidate of [`write_numbers`] of the fewest bytes, among
+/// those of at most `bound` bytes (`(usize::MAX, Value)` if none is).
+fn best_predictor(
+    v: &[i64],
+    me: usize,
+    streams: &[Stream],
+    bound: usize,
+    search: &mut Search,
+) -> (usize, Predictor) {
+    let mut best = (usize::MAX, Predictor::Value);
+    // A candidate of `extra` bytes beyond its residuals: counted only as
+    // far as it could still win (fewer bytes than the best so far, and no
+    // more than the bound).
+    let try_one = |p: Predictor, best: &mut (usize, Predictor)| {
+        let extra = p.extra_bytes();
+        let limit = best.0.min(bound.saturating_add(1));
+        let c = cost(v, p, streams, limit.saturating_sub(extra)).saturating_add(extra);
+        if c < best.0 && c < limit {
+            *best = (c, p);
+        }
+    };
+    for p in [Predictor::Value, Predictor::Previous, Predictor::TwoBack] {
+        try_one(p, &mut best);
+    }
+    // What the plain predictors leave decides which others are tried; an
+    // unbounded count for it when the bound cut them all short.
+    let plain = if best.0 == usize::MAX {
+        [Predictor::Value, Predictor::Previous, Predictor::TwoBack]
+            .into_iter()
+            .map(|p| cost(v, p, streams, usize::MAX))
+            .min()
+            .unwrap_or(usize::MAX)
+    } else {
+        best.0
+    };
+    if plain <= 2 * v.len() {
+        return best;
+    }
+    let numbers = |s: u8| match &streams[usize::from(s)] {
+        Stream::Numbers(x) => &x[..],
+        Stream::Moves(_) => &[][..],
+    };
+    let mean = |x: &[i64]| x.iter().map(|&v| (v as f64).abs()).sum::<f64>() / x.len() as f64;
+    search.peers.clear();
+    search.peers.extend(
+        (0..me)
+            .filter(|&s| matches!(&streams[s], Stream::Numbers(x) if x.len() == v.len()))
+            .map(|s| s as u8),
+    );
+    search.means.clear();
+    search
+        .means
+        .extend(search.peers.iter().map(|&s| mean(numbers(s))));
+    let own_mean = mean(v).max(1.0);
+    // A product only for a stream of more than three bytes a value
+    // (nodes); it needs two streams of large values.
+    let wide = plain > 3 * v.len();
+    for (k, &a) in search.peers.iter().enumerate() {
+        for (j, &b) in search.peers.iter().enumerate().skip(k).filter(|_| wide) {
+            // The scale that brings a × b to v's magnitude, and its
+            // neighbours.
+            let ratio = search.means[k] * search.means[j] / own_mean;
+            let guess = ratio.max(1.0).log10().round() as i64;
+            for scale in (guess - 1).max(0)..=(guess + 1).min(18) {
+                let p = Predictor::Product {
+                    a,
+                    b,
+                    scale: scale as u8,
+                };
+                if fits_roughly(v, p, streams) {
+                    try_one(p, &mut best);
+                }
+            }
+        }
+        // The median of v[i] - v[i-2] + a[i] as the bias.
+        let x = numbers(a);
+        search.diffs.clear();
+        search
+            .diffs
+            .extend((2..v.len()).map(|i| v[i].wrapping_sub(v[i - 2]).wrapping_add(x[i])));
+        if search.diffs.is_empty() {
+            continue;
+        }
+        // The median: the value a sort would put in the middle.
+        let middle = search.diffs.len() / 2;
+        let (_, &mut bias, _) = search.diffs.select_nth_unstable(middle);
+        try_one(Predictor::TwoBackLess { a, bias }, &mut best);
+    }
+    best
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -207,8 +207,189 @@ fn every_truncation_and_corruption_is_an_error_or_reads() {
 
 fn numbers_payload(v: &[i64]) -> Vec<u8> {
     let mut out = Vec::new();
-    write_numbers(0, &[Stream::Numbers(v.to_vec())], &mut out);
+    let mut search = Search::default();
+    write_numbers(
+        0,
+        &[Stream::Numbers(v.to_vec())],
+        None,
+        &mut search,
+        &mut out,
+    );
     out
+}
+
+#[test]
+fn formats_spell_alike_as_their_texts_say() {
+    let values = [
+        0i64,
+        1,
+        -1,
+        5,
+        -5,
+        9,
+        10,
+        52,
+        -52,
+        99,
+        100,
+        104,
+        -104,
+        999,
+        1000,
+        40_500,
+        -1_000_000,
+        123_456_789,
+        i64::MAX,
+        i64::MIN,
+    ];
+    let formats: Vec<NumberFormat> = (0..=255u8).filter_map(NumberFormat::from_byte).collect();
+    let mut alike = 0;
+    for &v in &values {
+        for &f in &formats {
+            let mut text = Vec::new();
+            f.render(v, &mut text);
+            for &g in &formats {
+                let want = g.spells(v, &text);
+                assert_eq!(f.spells_alike(g, v), want, "{f:?} {g:?} {v}");
+                alike += usize::from(want && f != g);
+            }
+        }
+    }
+    assert!(alike > 1000, "formats that differ but spell alike: {alike}");
+}
+
+proptest::proptest! {
+    /// A number is taken only where its format spells it back as read.
+    #[test]
+    fn parsed_numbers_spell_back(text in "[-+]?[0-9]{0,9}(\\.[0-9]{0,8})?[a-z,]?") {
+        if let Some((v, f, n)) = parse_number(text.as_bytes()) {
+            proptest::prop_assert!(f.spells(v, &text.as_bytes()[..n]));
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Whatever the hint (a candidate or not, cheaper than every candidate
+    /// or not), the search finds what it finds without one.
+    #[test]
+    fn the_hint_never_changes_the_predictor(
+        base in proptest::collection::vec(-3_000i64..3_000, 8..40),
+        spread in 0i64..1_000_000,
+        kind in 0u8..5,
+        scale in 0u8..6,
+        bias in -5_000i64..5_000,
+    ) {
+        // Stream 0 and 1 arbitrary, stream 2 their product at scale 1 or
+        // the time left of stream 0 with a bias, plus noise.
+        let a: Vec<i64> = base.iter().map(|&x| x * 37 + spread).collect();
+        let b: Vec<i64> = base.iter().rev().map(|&x| x.abs() + 10).collect();
+        let mut v = vec![spread, spread / 2];
+        for i in 2..base.len() {
+            let next = if kind % 2 == 0 {
+                a[i] * b[i] / 10 + base[i] % 50
+            } else {
+                v[i - 2] - a[i] + 1_000 + if base[i] > 1_000 { base[i] * 40 } else { 0 }
+            };
+            v.push(next);
+        }
+        let streams = [Stream::Numbers(a), Stream::Numbers(b), Stream::Numbers(v)];
+        let hint = match kind {
+            0 => Predictor::Product { a: 0, b: 1, scale },
+            1 => Predictor::TwoBackLess { a: 0, bias },
+            2 => Predictor::Product { a: 1, b: 0, scale },
+            3 => Predictor::TwoBackLess { a: 1, bias: 1_000 },
+            _ => Predictor::TwoBack,
+        };
+        let mut search = Search::default();
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        write_numbers(2, &streams, Some(hint), &mut search, &mut with);
+        write_numbers(2, &streams, None, &mut search, &mut without);
+        proptest::prop_assert_eq!(with, without);
+    }
+}
+
+/// A hint that is no candidate and takes fewer bytes than every candidate
+/// (a time-left bias better than the median's) is not taken.
+#[test]
+fn a_cheaper_hint_that_is_no_candidate_is_not_taken() {
+    let a: Vec<i64> = (0..20)
+        .map(|i| 1_000_000 + (i * 7_919_393) % 900_000)
+        .collect();
+    let mut v = vec![50_000_000, 49_000_000];
+    for i in 2..20 {
+        // Half the differences 0, half about 10,000: the median is in the
+        // upper half, a bias of 0 costs fewer bytes.
+        let d = if i % 2 == 0 { 0 } else { 10_000 + i as i64 };
+        v.push(v[i - 2] - a[i] + d);
+    }
+    let streams = [Stream::Numbers(a), Stream::Numbers(v.clone())];
+    let hint = Predictor::TwoBackLess { a: 0, bias: 0 };
+    let median = Predictor::TwoBackLess { a: 0, bias: 10_011 };
+    let total = |p: Predictor| cost(&v, p, &streams, usize::MAX) + p.extra_bytes();
+    assert!(total(hint) < total(median), "the hint is cheaper");
+    let mut search = Search::default();
+    let (mut with, mut without) = (Vec::new(), Vec::new());
+    write_numbers(1, &streams, Some(hint), &mut search, &mut with);
+    write_numbers(1, &streams, None, &mut search, &mut without);
+    assert_eq!(&without[..2], &[4, 0], "the median's time-left predictor");
+    assert_eq!(with, without);
+}
+
+/// Notes of a made-up engine: `n` the product of `s` and `mt` when
+/// `product`, else unrelated to them.
+fn engine_notes(seed: i64, product: bool) -> Vec<EngineNote> {
+    let start = VariantPosition::default();
+    (0..60i64)
+        .map(|i| {
+            let mt = 1_000 + (i * 7_919 + seed) % 50_000;
+            let s = 40_000_000 + (i * 104_729 + seed * 31) % 9_000_000;
+            let n = if product {
+                s * mt / 1000 + i % 7
+            } else {
+                (i * 982_451_653 + seed) % 1_000_000_007
+            };
+            let mut note = EngineNote::new();
+            for (k, v) in [("mt=", mt), (", s=", s), (", n=", n), (", d=", 20 + i % 9)] {
+                note.push_literal(k.as_bytes());
+                note.push_number(v, NumberFormat::INTEGER);
+            }
+            note.push_literal(b", pv=");
+            assert!(note.push_moves_text(b"e4", &line(&start)));
+            note
+        })
+        .collect()
+}
+
+/// The record of `notes`, written by `game` (cleared first).
+fn notes_record(game: &mut GameNotes, notes: &[EngineNote]) -> Vec<u8> {
+    game.clear();
+    for (i, note) in notes.iter().enumerate() {
+        assert!(game.push(i as u64, note));
+    }
+    let mut out = Vec::new();
+    game.to_payload(&mut out);
+    out
+}
+
+/// The predictor a stream took in the game before only shortens the
+/// search: a game's record is the same whatever came before it.
+#[test]
+fn a_record_does_not_depend_on_the_game_before() {
+    let alone = |seed, product| notes_record(&mut GameNotes::new(), &engine_notes(seed, product));
+    for (before, after) in [(true, false), (false, true), (true, true), (false, false)] {
+        let mut game = GameNotes::new();
+        notes_record(&mut game, &engine_notes(1, before));
+        let hinted = notes_record(&mut game, &engine_notes(2, after));
+        assert_eq!(
+            hinted,
+            alone(2, after),
+            "after a game with product {before}"
+        );
+    }
+    // The product is found where it holds, and only there.
+    let named = |p: &[u8]| p.windows(4).any(|w| w[0] == 3 && w[3] == 3);
+    assert!(named(&alone(2, true)));
+    assert!(!named(&alone(2, false)));
 }
 
 #[test]
