@@ -55,6 +55,25 @@ impl ItemKind {
     }
 }
 
+impl ItemKind {
+    /// Its name after the indefinite article (`an extension header`).
+    pub const fn with_article(self) -> &'static str {
+        match self {
+            ItemKind::Int1 => "an int-1",
+            ItemKind::Int2 => "an int-2",
+            ItemKind::Int4 => "an int-4",
+            ItemKind::String1 => "a string-1",
+            ItemKind::String2 => "a string-2",
+            ItemKind::String4 => "a string-4",
+            ItemKind::MvSeq1 => "a mvseq-1",
+            ItemKind::MvSeq2 => "a mvseq-2",
+            ItemKind::MvSet1 => "a mvset-1",
+            ItemKind::ExtHeader => "an extension header",
+            ItemKind::VarInt => "a varint",
+        }
+    }
+}
+
 impl std::fmt::Display for ItemKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -211,7 +230,7 @@ pub fn peek_len4(buf: &[u8]) -> Option<u32> {
 
 /// An item too long for its header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{len} bytes do not fit in a {item} (at most {max})")]
+#[error("{len} bytes do not fit in {} (at most {max})", .item.with_article())]
 pub struct TooLong {
     /// The item that was to be written.
     pub item: ItemKind,

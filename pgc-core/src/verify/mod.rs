@@ -963,7 +963,10 @@ impl Checker {
             game,
             ply,
             Some(marker),
-            format!("a {item} of at most {limit} bytes (raise it with --max-string)"),
+            format!(
+                "{} of at most {limit} bytes (raise it with --max-string)",
+                item.with_article()
+            ),
             format!("{claimed} bytes claimed; skipped {skipped} byte(s) {to}{abandoned}"),
         );
     }
