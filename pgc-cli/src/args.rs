@@ -84,9 +84,10 @@ pub struct ReportArgs {
 /// Resource limits.
 #[derive(Debug, Args)]
 pub struct LimitArgs {
-    /// Longest PGC string or extension payload accepted when reading PGC
-    /// (default 16 MiB).
-    #[arg(long, value_name = "BYTES")]
+    /// Longest PGC string or extension payload accepted when reading PGC,
+    /// and written by encode (default 16 MiB; a PGC written with a higher
+    /// limit reads back with it).
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_string: Option<u32>,
     /// Deepest RAV nesting accepted (default 256; at least 1 for encode).
     #[arg(long, value_name = "N")]

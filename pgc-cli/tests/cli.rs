@@ -793,6 +793,33 @@ fn limits_are_passed_through_and_name_their_flag() {
 }
 
 #[test]
+fn encode_writes_strings_up_to_its_max_string() {
+    // A comment of 61 bytes: over a limit of 50, the game is rejected
+    // (kept as text) and the message names the flag; at 61 the comment
+    // is stored, and reading the output needs the same limit.
+    let pgn = b"1. e4 {abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghi} e5 *\n";
+    let comment = 61;
+    assert_eq!(pgn.len(), comment + 14);
+    let o = run(&["encode", "--max-string", "50"], pgn);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("1 rejected") && e.contains("--max-string"),
+        "{e}"
+    );
+    let o = run(&["encode", "-q", "--max-string", "61"], pgn);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let stored = o.stdout;
+    assert_eq!(ok(&["decode", "-q", "--max-string", "61"], &stored), pgn);
+    let o = run(&["decode", "--max-string", "60"], &stored);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    // No limit of zero bytes.
+    let o = run(&["encode", "--max-string", "0"], pgn);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("--max-string"), "{}", stderr(&o));
+}
+
+#[test]
 fn an_input_with_no_game_keeps_its_whitespace() {
     // Escape lines (`%` in column 1) are no game either, as pgn-reader and
     // python-chess read them; a `%` elsewhere is a token.

@@ -299,9 +299,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let opts = EncodeOptions {
         strict: a.strict,
         max_rav_depth: a.limits.max_rav_depth.unwrap_or(0),
-        // `--max-string` bounds reading PGC: the encoder writes what
-        // readers accept by default.
-        max_string: 0,
+        // What the encoder writes, readers must accept: a payload over
+        // the default string limit is written only when it is raised,
+        // which then reading the output needs too.
+        max_string: a.limits.max_string.unwrap_or(0),
         max_game_bytes,
     };
     let sel = a.select.selection();

@@ -61,13 +61,14 @@ pub enum RejectReason {
     #[error("a variation before any move (expected a move first)")]
     VariationBeforeMove,
     /// A payload longer than the encoder writes
-    /// ([`crate::EncodeOptions::max_string`]; by default what PGC readers
+    /// ([`crate::EncodeOptions::max_string`], by default what PGC readers
     /// accept by default, [`pgc_core::Limits::DEFAULT`]`.max_string`):
     /// written, the game could not be decoded or verified without raising
-    /// `--max-string`.
+    /// the readers' limit as far.
     #[error(
-        "{what} of {len} bytes is over the {limit}-byte limit that PGC readers apply by default \
-         (--max-string); shorten it or split the game"
+        "{what} of {len} bytes is over the {limit}-byte string limit of PGC readers \
+         (--max-string); shorten it, split the game, or raise the limit to write it and to read \
+         the output"
     )]
     OverReadLimit {
         /// What is too long: a tag, a comment, the game's clock data…
