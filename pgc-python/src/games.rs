@@ -263,6 +263,23 @@ pub(crate) fn parse_where(where_: Option<&str>) -> PyResult<Option<Filter>> {
         .map_err(|e| PyValueError::new_err(format!("where={:?}: {e}", where_.unwrap_or(""))))
 }
 
+/// Checks a reader's options without reading anything: the `where`
+/// expression and the limits `max_string` and `max_rav_depth`, as every
+/// reader checks them (a `ValueError` or `TypeError`), so that a lazy
+/// reader can refuse them when it is called rather than when it is first
+/// iterated.
+#[pyfunction]
+#[pyo3(signature = (where_ = None, *, max_string = None, max_rav_depth = None))]
+pub(crate) fn check_options(
+    where_: Option<&str>,
+    max_string: Option<Bound<'_, PyAny>>,
+    max_rav_depth: Option<Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
+    parse_where(where_)?;
+    Ok(())
+}
+
 /// Reads the games of PGC bytes, a chunk at a time.
 #[pyclass(module = "pgc._pgc")]
 pub(crate) struct GameReader {

@@ -200,6 +200,7 @@ fn _pgc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(input::to_pgc, m)?)?;
     m.add_function(wrap_pyfunction!(input::decompress, m)?)?;
     m.add_function(wrap_pyfunction!(input::sniff, m)?)?;
+    m.add_function(wrap_pyfunction!(games::check_options, m)?)?;
     m.add_class::<games::GameReader>()?;
     m.add_class::<games::GameRecord>()?;
     m.add_class::<arrow::ArrowBatches>()?;

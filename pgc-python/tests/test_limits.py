@@ -181,3 +181,20 @@ def test_limits_out_of_range_are_value_errors(keyword, value):
 def test_limits_that_are_not_ints_are_type_errors(value):
     with pytest.raises(TypeError, match="max_rav_depth="):
         pgc.decode(pgc.encode(COMMENT), max_rav_depth=value)
+
+
+def test_read_checks_its_arguments_when_called():
+    # `read` and `open` are lazy: the source is read as the games are
+    # iterated, but a bad argument is refused at the call.
+    data = pgc.encode(COMMENT)
+    for call in (pgc.read, pgc.open):
+        with pytest.raises(ValueError, match="max_rav_depth=0"):
+            call(data, max_rav_depth=0)
+        with pytest.raises(TypeError, match="max_string="):
+            call(data, max_string="64")
+        with pytest.raises(ValueError, match="where="):
+            call(data, where="WhiteElo >=")
+        with pytest.raises(ValueError, match="moves="):
+            call(data, moves="san")
+    with pytest.raises(ValueError, match="no field"):
+        pgc.read(data, columns=["ratings"])

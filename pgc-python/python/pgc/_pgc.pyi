@@ -33,6 +33,13 @@ class Problem:
     message: str
     def __getitem__(self, key: str) -> Any: ...
 
+def check_options(
+    where_: str | None = None,
+    *,
+    max_string: int | None = None,
+    max_rav_depth: int | None = None,
+) -> None: ...
+
 class GameReader:
     def __init__(
         self,

@@ -268,7 +268,10 @@ def read(
     ``RejectedGamesWarning`` names them. Raises ``PgcError`` at the first
     invalid game of PGC. Games are read a chunk
     (about 1 MiB of PGC per thread) at a time: the games of the chunks
-    before the invalid one have been yielded, those of its own chunk not."""
+    before the invalid one have been yielded, those of its own chunk not.
+
+    The arguments are checked when ``read`` is called; the source is read
+    as the games are iterated."""
     if moves not in ("uci", "python-chess"):
         raise ValueError(f"moves={moves!r}: expected 'uci' or 'python-chess'")
     columns = _column_list(columns)
@@ -278,9 +281,23 @@ def read(
         raise ValueError(f"no field {sorted(unknown)}; the fields are {', '.join(FIELDS)}")
     typed = "clocks" in wanted or "evals" in wanted
     limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
+    _pgc.check_options(where, **limits)
+    return _read(source, "moves" in wanted, typed, moves, threads, where, limits)
+
+
+def _read(
+    source: Source,
+    with_moves: bool,
+    typed: bool,
+    moves: str,
+    threads: int,
+    where: str | None,
+    limits: dict[str, int | None],
+) -> Iterator[Game]:
+    """The games ``read`` yields, its arguments checked."""
     reader = _pgc.GameReader(
         to_pgc(source, threads=threads, **limits),
-        "moves" in wanted,
+        with_moves,
         typed,
         threads,
         where,
