@@ -52,3 +52,26 @@ fn jsonl_gives_clocks_and_evals_as_numbers() {
         assert!(line.contains(want), "{want} not in {line}");
     }
 }
+
+/// Engine notes are written with the predictor each numbers stream took
+/// in the game before as a hint: with two or three jobs each worker sees
+/// other games before a game, and the bytes must not change.
+#[test]
+fn engine_games_encode_the_same_for_every_job_count() {
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let file =
+        corpus.join("TCEC-Chess__tcecgames/master-archive/TCEC_Season_20_-_Frc3_Final.pgn.zst");
+    let path = file.to_str().expect("a UTF-8 path");
+    let mut outputs = Vec::new();
+    for j in ["1", "2", "3"] {
+        let (code, out, err) = pgc(&["encode", "-q", "-j", j, path], b"");
+        assert_eq!(code, 0, "-j {j}: {err}");
+        outputs.push(out);
+    }
+    // Engine notes were written (kind 0x14 after an extension marker).
+    assert!(outputs[0].windows(2).filter(|w| w == &[0x80, 0x14]).count() >= 40);
+    assert!(outputs[1] == outputs[0], "-j 2 differs from -j 1");
+    assert!(outputs[2] == outputs[0], "-j 3 differs from -j 1");
+}
