@@ -1205,10 +1205,16 @@ impl GameNotes {
         }
         for (i, s) in self.streams.iter().enumerate() {
             match s {
-                Stream::Numbers(_) => {
-                    let took =
-                        write_numbers(i, &self.streams, self.hints[i], &mut self.search, out);
-                    self.hints[i] = took;
+                Stream::Numbers(v) => {
+                    let hint = self.hints[i];
+                    self.hints[i] = Some(write_numbers(
+                        i,
+                        v,
+                        &self.streams,
+                        hint,
+                        &mut self.search,
+                        out,
+                    ));
                 }
                 Stream::Moves(m) => {
                     put_varint(out, m.lists.len() as u64);
@@ -1355,8 +1361,9 @@ fn for_residuals(
     }
 }
 
-/// Whether `p` predicts most of the first values of `v` (up to 8, zeros
-/// aside) within a quarter of their size: a product of two streams that
+/// Whether `p` predicts most of the first eight values of `v` within a
+/// quarter of their size (a value of zero counts as not predicted): a
+/// product of two streams that
 /// does not is not counted whole (a predictor that fits no better than
 /// this takes more bytes than the plain ones on engine data).
 fn fits_roughly(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
@@ -1398,8 +1405,9 @@ fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
     n
 }
 
-/// A numbers stream (stream `me` of `streams`): the predictor that takes
-/// the fewest bytes, the count, the zig-zag residuals.
+/// A numbers stream (`v`, stream `me` of `streams`): the predictor that
+/// takes the fewest bytes, the count, the zig-zag residuals; returns the
+/// predictor.
 ///
 /// The candidates, in order (the first of the fewest bytes wins): the
 /// plain predictors; then, where those leave more than two bytes a value,
@@ -1412,14 +1420,12 @@ fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
 /// it finds; `search` holds the buffers.
 fn write_numbers(
     me: usize,
+    v: &[i64],
     streams: &[Stream],
     hint: Option<Predictor>,
     search: &mut Search,
     out: &mut Vec<u8>,
-) -> Option<Predictor> {
-    let Some(Stream::Numbers(v)) = streams.get(me) else {
-        return None;
-    };
+) -> Predictor {
     let bound = hint.map_or(usize::MAX, |h| {
         let extra = h.extra_bytes();
         cost(v, h, streams, usize::MAX).saturating_add(extra)
@@ -1435,7 +1441,7 @@ fn write_numbers(
         put_varint(out, zigzag(r.unwrap_or(0)));
         ControlFlow::Continue(())
     });
-    Some(best.1)
+    best.1
 }
 
 /// Buffers of the predictor search, kept from stream to stream.

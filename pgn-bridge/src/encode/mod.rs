@@ -807,6 +807,7 @@ impl Visitor for Encoder {
         let long_tag = !GameBuilder::tag_fits(name_u, value_u);
         let payload = varint_len(n) + n + v;
         if long_tag && !self.opts.strict && payload > u64::from(self.opts.max_payload()) {
+            // The tag's text is borrowed from `self.tags`: checked first.
             self.too_long("a tag", payload);
             return ControlFlow::Continue(());
         }

@@ -210,6 +210,7 @@ fn numbers_payload(v: &[i64]) -> Vec<u8> {
     let mut search = Search::default();
     write_numbers(
         0,
+        v,
         &[Stream::Numbers(v.to_vec())],
         None,
         &mut search,
@@ -302,8 +303,9 @@ proptest::proptest! {
         };
         let mut search = Search::default();
         let (mut with, mut without) = (Vec::new(), Vec::new());
-        write_numbers(2, &streams, Some(hint), &mut search, &mut with);
-        write_numbers(2, &streams, None, &mut search, &mut without);
+        let Stream::Numbers(v) = &streams[2] else { unreachable!() };
+        write_numbers(2, v, &streams, Some(hint), &mut search, &mut with);
+        write_numbers(2, v, &streams, None, &mut search, &mut without);
         proptest::prop_assert_eq!(with, without);
     }
 }
@@ -329,8 +331,8 @@ fn a_cheaper_hint_that_is_no_candidate_is_not_taken() {
     assert!(total(hint) < total(median), "the hint is cheaper");
     let mut search = Search::default();
     let (mut with, mut without) = (Vec::new(), Vec::new());
-    write_numbers(1, &streams, Some(hint), &mut search, &mut with);
-    write_numbers(1, &streams, None, &mut search, &mut without);
+    write_numbers(1, &v, &streams, Some(hint), &mut search, &mut with);
+    write_numbers(1, &v, &streams, None, &mut search, &mut without);
     assert_eq!(&without[..2], &[4, 0], "the median's time-left predictor");
     assert_eq!(with, without);
 }
