@@ -33,7 +33,7 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use pgn_bridge::sniff::SNIFF;
+use pgn_bridge::sniff::{self, SNIFF};
 pub use pgn_bridge::sniff::{Format, sniff};
 
 /// The UTF-16 encoding `head` is in, if it looks like UTF-16 text: a byte
@@ -316,26 +316,29 @@ impl Input {
                 failed: false,
             })
         };
-        let data: Box<dyn Read> = match head.as_slice() {
-            h if seekable::is_zstd(h) => guard(
+        let data: Box<dyn Read> = match sniff::compression(&head) {
+            Some(sniff::Compression::Zstd) => guard(
                 Box::new(
                     zstd::stream::read::Decoder::new(counted)
                         .map_err(|e| Error::io(&self.name, &e))?,
                 ),
                 "zstd",
             ),
-            [0x1f, 0x8b, ..] => guard(Box::new(flate2::read::MultiGzDecoder::new(counted)), "gzip"),
-            [b'B', b'Z', b'h', b'1'..=b'9', ..] => {
+            Some(sniff::Compression::Gzip) => {
+                guard(Box::new(flate2::read::MultiGzDecoder::new(counted)), "gzip")
+            }
+            Some(sniff::Compression::Bzip2) => {
                 guard(Box::new(bzip2::read::MultiBzDecoder::new(counted)), "bzip2")
             }
-            [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
+            Some(other) => {
                 return Err(Error::Usage(format!(
-                    "{}: is compressed with xz or zip, which pgc does not read; decompress it first \
+                    "{}: is compressed with {}, which pgc does not read; decompress it first \
                      (or recompress with zstd, gzip or bzip2)",
-                    self.name
+                    self.name,
+                    other.name()
                 )));
             }
-            _ => Box::new(counted.inner),
+            None => Box::new(counted.inner),
         };
         let (head, data) = self.peek(data)?;
         if let Some(encoding) = utf16(&head) {

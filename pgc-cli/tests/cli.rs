@@ -202,6 +202,29 @@ fn zstd_in_and_out_and_gzip_bzip2_in() {
 }
 
 #[test]
+fn text_that_starts_like_a_bzip2_header_stays_text() {
+    // "BZh" and a digit are only the start of a bzip2 header: the file is
+    // PGN text (here a line before the first game), kept byte for byte.
+    let d = tmp();
+    let mut pgn = b"BZh9 notes before the games\n".to_vec();
+    pgn.extend_from_slice(&read(&sample("opera.pgn")));
+    let path = d.path().join("notes.pgn");
+    std::fs::write(&path, &pgn).expect("write");
+    let pgc = d.path().join("notes.pgc");
+    // The line is no game: it is kept as a rejected one (exit 1).
+    let o = run(&["encode", "-q", p(&path), "-o", p(&pgc)], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(ok(&["decode", "-q", p(&pgc)], b""), pgn);
+    // The same text compressed with bzip2 is read through the compressor.
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    bz.write_all(&pgn).expect("bz2");
+    let bz = bz.finish().expect("bz2");
+    let o = run(&["encode", "-q"], &bz);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(o.stdout, read(&pgc));
+}
+
+#[test]
 fn several_inputs_go_in_order_into_one_output() {
     let d = tmp();
     let mixed = d.path().join("mixed3.pgn");

@@ -52,21 +52,17 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Data<'py> {
     }
 }
 
-/// The compression of data starting with `head`, if any.
+/// The compression of data starting with `head`, if any
+/// (`pgn_bridge::sniff::compression`); xz and zip are errors.
 fn compression(head: &[u8]) -> Result<Option<&'static str>, String> {
-    Ok(match head {
-        [0x28, 0xb5, 0x2f, 0xfd, ..] => Some("zstd"),
-        [0x1f, 0x8b, ..] => Some("gzip"),
-        [b'B', b'Z', b'h', b'1'..=b'9', ..] => Some("bzip2"),
-        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] | [b'P', b'K', 3, 4, ..] => {
-            return Err(
-                "the data is compressed with xz or zip, which pgc does not read; \
-                        decompress it first (or recompress with zstd, gzip or bzip2)"
-                    .to_string(),
-            );
-        }
-        _ => None,
-    })
+    match pgn_bridge::sniff::compression(head) {
+        Some(c) if !c.readable() => Err(format!(
+            "the data is compressed with {}, which pgc does not read; decompress it first \
+             (or recompress with zstd, gzip or bzip2)",
+            c.name()
+        )),
+        c => Ok(c.map(|c| c.name())),
+    }
 }
 
 /// `data` decompressed (every frame or member), or None when it is not

@@ -157,6 +157,17 @@ def test_games_from_every_kind_of_input(corpus_dir):
         pgc.to_pgc(io.StringIO("1. e4 *"))
 
 
+def test_text_that_starts_like_a_bzip2_header_stays_text():
+    # "BZh9" is only the start of a bzip2 header: this is PGN text.
+    text = b'BZh9 notes\n\n[Event "x"]\n\n1. e4 e5 *\n'
+    with pytest.warns(pgc.RejectedGamesWarning):
+        data = pgc.encode(text)
+    assert pgc.decode(data) == text
+    with pytest.warns(pgc.RejectedGamesWarning):
+        games = list(pgc.read(bz2.compress(text)))
+    assert [g.uci for g in games] == [["e2e4", "e7e5"]]
+
+
 def test_read_columns_and_python_chess_moves(corpus_dir):
     path = corpus_dir / CHESS960
     full = list(pgc.read(path))

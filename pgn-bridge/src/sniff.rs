@@ -1,4 +1,4 @@
-//! PGC or PGN? What a file holds, judged by its first (decompressed)
+//! PGC or PGN, compressed or not? What a file holds, judged by its first
 //! bytes. `.pgc` is also used by other programs, so a name alone decides
 //! nothing.
 
@@ -17,6 +17,76 @@ pub enum Format {
     /// PGC records, or at least not text: binary data is read as PGC, which
     /// says where it fails.
     Pgc,
+}
+
+/// A compression format, recognised by its magic bytes ([`compression`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Zstandard (a frame, or a skippable frame first).
+    Zstd,
+    /// gzip.
+    Gzip,
+    /// bzip2.
+    Bzip2,
+    /// xz, which pgc does not read.
+    Xz,
+    /// zip, which pgc does not read.
+    Zip,
+}
+
+impl Compression {
+    /// The format's name, as messages give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+            Compression::Xz => "xz",
+            Compression::Zip => "zip",
+        }
+    }
+
+    /// Whether pgc decompresses it (zstd, gzip and bzip2).
+    pub fn readable(self) -> bool {
+        matches!(
+            self,
+            Compression::Zstd | Compression::Gzip | Compression::Bzip2
+        )
+    }
+}
+
+/// The magic of a bzip2 block (the digits of pi), and of the end of a
+/// stream (of the square root of pi).
+const BZIP2_BLOCK: [u8; 6] = [0x31, 0x41, 0x59, 0x26, 0x53, 0x59];
+const BZIP2_END: [u8; 6] = [0x17, 0x72, 0x45, 0x38, 0x50, 0x90];
+
+/// The compression of data starting with `head` (its first bytes, at least
+/// ten of them when it has that many), if any.
+///
+/// A bzip2 stream is recognised by its whole header: `BZh`, a block-size
+/// digit and the magic of its first block or of the stream's end. Its
+/// first four bytes alone are text (`BZh9 notes` is PGN, and stays PGN).
+/// The other formats start with bytes that text does not hold.
+pub fn compression(head: &[u8]) -> Option<Compression> {
+    match head {
+        [a, b, c, d, ..]
+            if matches!(
+                u32::from_le_bytes([*a, *b, *c, *d]),
+                0xfd2f_b528 | 0x184d_2a50..=0x184d_2a5f
+            ) =>
+        {
+            Some(Compression::Zstd)
+        }
+        [0x1f, 0x8b, ..] => Some(Compression::Gzip),
+        [b'B', b'Z', b'h', b'1'..=b'9', magic @ ..]
+            if magic.starts_with(&BZIP2_BLOCK) || magic.starts_with(&BZIP2_END) =>
+        {
+            Some(Compression::Bzip2)
+        }
+        [0xfd, b'7', b'z', b'X', b'Z', 0, ..] => Some(Compression::Xz),
+        [b'P', b'K', 3, 4, ..] => Some(Compression::Zip),
+        _ => None,
+    }
 }
 
 /// Whether `b` starts a PGC record.
@@ -122,6 +192,47 @@ fn is_text(head: &[u8], stray: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compressed_data_is_recognised_by_its_magic() {
+        // An empty bzip2 stream, as `bzip2` writes it: header, end magic, CRC.
+        let empty_bz2 = b"BZh9\x17\x72\x45\x38\x50\x90\0\0\0\0";
+        assert_eq!(compression(empty_bz2), Some(Compression::Bzip2));
+        let block_bz2 = b"BZh1\x31\x41\x59\x26\x53\x59\x12\x34";
+        assert_eq!(compression(block_bz2), Some(Compression::Bzip2));
+        assert_eq!(
+            compression(&[0x28, 0xb5, 0x2f, 0xfd, 0x24]),
+            Some(Compression::Zstd)
+        );
+        // A skippable frame first (as a seek table may be).
+        assert_eq!(
+            compression(&[0x5e, 0x2a, 0x4d, 0x18, 0, 0, 0, 0]),
+            Some(Compression::Zstd)
+        );
+        assert_eq!(compression(&[0x1f, 0x8b, 8, 0]), Some(Compression::Gzip));
+        let xz = compression(b"\xfd7zXZ\0\0\x04");
+        assert_eq!(xz, Some(Compression::Xz));
+        assert!(!Compression::Xz.readable() && Compression::Bzip2.readable());
+        assert_eq!(compression(b"PK\x03\x04"), Some(Compression::Zip));
+    }
+
+    #[test]
+    fn text_that_starts_like_a_bzip2_header_is_not_compressed() {
+        for text in [
+            &b"BZh9"[..],
+            b"BZh9 is how my notes start\n[Event \"x\"]\n",
+            b"BZh1\x31\x41",
+            b"[Event \"x\"]",
+            b"",
+        ] {
+            assert_eq!(
+                compression(text),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
 
     #[test]
     fn a_stray_control_byte_before_text_is_pgn() {

@@ -13,14 +13,6 @@ use pgc_core::GameIndex;
 use std::fs::File;
 use std::io::{Read, Write};
 
-/// Whether a file starts with the magic bytes of zstd, gzip or bzip2.
-fn compressed(head: &[u8]) -> bool {
-    matches!(
-        head,
-        [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x1f, 0x8b, ..] | [b'B', b'Z', b'h', ..]
-    )
-}
-
 /// Runs `pgc index`.
 ///
 /// # Errors
@@ -53,11 +45,12 @@ pub fn run(a: &IndexArgs) -> Result<Status> {
         }
         let mut file = File::open(path)
             .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))?;
-        let mut head = [0u8; 4];
-        let n = file
-            .read(&mut head)
+        let mut head = Vec::with_capacity(16);
+        (&mut file)
+            .take(16)
+            .read_to_end(&mut head)
             .map_err(|e| Error::io(&input.name, &e))?;
-        if compressed(&head[..n]) {
+        if pgn_bridge::sniff::compression(&head).is_some() {
             return Err(Error::Usage(format!(
                 "{}: is compressed as one stream, which cannot be seeked in; an index needs an \
                  uncompressed PGC file or a seekable .pgc.zst (as `pgc encode -o FILE.pgc.zst` \

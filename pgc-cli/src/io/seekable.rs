@@ -37,8 +37,6 @@ use std::thread;
 pub const SEEKABLE_MAGIC: u32 = 0x8f92_eab1;
 /// The skippable frame magic of the seek table.
 pub const SKIPPABLE_MAGIC: u32 = 0x184d_2a5e;
-/// The magic of a zstd frame.
-pub const ZSTD_MAGIC: u32 = 0xfd2f_b528;
 /// Bytes of the footer: frame count, descriptor, magic.
 const FOOTER: u64 = 9;
 /// Bytes of the skippable frame's header: magic and size.
@@ -57,13 +55,7 @@ pub const FRAME_BYTES: usize = 2 << 20;
 /// Whether `head` (a file's first bytes) starts a zstd frame or a
 /// skippable frame.
 pub fn is_zstd(head: &[u8]) -> bool {
-    match head {
-        [a, b, c, d, ..] => {
-            let m = u32::from_le_bytes([*a, *b, *c, *d]);
-            m == ZSTD_MAGIC || m & 0xffff_fff0 == 0x184d_2a50
-        }
-        _ => false,
-    }
+    pgn_bridge::sniff::compression(head) == Some(pgn_bridge::sniff::Compression::Zstd)
 }
 
 /// One frame listed in a seek table.
