@@ -225,6 +225,45 @@ fn text_that_starts_like_a_bzip2_header_stays_text() {
 }
 
 #[test]
+fn nul_bytes_alone_are_kept_as_pgn_padding() {
+    // A file of NUL bytes (preallocated, or left by a crash) holds no
+    // record and no text: encode keeps it, decode gives it back.
+    let d = tmp();
+    for n in [1usize, 4096] {
+        let path = d.path().join(format!("zeros{n}.pgn"));
+        std::fs::write(&path, vec![0u8; n]).expect("write");
+        let pgc = ok(&["encode", "-q", p(&path)], b"");
+        assert_eq!(ok(&["decode", "-q"], &pgc), vec![0u8; n]);
+    }
+    // A longer run frames as PGC padding: refused, and the message says
+    // what the file holds.
+    let path = d.path().join("zeros.pgn");
+    std::fs::write(&path, vec![0u8; 100_000]).expect("write");
+    let o = run(&["encode", "-q", p(&path)], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("NUL bytes"), "{}", stderr(&o));
+    // A lone record marker is no PGC file: the message says it is cut off.
+    let path = d.path().join("one.pgn");
+    std::fs::write(&path, [0x01]).expect("write");
+    let o = run(&["encode", "-q", p(&path)], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("not PGN text") && e.contains("cut off"), "{e}");
+}
+
+#[test]
+fn encode_and_decode_count_null_moves_as_plies() {
+    // Six plies, two of them null moves: both directions say so.
+    let pgn = b"1. e4 -- 2. d4 Nf6 3. -- Nc6 *";
+    let o = run(&["encode"], pgn);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 games, 6 plies"), "{}", stderr(&o));
+    let d = run(&["decode"], &o.stdout);
+    assert!(stderr(&d).contains("1 games, 6 plies"), "{}", stderr(&d));
+    assert_eq!(d.stdout, pgn);
+}
+
+#[test]
 fn several_inputs_go_in_order_into_one_output() {
     let d = tmp();
     let mixed = d.path().join("mixed3.pgn");

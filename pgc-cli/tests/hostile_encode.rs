@@ -636,3 +636,20 @@ fn one_job_converts_games_as_read_like_two() {
         "the decode is the input without the oversized game"
     );
 }
+
+#[test]
+fn places_count_lone_cr_and_crlf_line_ends() {
+    // Classic Mac OS line ends (a CR alone), and CRLF.
+    for (nl, line) in [("\r", 3), ("\r\n", 3), ("\n", 3)] {
+        let pgn = format!("[Event \"a\"]{nl}{nl}1. e5 *{nl}");
+        let (code, err, _, _) = encode_with_rejects(pgn.as_bytes(), &[]);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains(&format!("ply 1 (line {line}, ")),
+            "{nl:?}: {err}"
+        );
+    }
+    let pgn = "[Event \"a\"]\r\r1. e4 *\r\r[Event \"b\"]\r\r1. e5 *\r";
+    let (_, err, _, _) = encode_with_rejects(pgn.as_bytes(), &[]);
+    assert!(err.contains("rejected game 2 (line 5, "), "{err}");
+}

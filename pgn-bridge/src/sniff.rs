@@ -111,10 +111,15 @@ fn is_marker(b: u8) -> bool {
 /// not hold, or, when it starts as text, one such byte in a short file (a
 /// stray one in a comment is still PGN; random bytes are not). NUL bytes
 /// are left out of that count: old tools pad a file with them to a whole
-/// block, and the PGN reader keeps them.
+/// block, and the PGN reader keeps them; data of NUL bytes alone, shorter
+/// than [`SNIFF`] bytes, is PGN (no record, nothing lost).
 pub fn sniff(head: &[u8]) -> Format {
     match head.first() {
         None => Format::Empty,
+        // A short file of NUL bytes alone (left by a crash): no record and
+        // no text, kept byte for byte as PGN padding. Longer runs of NULs
+        // are PGC no-op records (a PGC file may start with padding).
+        Some(0) if (head.len() as u64) < SNIFF && head.iter().all(|&b| b == 0) => Format::Pgn,
         Some(0x0a) if starts_with_escape(head) && frames(head) => Format::Pgc,
         Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => {
             if !frames(head) && is_text(head, 0) {
@@ -311,6 +316,11 @@ mod tests {
         binary.extend_from_slice(&[0x01, 0x02, 0x03]);
         binary.resize(4096, 0);
         assert_eq!(sniff(&binary), Format::Pgc);
+        // NUL bytes alone, and NUL bytes before a record.
+        assert_eq!(sniff(&[0]), Format::Pgn);
+        assert_eq!(sniff(&[0; 4096]), Format::Pgn);
+        assert_eq!(sniff(&vec![0; SNIFF as usize]), Format::Pgc);
+        assert_eq!(sniff(&[0, 0, 0x05, 0x00, 0x06]), Format::Pgc);
     }
 
     #[test]

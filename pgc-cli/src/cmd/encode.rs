@@ -257,12 +257,25 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
     if let Err(e) = reader.take(HEAD).read_to_end(&mut head) {
         return format!("{name}: {e}");
     }
+    let whole = (head.len() as u64) < HEAD;
+    if head.iter().all(|&b| b == 0) {
+        return format!(
+            "{name}: its first {} bytes are NUL bytes, which PGC reads as padding records: no \
+             PGN text to encode; if it is a PGC file, use `pgc decode`",
+            head.len()
+        );
+    }
     match pgn_bridge::sniff::framing_error(&head) {
         // Records up to the end of what was read (the last may be cut off
         // there): a PGC file.
-        None | Some(pgc_core::ReadError::Truncated { .. }) => {
+        None => format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN"),
+        Some(pgc_core::ReadError::Truncated { .. }) if !whole => {
             format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN")
         }
+        Some(e @ pgc_core::ReadError::Truncated { .. }) => format!(
+            "{name} is not PGN text, and read as PGC it is cut off: {e}; if it is a PGC file \
+             that was cut short, `pgc verify` says what it holds"
+        ),
         Some(e) => format!(
             "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC it fails: {e}"
         ),

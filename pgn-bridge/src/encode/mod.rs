@@ -584,6 +584,8 @@ impl Encoder {
         // The decoder writes the null move as it was spelled.
         self.layout
             .san(number, white, token, true, b"", || b"", MoveText::new);
+        // A ply, as the decoder and the verifier count it.
+        self.g.plies += 1;
     }
 
     /// What every movetext item (NAG, comment, RAV) does first: it ends any
@@ -632,7 +634,7 @@ impl Encoder {
             .checked_sub(raw.as_ptr() as usize)
             .filter(|&at| at < raw.len())
             .map(|at| TokenPlace {
-                line: self.start.line + memchr::memchr_iter(b'\n', &raw[..at]).count() as u64,
+                line: self.start.line + crate::lexer::line_ends(&raw[..at], false),
                 offset: self.start.offset + at as u64,
             });
         GameOutput::Rejected(Reject {
