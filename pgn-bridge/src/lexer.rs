@@ -201,16 +201,15 @@ pub fn lex_game<V: Visitor>(
     visitor.end_game(game)
 }
 
-/// The line ends in `bytes`: each LF, and each CR that no LF follows (the
-/// line end of classic Mac OS text). A CR that ends `bytes` counts; then an
-/// LF that starts the next piece of text (`after_cr`) does not, so a CRLF
-/// cut between two pieces counts once.
-pub(crate) fn line_ends(bytes: &[u8], after_cr: bool) -> u64 {
-    let lf = memchr::memchr_iter(b'\n', bytes).count() as u64;
-    let lone_cr = memchr::memchr_iter(b'\r', bytes)
-        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
-        .count() as u64;
-    lf + lone_cr - u64::from(after_cr && bytes.first() == Some(&b'\n'))
+/// The line ends in `bytes`: its LFs, or, in text without any, its CRs
+/// (the line ends of classic Mac OS text). Exact for LF, CRLF and CR text;
+/// a piece of text that mixes LF with CRs alone counts its LFs. The CRs
+/// are counted only when there is no LF, so LF and CRLF text pays nothing.
+pub(crate) fn line_ends(bytes: &[u8]) -> u64 {
+    match memchr::memchr_iter(b'\n', bytes).count() {
+        0 => memchr::memchr_iter(b'\r', bytes).count() as u64,
+        lf => lf as u64,
+    }
 }
 
 /// Lexes every game of `batch`, a run of whole games held in memory that
@@ -227,7 +226,6 @@ pub fn lex_games<V: Visitor>(
         at_input_start: start.offset == 0,
     };
     let mut rest = batch;
-    let mut after_cr = false;
     // With the whole batch at hand, each game is lexed in one pass that
     // also finds its end.
     loop {
@@ -243,8 +241,7 @@ pub fn lex_games<V: Visitor>(
         each(start, output, visitor);
         start.index += 1;
         start.offset += game.len() as u64;
-        start.line += line_ends(game, after_cr);
-        after_cr = game.last() == Some(&b'\r');
+        start.line += line_ends(game);
         ctx = LexContext {
             at_line_start: game.last().is_none_or(|&b| b == b'\n'),
             at_input_start: false,
@@ -957,21 +954,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn line_ends_count_lf_crlf_and_lone_cr_once_wherever_text_is_cut() {
-        let text = b"a\nb\r\nc\rd\r\re\r";
-        // Lines a, b, c, d, the empty one and e: six line ends.
-        assert_eq!(line_ends(text, false), 6);
-        for cut in 0..=text.len() {
-            let (x, y) = text.split_at(cut);
-            let after_cr = x.last() == Some(&b'\r');
-            assert_eq!(
-                line_ends(x, false) + line_ends(y, after_cr),
-                6,
-                "cut at {cut}"
-            );
-        }
-        assert_eq!(line_ends(b"", true), 0);
-        assert_eq!(line_ends(b"\n", true), 0);
+    fn line_ends_count_lf_crlf_and_cr_text() {
+        assert_eq!(line_ends(b"a\nb\nc"), 2);
+        assert_eq!(line_ends(b"a\r\nb\r\nc\r\n"), 3);
+        assert_eq!(line_ends(b"a\rb\r\rc\r"), 4);
+        assert_eq!(line_ends(b"no line end"), 0);
+        assert_eq!(line_ends(b""), 0);
     }
 
     /// Records every event as a readable line.

@@ -82,9 +82,6 @@ pub struct PgnReader<R> {
     index: u64,
     /// The byte before `buf[start]` is `\n` (or there is none).
     at_line_start: bool,
-    /// The byte before `buf[start]` is `\r` (an LF at `buf[start]` ends
-    /// the line that CR ended).
-    after_cr: bool,
     max_game_bytes: usize,
     /// Whitespace and escape lines that no game holds (an input with no
     /// game at all).
@@ -111,7 +108,6 @@ impl<R: Read> PgnReader<R> {
             line: 1,
             index: 0,
             at_line_start: true,
-            after_cr: false,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
         }
     }
@@ -339,10 +335,9 @@ impl<R: Read> PgnReader<R> {
 
     fn consume(&mut self, len: usize) {
         let bytes = &self.buf[self.start..self.start + len];
-        self.line += crate::lexer::line_ends(bytes, self.after_cr);
+        self.line += crate::lexer::line_ends(bytes);
         if let Some(&last) = bytes.last() {
             self.at_line_start = last == b'\n';
-            self.after_cr = last == b'\r';
         }
         self.start += len;
         self.offset += len as u64;

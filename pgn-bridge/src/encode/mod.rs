@@ -634,7 +634,7 @@ impl Encoder {
             .checked_sub(raw.as_ptr() as usize)
             .filter(|&at| at < raw.len())
             .map(|at| TokenPlace {
-                line: self.start.line + crate::lexer::line_ends(&raw[..at], false),
+                line: self.start.line + crate::lexer::line_ends(&raw[..at]),
                 offset: self.start.offset + at as u64,
             });
         GameOutput::Rejected(Reject {
