@@ -595,6 +595,25 @@ impl<'a, P: Position> Census<'a, P> {
         n + (s.ep_from & here).count()
     }
 
+    /// Whether the side to move has a legal move: the king's moves first
+    /// (in check, where this is asked, most often there is one), then each
+    /// class up to the first that holds a move. Cheaper than counting every
+    /// class ([`Census::count_from`]) to tell mate from check.
+    #[inline]
+    pub(crate) fn has_legal_move(&mut self) -> bool {
+        if self.count_king() > 0 {
+            return true;
+        }
+        if self.core.target.is_empty() {
+            // Double check: only the king may move.
+            return false;
+        }
+        [0, 2, CASTLE, 4, 5]
+            .into_iter()
+            .any(|class| self.count(class) > 0)
+            || self.count_from(PAWNS) > 0
+    }
+
     /// How many legal moves class `class` holds.
     #[inline]
     pub(crate) fn count(&mut self, class: usize) -> usize {
@@ -1171,6 +1190,11 @@ mod tests {
             );
         }
         assert_eq!(Census::new(p).unwrap().count_from(0), legal.len(), "all");
+        assert_eq!(
+            Census::new(p).unwrap().has_legal_move(),
+            !legal.is_empty(),
+            "any"
+        );
         for class in 0..CLASSES {
             let mut want: Vec<Move> = legal
                 .iter()
@@ -1229,6 +1253,15 @@ mod tests {
             "1n2k3/P1P5/8/8/8/8/8/4K3 w - - 0 1",
             "4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
             "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            // mate, stalemate, a check only a block answers, a pawn's check
+            // (en passant possible), a double check the king escapes, a
+            // smothered mate
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "k7/8/8/8/8/8/PP2R3/K6r w - - 0 1",
+            "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",
+            "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
+            "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1",
         ] {
             assert_agrees(&pos(fen));
         }

@@ -348,7 +348,7 @@ pub(crate) fn check_suffix<P: Position>(pos: &P) -> &'static [u8] {
 #[cold]
 pub(crate) fn mate_suffix<P: Position>(pos: &P, census: Option<Census<'_, P>>) -> &'static [u8] {
     let mated = match census {
-        Some(mut census) => census.count_from(0) == 0,
+        Some(mut census) => !census.has_legal_move(),
         None => pos.legal_moves().is_empty(),
     };
     if mated { b"#" } else { b"+" }
