@@ -256,18 +256,16 @@ fn rivals<P: Position>(pos: &P, moves: &[Move], role: Role, from: Square, to: Sq
     others
 }
 
-/// The SAN bytes of a key (body only, no check suffix).
+/// The SAN bytes of a key (body only, no check suffix): its top six bytes
+/// up to the NUL padding, copied at once.
+#[inline]
 pub(crate) fn key_text(key: u64) -> MoveText {
+    let body = key >> 16;
+    // SAN bytes are never NUL: the padding is the body's low zero bytes.
+    let len = 6 - (body.trailing_zeros().min(48) / 8) as usize;
     let mut t = MoveText::new();
-    let mut shift = 56;
-    while shift >= 16 {
-        let b = (key >> shift) as u8;
-        if b == 0 {
-            break;
-        }
-        t.push(b);
-        shift -= 8;
-    }
+    t.bytes[..6].copy_from_slice(&key.to_be_bytes()[..6]);
+    t.len = len as u8;
     t
 }
 
@@ -317,5 +315,22 @@ pub(crate) fn class_of(m: Move) -> usize {
             // never occurs in standard chess or Chess960.
             Role::Pawn => 0,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_text_gives_back_the_bytes_a_key_was_built_from() {
+        for san in ["", "e4", "Nf3", "O-O", "exd5", "Nbd7", "O-O-O", "Qh4xe1", "exd8=Q"] {
+            let mut k = KeyBuilder::new();
+            san.bytes().for_each(|b| k.push(b));
+            // The low bits hold a move's index or code, never text.
+            for index in [0, 1, INDEX_MASK] {
+                assert_eq!(key_text(k.key | index).as_bytes(), san.as_bytes(), "{san}");
+            }
+        }
     }
 }
