@@ -324,7 +324,9 @@ mod tests {
 
     #[test]
     fn key_text_gives_back_the_bytes_a_key_was_built_from() {
-        for san in ["", "e4", "Nf3", "O-O", "exd5", "Nbd7", "O-O-O", "Qh4xe1", "exd8=Q"] {
+        for san in [
+            "", "e4", "Nf3", "O-O", "exd5", "Nbd7", "O-O-O", "Qh4xe1", "exd8=Q",
+        ] {
             let mut k = KeyBuilder::new();
             san.bytes().for_each(|b| k.push(b));
             // The low bits hold a move's index or code, never text.
