@@ -285,6 +285,10 @@ struct GameState {
     cut_at_null: bool,
     seen: Seen,
     anchors: Anchors,
+    /// The first move number on the main line lower than the move it
+    /// stands before (`1.` at move 31), and that move's number: the next
+    /// game may have begun there, with no result marker before it.
+    restart: Option<(u32, u32)>,
     /// The address just past a junk tag that opens a value or a name and
     /// never closes it (`[White "`): if nothing but blanks on the same line
     /// follow it to the end of the game, the input ended inside the tag.
@@ -518,7 +522,17 @@ impl Encoder {
         let (body, suffix) = split_suffix(token);
         let found = match self.moves.resolve_body(body, token) {
             Ok(found) => found,
-            Err(reason) => return self.fail_at(reason, token),
+            Err(reason) => {
+                let reason = match self.g.restart {
+                    Some((number, at)) => RejectReason::AfterRestart {
+                        reason: Box::new(reason),
+                        number,
+                        at,
+                    },
+                    None => reason,
+                };
+                return self.fail_at(reason, token);
+            }
         };
         if found.ordinal > 255 && self.opts.strict {
             // 1994 records hold no ordinal of 256 or more (a wide move).
@@ -840,7 +854,14 @@ impl Visitor for Encoder {
         ControlFlow::Continue(())
     }
 
-    fn move_number(&mut self, _number: u32, _dots: u8, raw: &[u8]) -> ControlFlow<()> {
+    fn move_number(&mut self, number: u32, _dots: u8, raw: &[u8]) -> ControlFlow<()> {
+        if self.g.plies > 0 && self.g.restart.is_none() && self.moves.depth() == 0 && !self.failed()
+        {
+            let (at, _) = number_and_turn(self.moves.position());
+            if number < at {
+                self.g.restart = Some((number, at));
+            }
+        }
         self.flush_number();
         self.pending_number.extend_from_slice(raw);
         self.layout.move_number();

@@ -42,6 +42,21 @@ pub enum RejectReason {
         /// The token as written (lossily decoded; a long one cut, see `quoted`).
         token: String,
     },
+    /// A move that cannot be played after a move number lower than the move
+    /// it stood before on the main line (`1.` at move 31): most likely the
+    /// next game, with no result marker between the two.
+    #[error(
+        "{reason}; the move number {number} at move {at} may begin another game: end each game \
+         with a result marker (*, 1-0, 0-1 or 1/2-1/2)"
+    )]
+    AfterRestart {
+        /// Why the move cannot be played.
+        reason: Box<RejectReason>,
+        /// The move number read.
+        number: u32,
+        /// The move it stood before.
+        at: u32,
+    },
     /// The move has no ordinal (a position with more than 256 legal moves).
     #[error(transparent)]
     Ordinal(#[from] OrdinalError),

@@ -878,3 +878,36 @@ fn a_line_break_after_a_comment_of_several_lines_sets_no_width() {
     assert_eq!(layout.expect("a layout record").width, 0);
     assert!(patch);
 }
+
+#[test]
+fn a_move_number_that_starts_over_is_named_when_a_move_then_fails() {
+    // Two games with no result marker and no tags between them: the
+    // second one's `1. d4 d5 2. c4` plays on, then `e6` cannot.
+    let (out, _) = encode("1. e4 e5 2. Nf3 Nc6\n1. d4 d5 2. c4 e6 *\n", false);
+    let GameOutput::Rejected(r) = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(
+        r.reason,
+        RejectReason::AfterRestart {
+            reason: Box::new(illegal("e6")),
+            number: 1,
+            at: 3,
+        }
+    );
+    assert!(
+        r.reason.to_string().contains("result marker"),
+        "{}",
+        r.reason
+    );
+    // A lower number in a variation, or a move that fails with no number
+    // starting over, says nothing of another game.
+    let (out, _) = encode(
+        "1. e4 e5 2. Nf3 (2. d4 exd4) 2... Nc6 3. Bb5 Kxe1 *\n",
+        false,
+    );
+    let GameOutput::Rejected(r) = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(r.reason, illegal("Kxe1"));
+}
