@@ -452,8 +452,15 @@ fn formats_are_recognised_by_content() {
     junk[0] = 0x0e;
     let o = run(&["encode"], &junk);
     assert_eq!(code(&o), 2);
+    // The junk's control bytes: 0x01-0x08 and 0x0e-0x1f but 0x1a and 0x1b.
+    let control = junk
+        .iter()
+        .filter(|&&c| matches!(c, 0x01..=0x08 | 0x0e..=0x19 | 0x1c..=0x1f))
+        .count();
     assert!(
-        stderr(&o).contains("is not PGN text, nor PGC")
+        stderr(&o).contains("is not PGN text (")
+            && stderr(&o).contains(&format!("{control} of its first 4000 bytes are control"))
+            && stderr(&o).contains("nor PGC: read as PGC it fails")
             && stderr(&o).contains("unknown record marker 0x0e at byte 0"),
         "{}",
         stderr(&o)

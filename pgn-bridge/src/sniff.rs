@@ -182,16 +182,21 @@ fn starts_with_escape(head: &[u8]) -> bool {
 
 /// Whether `head` reads as text: of its bytes other than NUL, control
 /// characters other than tab, line feed, vertical tab, form feed,
-/// carriage return, SUB (a DOS end of file) and ESC are at most one byte in
-/// twenty, or at most `stray` of them.
+/// carriage return, SUB (a DOS end of file) and ESC ([`control_bytes`]) are
+/// at most one byte in twenty, or at most `stray` of them.
 fn is_text(head: &[u8], stray: usize) -> bool {
+    let n = control_bytes(head);
+    let nul = head.iter().filter(|&&c| c == 0).count();
+    n * 20 <= head.len() - nul || n <= stray
+}
+
+/// How many bytes of `head` are control characters that text does not hold
+/// (0x01–0x08, and 0x0E–0x1F but SUB and ESC), as [`sniff`] counts them.
+pub fn control_bytes(head: &[u8]) -> usize {
     let binary = |c: u8| {
         (0x01..=0x08).contains(&c) || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b)
     };
-    let (n, nul) = head.iter().fold((0, 0), |(n, nul), &c| {
-        (n + usize::from(binary(c)), nul + usize::from(c == 0))
-    });
-    n * 20 <= head.len() - nul || n <= stray
+    head.iter().filter(|&&c| binary(c)).count()
 }
 
 #[cfg(test)]

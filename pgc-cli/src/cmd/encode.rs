@@ -277,7 +277,10 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
              that was cut short, `pgc verify` says what it holds"
         ),
         Some(e) => format!(
-            "{name} is not PGN text, nor PGC: it holds binary data, and read as PGC it fails: {e}"
+            "{name} is not PGN text ({} of its first {} bytes are control characters that text \
+             does not hold), nor PGC: read as PGC it fails: {e}",
+            pgn_bridge::sniff::control_bytes(&head),
+            head.len()
         ),
     }
 }
