@@ -199,6 +199,13 @@ fn zstd_in_and_out_and_gzip_bzip2_in() {
     let mut want = pgn.clone();
     want.extend_from_slice(&pgn);
     assert_eq!(ok(&["decode", "-q"], &two), want);
+    // xz and zip are named, and refused.
+    for (data, name) in [(&b"\xfd7zXZ\0rest"[..], "xz"), (b"PK\x03\x04rest", "zip")] {
+        let o = run(&["encode", "-q"], data);
+        assert_eq!(o.status.code(), Some(2));
+        let want = format!("compressed with {name}, which pgc does not read");
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
 }
 
 #[test]

@@ -101,8 +101,10 @@ def test_errors_are_pgc_errors_with_their_place():
     assert f"byte {err.offset}" in str(err)
     with pytest.raises(pgc.PgcError, match="byte"):
         list(pgc.read(data[:-3]))
-    with pytest.raises(pgc.PgcError, match="xz or zip"):
+    with pytest.raises(pgc.PgcError, match="compressed with zip, which pgc does not read"):
         pgc.to_pgc(b"PK\x03\x04rest")
+    with pytest.raises(pgc.PgcError, match="compressed with xz"):
+        pgc.to_pgc(b"\xfd7zXZ\x00rest")
 
 
 # -- games --------------------------------------------------------------------
