@@ -251,7 +251,6 @@ impl ExportWriter {
     }
 
     /// Starts a new word with `t` (or glues it after a `(`).
-    #[inline(always)]
     fn token(&mut self, out: &mut Vec<u8>, t: &[u8]) {
         self.after_white = false;
         if !self.glue_next {
@@ -564,17 +563,7 @@ impl ExportWriter {
 }
 
 /// Writes `n` in decimal at the start of `buf` (at least 10 bytes); returns the length.
-#[inline]
 fn write_u32(buf: &mut [u8], n: u32) -> usize {
-    // Move numbers: one to three digits, written without a loop.
-    if n < 1000 {
-        let d = [(n / 100) as u8, (n / 10 % 10) as u8, (n % 10) as u8];
-        let skip = usize::from(n < 100) + usize::from(n < 10);
-        for (i, &x) in d[skip..].iter().enumerate() {
-            buf[i] = b'0' + x;
-        }
-        return 3 - skip;
-    }
     // The digits written from the last, in place (no copy).
     let mut len = 1;
     let mut m = n / 10;
@@ -606,13 +595,6 @@ fn put(out: &mut Vec<u8>, t: &[u8]) {
         6 => put_n::<6>(out, t),
         7 => put_n::<7>(out, t),
         8 => put_n::<8>(out, t),
-        // A move pair as one word (`12.Nf3 Nc6`, pgnmentor's layout).
-        9 => put_n::<9>(out, t),
-        10 => put_n::<10>(out, t),
-        11 => put_n::<11>(out, t),
-        12 => put_n::<12>(out, t),
-        13 => put_n::<13>(out, t),
-        14 => put_n::<14>(out, t),
         _ => out.extend_from_slice(t),
     }
 }

@@ -256,16 +256,18 @@ fn rivals<P: Position>(pos: &P, moves: &[Move], role: Role, from: Square, to: Sq
     others
 }
 
-/// The SAN bytes of a key (body only, no check suffix): its top six bytes
-/// up to the NUL padding, copied at once.
-#[inline]
+/// The SAN bytes of a key (body only, no check suffix).
 pub(crate) fn key_text(key: u64) -> MoveText {
-    let body = key >> 16;
-    // SAN bytes are never NUL: the padding is the body's low zero bytes.
-    let len = 6 - (body.trailing_zeros().min(48) / 8) as usize;
     let mut t = MoveText::new();
-    t.bytes[..6].copy_from_slice(&key.to_be_bytes()[..6]);
-    t.len = len as u8;
+    let mut shift = 56;
+    while shift >= 16 {
+        let b = (key >> shift) as u8;
+        if b == 0 {
+            break;
+        }
+        t.push(b);
+        shift -= 8;
+    }
     t
 }
 
