@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Interleaved A/B timing of `pgc moves` builds against each other and the
-pgn-reader peer, for changes too small for benches/compare.sh to resolve on
-a noisy machine.
+"""Interleaved A/B timing of `pgc moves` (or `decode`, `encode`) builds
+against each other and the pgn-reader peer, for changes too small for
+benches/compare.sh to resolve on a noisy machine.
 
     benches/tools/ab_moves.py ROUNDS PGC_A [PGC_B ...] [peer]
 
@@ -11,8 +11,9 @@ wait4) and wall time. Prints the median of each and the ratio of CPU time to
 the first binary. The input is target/bench-work/clean-30m/ref.pgc (written
 by benches/compare.sh; AB_SIZE=clean-1m takes that size's instead, whose
 runs are short enough for 150-200 rounds); `peer` runs `pgc-peer validate`
-on the equivalent PGN. Copy each build to its own path first
-(cp target/release/pgc /tmp/pgc-A).
+on the equivalent PGN. AB_JOB=decode times `pgc decode` of the same PGC,
+AB_JOB=encode `pgc encode` of the PGN (both with `-j 1`). Copy each build
+to its own path first (cp target/release/pgc /tmp/pgc-A).
 """
 
 import os
@@ -26,18 +27,22 @@ SIZE = os.environ.get("AB_SIZE", "clean-30m")
 PGC = os.path.join(ROOT, "target/bench-work/%s/ref.pgc" % SIZE)
 PGN = os.path.join(ROOT, "target/bench-inputs/%s.pgn" % SIZE)
 PEER = os.path.join(ROOT, "target/release/pgc-peer")
+JOB = os.environ.get("AB_JOB", "moves")
 
 
 def command(binary):
     if binary == "peer":
         return [PEER, "validate", PGN]
-    out = "/tmp/ab-%s.txt" % os.path.basename(binary)
-    return [binary, "moves", PGC, "-j", "1", "-o", out, "--force", "--quiet"]
+    out = "/tmp/ab-%s.%s" % (os.path.basename(binary), JOB)
+    source = PGN if JOB == "encode" else PGC
+    return [binary, JOB, source, "-j", "1", "-o", out, "--force", "--quiet"]
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
+    if JOB not in ("moves", "decode", "encode"):
+        sys.exit("AB_JOB must be moves, decode or encode, not %r" % JOB)
     rounds, binaries = int(sys.argv[1]), sys.argv[2:]
     cpu = {b: [] for b in binaries}
     wall = {b: [] for b in binaries}
