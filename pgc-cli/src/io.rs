@@ -332,10 +332,9 @@ impl Input {
             }
             Some(other) => {
                 return Err(Error::Usage(format!(
-                    "{}: is compressed with {}, which pgc does not read; decompress it first \
-                     (or recompress with zstd, gzip or bzip2)",
+                    "{}: is {}",
                     self.name,
-                    other.name()
+                    other.refusal()
                 )));
             }
             None => Box::new(counted.inner),

@@ -52,34 +52,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Data<'py> {
     }
 }
 
-/// The compression of data starting with `head`, if any
-/// (`pgn_bridge::sniff::compression`); xz and zip are errors.
-fn compression(head: &[u8]) -> Result<Option<&'static str>, String> {
-    match pgn_bridge::sniff::compression(head) {
-        Some(c) if !c.readable() => Err(format!(
-            "the data is compressed with {}, which pgc does not read; decompress it first \
-             (or recompress with zstd, gzip or bzip2)",
-            c.name()
-        )),
-        c => Ok(c.map(|c| c.name())),
-    }
-}
-
 /// `data` decompressed (every frame or member), or None when it is not
-/// compressed.
+/// compressed (xz and zip are errors: pgc does not read them).
 fn inflate(data: &[u8]) -> Result<Option<Vec<u8>>, String> {
-    let Some(kind) = compression(data)? else {
+    use pgn_bridge::sniff::Compression;
+    let Some(kind) = pgn_bridge::sniff::compression(data) else {
         return Ok(None);
     };
     let mut out = Vec::with_capacity(data.len().saturating_mul(4));
     let r = match kind {
-        "zstd" => zstd::stream::read::Decoder::new(data).and_then(|mut d| d.read_to_end(&mut out)),
-        "gzip" => flate2::read::MultiGzDecoder::new(data).read_to_end(&mut out),
-        _ => bzip2::read::MultiBzDecoder::new(data).read_to_end(&mut out),
+        Compression::Zstd => {
+            zstd::stream::read::Decoder::new(data).and_then(|mut d| d.read_to_end(&mut out))
+        }
+        Compression::Gzip => flate2::read::MultiGzDecoder::new(data).read_to_end(&mut out),
+        Compression::Bzip2 => bzip2::read::MultiBzDecoder::new(data).read_to_end(&mut out),
+        Compression::Xz | Compression::Zip => {
+            return Err(format!("the data is {}", kind.refusal()));
+        }
     };
     r.map_err(|e| {
         format!(
-            "{kind} data damaged after decompressed byte {}: {e}",
+            "{} data damaged after decompressed byte {}: {e}",
+            kind.name(),
             out.len()
         )
     })?;

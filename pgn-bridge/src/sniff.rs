@@ -53,6 +53,16 @@ impl Compression {
             Compression::Zstd | Compression::Gzip | Compression::Bzip2
         )
     }
+
+    /// What a message says of data in a format pgc does not read: its
+    /// name and what to do instead.
+    pub fn refusal(self) -> String {
+        format!(
+            "compressed with {}, which pgc does not read; decompress it first (or recompress \
+             with zstd, gzip or bzip2)",
+            self.name()
+        )
+    }
 }
 
 /// The magic of a bzip2 block (the digits of pi), and of the end of a
@@ -185,18 +195,24 @@ fn starts_with_escape(head: &[u8]) -> bool {
 /// carriage return, SUB (a DOS end of file) and ESC ([`control_bytes`]) are
 /// at most one byte in twenty, or at most `stray` of them.
 fn is_text(head: &[u8], stray: usize) -> bool {
-    let n = control_bytes(head);
-    let nul = head.iter().filter(|&&c| c == 0).count();
+    let (n, nul) = control_and_nul_bytes(head);
     n * 20 <= head.len() - nul || n <= stray
 }
 
 /// How many bytes of `head` are control characters that text does not hold
 /// (0x01–0x08, and 0x0E–0x1F but SUB and ESC), as [`sniff`] counts them.
 pub fn control_bytes(head: &[u8]) -> usize {
+    control_and_nul_bytes(head).0
+}
+
+/// [`control_bytes`] and the NUL bytes of `head`, counted in one pass.
+fn control_and_nul_bytes(head: &[u8]) -> (usize, usize) {
     let binary = |c: u8| {
         (0x01..=0x08).contains(&c) || ((0x0e..=0x1f).contains(&c) && c != 0x1a && c != 0x1b)
     };
-    head.iter().filter(|&&c| binary(c)).count()
+    head.iter().fold((0, 0), |(n, nul), &c| {
+        (n + usize::from(binary(c)), nul + usize::from(c == 0))
+    })
 }
 
 #[cfg(test)]

@@ -266,16 +266,17 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
         );
     }
     match pgn_bridge::sniff::framing_error(&head) {
-        // Records up to the end of what was read (the last may be cut off
-        // there): a PGC file.
-        None => format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN"),
-        Some(pgc_core::ReadError::Truncated { .. }) if !whole => {
-            format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN")
-        }
-        Some(e @ pgc_core::ReadError::Truncated { .. }) => format!(
+        // Records up to the end of the whole file, but the last cut off:
+        // not PGN, and no whole PGC file either.
+        Some(e @ pgc_core::ReadError::Truncated { .. }) if whole => format!(
             "{name} is not PGN text, and read as PGC it is cut off: {e}; if it is a PGC file \
              that was cut short, `pgc verify` says what it holds"
         ),
+        // Records up to the end of what was read (the last may be cut off
+        // there): a PGC file.
+        None | Some(pgc_core::ReadError::Truncated { .. }) => {
+            format!("{name} is a PGC file, not PGN; use `pgc decode` to turn it into PGN")
+        }
         Some(e) => format!(
             "{name} is not PGN text ({} of its first {} bytes are control characters that text \
              does not hold), nor PGC: read as PGC it fails: {e}",
