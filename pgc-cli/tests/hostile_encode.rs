@@ -653,3 +653,17 @@ fn places_count_lone_cr_and_crlf_line_ends() {
     let (_, err, _, _) = encode_with_rejects(pgn.as_bytes(), &[]);
     assert!(err.contains("rejected game 2 (line 5, "), "{err}");
 }
+
+#[test]
+fn lone_cr_text_keeps_escape_lines_and_line_comments_as_such() {
+    // In classic Mac OS text a `%` after a CR is an escape line and a `;`
+    // comment ends at the next CR: both games convert, none is rejected,
+    // and the file comes back byte for byte.
+    let pgn = b"[Event \"a\"]\r\r% note\r1. e4 ; aside\re5 *\r%x\r[Event \"b\"]\r\r1. d4 *\r";
+    let (code, err, pgc_bytes, rejects) = encode_with_rejects(pgn, &[]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("2 games, 3 plies, 0 rejected"), "{err}");
+    assert!(rejects.is_empty());
+    verifies(&pgc_bytes);
+    assert_eq!(decode(&pgc_bytes), pgn);
+}

@@ -47,7 +47,7 @@
 
 use std::ops::ControlFlow;
 
-use memchr::{memchr, memchr3, memrchr};
+use memchr::{memchr, memchr2, memchr3, memrchr};
 
 use crate::visitor::{GameStart, Skip, Visitor};
 
@@ -243,7 +243,7 @@ pub fn lex_games<V: Visitor>(
         start.offset += game.len() as u64;
         start.line += line_ends(game);
         ctx = LexContext {
-            at_line_start: game.last().is_none_or(|&b| b == b'\n'),
+            at_line_start: game.last().is_none_or(|&b| is_line_end(b)),
             at_input_start: false,
         };
         rest = after;
@@ -293,14 +293,14 @@ fn holds_no_token(bytes: &[u8], mut at_line_start: bool) -> bool {
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         if b == b'%' && at_line_start {
-            match memchr(b'\n', &bytes[i..]) {
+            match memchr2(b'\n', b'\r', &bytes[i..]) {
                 Some(k) => i += k,
                 None => return true,
             }
         } else if !is_whitespace(b) {
             return false;
         }
-        at_line_start = bytes[i] == b'\n';
+        at_line_start = is_line_end(bytes[i]);
         i += 1;
     }
     true
@@ -362,20 +362,25 @@ fn run_of(input: &[u8], mut i: usize, mask: u8) -> usize {
     i
 }
 
-/// For a rest-of-line token whose text starts at `from`: (end of text
-/// excluding `\r`, end of text including a `\r`).
+/// For a rest-of-line token whose text starts at `from`: where its text
+/// ends (before the line end, which is not part of it).
 #[inline]
 fn line_text(input: &[u8], from: usize, eof: bool) -> Result<usize, NeedMore> {
-    let nl = match memchr(b'\n', &input[from..]) {
-        Some(k) => from + k,
-        None if eof => input.len(),
-        None => return Err(NeedMore),
-    };
-    Ok(if nl > from && input[nl - 1] == b'\r' {
-        nl - 1
-    } else {
-        nl
-    })
+    // The text ends at the first CR or LF: a CR LF, an LF and a CR alone
+    // (classic Mac OS text) all end a line.
+    match memchr2(b'\n', b'\r', &input[from..]) {
+        Some(k) => Ok(from + k),
+        None if eof => Ok(input.len()),
+        None => Err(NeedMore),
+    }
+}
+
+/// Whether a byte ends a line for `;` comments, `%` escape lines and the
+/// column-1 test of `%`: LF, and CR (alone in classic Mac OS text, or the
+/// first byte of CR LF).
+#[inline(always)]
+pub(crate) fn is_line_end(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
 }
 
 /// Suffix annotation to NAG (standard section 8.2.4, 10).
@@ -683,7 +688,7 @@ impl Machine<'_> {
         if p == self.line_start_pos {
             self.ctx.at_line_start
         } else {
-            p > 0 && self.input[p - 1] == b'\n'
+            p > 0 && is_line_end(self.input[p - 1])
         }
     }
 
@@ -1108,7 +1113,7 @@ mod tests {
         let mut pos = 0;
         loop {
             let ctx = LexContext {
-                at_line_start: pos == 0 || input[pos - 1] == b'\n',
+                at_line_start: pos == 0 || is_line_end(input[pos - 1]),
                 at_input_start: pos == 0,
             };
             let end = scan_game(&input[pos..], true, ctx).unwrap();
@@ -1125,7 +1130,11 @@ mod tests {
             let start = GameStart {
                 index: out.len() as u64,
                 offset: pos as u64,
-                line: 1 + input[..pos].iter().filter(|&&b| b == b'\n').count() as u64,
+                // Lines end at LF; in text without any LF, at CR.
+                line: 1 + {
+                    let end = if input.contains(&b'\n') { b'\n' } else { b'\r' };
+                    input[..pos].iter().filter(|&&b| b == end).count() as u64
+                },
             };
             out.push(lex_game(&input[pos..pos + end.len], start, ctx, rec));
             pos += end.len;
@@ -1344,6 +1353,32 @@ mod tests {
                 "escape \" after\"",
             ],
         );
+    }
+
+    #[test]
+    fn lone_cr_ends_escape_lines_and_line_comments() {
+        // Classic Mac OS text: CR alone ends each line, so `%` after a CR
+        // is in column 1 and a `;` comment stops at the next CR.
+        let g = games(b"[A \"1\"]\r\r% esc\r1. e4 ; note\re5 *\r%x\r[A \"2\"]\r\r1. d4 *\r");
+        assert_eq!(g.len(), 2);
+        has(
+            &g[0],
+            &[
+                "tag A=1",
+                "escape \" esc\"",
+                "mt",
+                "num 1 1 \"1.\"",
+                "san e4",
+                "line \" note\"",
+                "san e5",
+                "outcome *",
+                "escape \"x\"",
+            ],
+        );
+        has(&g[1], &["begin 1 36 7", "tag A=2", "mt"]);
+        // A CR inside LF text ends the line comment there too.
+        let g = one(b"1. e4 ;a\rb\n*\n");
+        has(&g, &["line \"a\"", "san b", "outcome *"]);
     }
 
     #[test]

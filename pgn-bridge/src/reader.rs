@@ -337,7 +337,7 @@ impl<R: Read> PgnReader<R> {
         let bytes = &self.buf[self.start..self.start + len];
         self.line += crate::lexer::line_ends(bytes);
         if let Some(&last) = bytes.last() {
-            self.at_line_start = last == b'\n';
+            self.at_line_start = crate::lexer::is_line_end(last);
         }
         self.start += len;
         self.offset += len as u64;
