@@ -545,3 +545,28 @@ fn a_stale_frame_index_is_said_and_ignored() {
         ok(&["decode", "-q", "--games", "5000", p(&f.pgc)])
     );
 }
+
+#[test]
+fn split_refuses_a_one_stream_compression_by_its_whole_magic() {
+    let f = fixture(2_000, 4096);
+    let plain = std::fs::read(&f.pgc).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &plain).unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+    std::io::Write::write_all(&mut bz, &plain).unwrap();
+    let one_stream = zstd::encode_all(&plain[..], 3).unwrap();
+    for (name, bytes) in [
+        ("gz", gz.finish().unwrap()),
+        ("bz2", bz.finish().unwrap()),
+        ("zst", one_stream),
+        // xz: only its magic, which names it before anything is read.
+        ("xz", b"\xfd7zXZ\0\0\x04\xe6\xd6\xb4\x46".to_vec()),
+    ] {
+        let path = f.dir.path().join(format!("games.pgc.{name}"));
+        std::fs::write(&path, bytes).unwrap();
+        let o = run_env(&["split", "--ranges", "-n", "2", p(&path)], None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(0), "{name}");
+        assert!(err.contains("is compressed as one stream"), "{name}: {err}");
+    }
+}
