@@ -212,6 +212,9 @@ impl ExportWriter {
         }
         let first = if !self.word_lines {
             self.word.len()
+        } else if self.line_end_byte() == b'\r' {
+            // Classic Mac OS text: a CR alone ends a comment's lines.
+            memchr::memchr(b'\r', &self.word).unwrap_or(self.word.len())
         } else {
             memchr::memchr(b'\n', &self.word).map_or(self.word.len(), |i| {
                 if i > 0 && self.word[i - 1] == b'\r' {
@@ -237,7 +240,7 @@ impl ExportWriter {
         }
         put(out, &self.word);
         let last = if self.word_lines {
-            memchr::memrchr(b'\n', &self.word)
+            memchr::memrchr(self.line_end_byte(), &self.word)
         } else {
             None
         };
@@ -321,7 +324,18 @@ impl ExportWriter {
 
     /// Whether the word not yet written is a comment on one line.
     pub(crate) fn word_is_one_line_comment(&self) -> bool {
-        self.word.first() == Some(&b'{') && memchr::memchr(b'\n', &self.word).is_none()
+        self.word.first() == Some(&b'{')
+            && memchr::memchr(self.line_end_byte(), &self.word).is_none()
+    }
+
+    /// The byte that ends a line of the layout's text: LF (also of CR LF),
+    /// or CR in classic Mac OS text.
+    fn line_end_byte(&self) -> u8 {
+        if self.layout.cr && !self.layout.crlf {
+            b'\r'
+        } else {
+            b'\n'
+        }
     }
 
     /// Whether a move by White (`white`) or Black gets its move number

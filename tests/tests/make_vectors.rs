@@ -1290,6 +1290,19 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                 .to_string(),
         },
         BridgeVector {
+            name: "text-mac-cr",
+            title: "classic Mac OS line ends, a CR alone (extension kind 0x07)",
+            about: "Every line ends in a CR alone, as on classic Mac OS, and a `%` line \
+                    and a `;` comment end at the CR. The layout record says so (second \
+                    flags byte 0x20, read at the game's first line end) and the export \
+                    rendering does the rest: no text patch.",
+            pgn: format!(
+                "{}1. e4 e5\n% kept\n2. Nf3 Nc6 3. Bb5 a6 ; the Ruy Lopez\n4. Ba4 Nf6 *\n\n",
+                str_header("mac", "*")
+            )
+            .replace('\n', "\r"),
+        },
+        BridgeVector {
             name: "text-trailing-nul",
             title: "NUL bytes after the last game (extension kind 0x0b)",
             about: "Some archives are padded with NUL bytes after the last game (a fixed \
@@ -1496,6 +1509,9 @@ impl RecordWalk {
                     let spaces = (f2 >> 3) & 3;
                     if spaces > 0 {
                         set.push(format!("{spaces} spaces before a move's line end"));
+                    }
+                    if f2 & 0x20 != 0 {
+                        set.push("CR alone (classic Mac OS line ends)".to_string());
                     }
                     self.put(
                         1,

@@ -134,7 +134,8 @@ fn pgn_tokens(pgn: &str) -> Vec<Vec<String>> {
             Some("1-0" | "0-1" | "1/2-1/2" | "*")
         )
     };
-    for line in pgn.lines() {
+    // A line ends at LF, CR LF or a CR alone (classic Mac OS text).
+    for line in pgn.split(['\n', '\r']) {
         if line.starts_with('[') {
             if movetext && !ended(&text) {
                 // No termination marker: mark the game's end for the loop below.

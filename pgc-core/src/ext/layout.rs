@@ -15,6 +15,9 @@ use crate::item::put_varint;
 pub struct Layout {
     /// Lines end in CR LF instead of LF.
     pub crlf: bool,
+    /// Lines end in a CR alone (classic Mac OS text) instead of LF; never
+    /// set with `crlf`.
+    pub cr: bool,
     /// A UTF-8 byte-order mark precedes the game (first game of a file).
     pub bom: bool,
     /// Longest movetext line, in bytes; 0 means no wrapping (all movetext on
@@ -60,6 +63,7 @@ impl Layout {
     /// The export format of the 1994 standard (sections 3.2 and 8).
     pub const EXPORT: Layout = Layout {
         crlf: false,
+        cr: false,
         bom: false,
         width: 79,
         number_after_comment: true,
@@ -77,7 +81,11 @@ impl Layout {
 
     /// The newline bytes.
     pub const fn newline(&self) -> &'static [u8] {
-        if self.crlf { b"\r\n" } else { b"\n" }
+        match (self.crlf, self.cr) {
+            (true, _) => b"\r\n",
+            (false, true) => b"\r",
+            (false, false) => b"\n",
+        }
     }
 
     /// The payload of a LAYOUT extension record: flags, width (LEB128), trailer.
@@ -97,15 +105,17 @@ impl Layout {
         let flags2 = u8::from(self.glued_numbers)
             | u8::from(self.pair_words) << 1
             | u8::from(self.ply_per_line) << 2
-            | (self.line_end_spaces & 3) << 3;
+            | (self.line_end_spaces & 3) << 3
+            | u8::from(self.cr && !self.crlf) << 5;
         if flags2 != 0 {
             out.push(flags2);
         }
     }
 
     /// Reads a LAYOUT payload: flags, width (LEB128 of at most 32 bits),
-    /// trailer, and an optional second flags byte with only bits 0–4 used;
-    /// nothing after it.
+    /// trailer, and an optional second flags byte with only bits 0–5 used
+    /// (bit 5, a CR alone, only without bit 0 of the first, CR LF); nothing
+    /// after it.
     ///
     /// # Errors
     /// A [`PayloadError`] at the first byte that does not fit.
@@ -122,11 +132,12 @@ impl Layout {
         let trailer = byte(at, "the trailer byte")?;
         let flags2 = match payload.get(at + 1) {
             None => 0,
-            Some(&f) if f & !0x1f == 0 => f,
+            Some(&f) if f & !0x3f == 0 && !(f & 0x20 != 0 && flags & 1 != 0) => f,
             Some(&f) => {
                 return Err(PayloadError {
                     at: at + 1,
-                    expected: "a second flags byte with only bits 0-4 set",
+                    expected: "a second flags byte with only bits 0-5 set, and bit 5 \
+                               (CR alone) only without bit 0 of the first (CR LF)",
                     found: Found::Byte(f),
                 });
             }
@@ -140,6 +151,7 @@ impl Layout {
         }
         Ok(Layout {
             crlf: flags & 1 != 0,
+            cr: flags2 & 0x20 != 0,
             bom: flags & 2 != 0,
             number_after_comment: flags & 4 == 0,
             glyphs: flags & 8 != 0,
@@ -172,6 +184,7 @@ mod tests {
     fn payload_round_trip() {
         let l = Layout {
             crlf: true,
+            cr: false,
             bom: true,
             width: 0,
             number_after_comment: false,
@@ -211,6 +224,18 @@ mod tests {
             })
         );
         assert_eq!(Layout::from_payload(&[1]).unwrap_err().at, 1);
+        // A CR alone: bit 5 of the second byte, and a newline of one CR.
+        let cr = Layout {
+            cr: true,
+            ..Layout::EXPORT
+        };
+        let mut p = Vec::new();
+        cr.to_payload(&mut p);
+        assert_eq!(p, [0, 79, 2, 0x20]);
+        assert_eq!(Layout::from_payload(&p), Ok(cr));
+        assert_eq!(cr.newline(), b"\r");
+        assert_eq!(Layout::EXPORT.newline(), b"\n");
+        assert_eq!(l.newline(), b"\r\n");
     }
 
     #[test]
@@ -224,7 +249,9 @@ mod tests {
         assert_eq!(e(&[0]), (1, Found::End));
         assert_eq!(e(&[0, 0x80]), (2, Found::End));
         assert_eq!(e(&[0, 79]), (2, Found::End));
-        assert_eq!(e(&[0, 79, 2, 0x20]), (3, Found::Byte(0x20)));
+        assert_eq!(e(&[0, 79, 2, 0x40]), (3, Found::Byte(0x40)));
+        // CR alone and CR LF at once.
+        assert_eq!(e(&[1, 79, 2, 0x20]), (3, Found::Byte(0x20)));
         assert_eq!(e(&[0, 79, 2, 1, 0]), (4, Found::Trailing(1)));
         assert_eq!(
             e(&[0, 0xff, 0xff, 0xff, 0xff, 0xff, 2]),

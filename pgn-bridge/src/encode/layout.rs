@@ -156,32 +156,39 @@ impl LayoutTracker {
         let line_end = if self.used.newline {
             None
         } else {
-            memchr::memchr(b'\n', t)
+            memchr::memchr2(b'\n', b'\r', t)
         };
         self.text_with_line_end(t, line_end);
     }
 
-    /// [`Self::text`] with the text's first line end already found (`None`
-    /// when it has none, or when the newline style is already set).
+    /// [`Self::text`] with the text's first line end (its first CR or LF)
+    /// already found (`None` when it has none, or when the newline style is
+    /// already set).
     fn text_with_line_end(&mut self, t: &[u8], line_end: Option<usize>) {
         if !self.used.newline
             && let Some(i) = line_end
         {
             self.used.newline = true;
-            let crlf = if i > 0 {
-                t[i - 1] == b'\r'
-            } else {
-                self.last_cr
+            let (crlf, cr) = match t[i] {
+                b'\r' if t.get(i + 1) == Some(&b'\n') => (true, false),
+                // A CR alone (the run of whitespace or text ends with it
+                // before a token: classic Mac OS text).
+                b'\r' => (false, true),
+                // An LF after a CR that ended the text before.
+                _ => (i == 0 && self.last_cr, false),
             };
-            if crlf {
-                self.writer.layout_mut().crlf = true;
+            if crlf || cr {
+                let l = self.writer.layout_mut();
+                l.crlf = crlf;
+                l.cr = cr;
+                let nl = l.newline();
                 std::mem::swap(&mut self.lf, &mut self.render);
                 self.render.clear();
                 for part in self.lf.split_inclusive(|&b| b == b'\n') {
                     match part.split_last() {
                         Some((b'\n', line)) => {
                             self.render.extend_from_slice(line);
-                            self.render.extend_from_slice(b"\r\n");
+                            self.render.extend_from_slice(nl);
                         }
                         _ => self.render.extend_from_slice(part),
                     }
@@ -339,10 +346,11 @@ impl LayoutTracker {
             return;
         }
         // Runs between tokens are short: a loop beats a call to `memchr`.
+        // A line ends at its first CR or LF (CR LF, LF, or a CR alone).
         let line_end = if ws.len() <= 32 {
-            ws.iter().position(|&b| b == b'\n')
+            ws.iter().position(|&b| b == b'\n' || b == b'\r')
         } else {
-            memchr::memchr(b'\n', ws)
+            memchr::memchr2(b'\n', b'\r', ws)
         };
         self.text_with_line_end(ws, line_end);
         let g = &mut self.gap;
@@ -354,10 +362,9 @@ impl LayoutTracker {
         }
         g.glued = false;
         g.two_spaces = ws == b"  ";
-        g.lead_space = ws.ends_with(b"\n ");
+        g.lead_space = matches!(ws, [.., b'\n' | b'\r', b' ']);
         if let Some(i) = line_end {
-            let line = ws[..i].strip_suffix(b"\r").unwrap_or(&ws[..i]);
-            let spaces = line.iter().rev().take_while(|&&b| b == b' ').count();
+            let spaces = ws[..i].iter().rev().take_while(|&&b| b == b' ').count();
             g.line_end_spaces = spaces.min(3) as u8;
         }
     }

@@ -698,6 +698,39 @@ fn lichess_movetext_on_one_line_is_width_zero() {
 }
 
 #[test]
+fn classic_mac_line_ends_need_only_the_layout() {
+    // A CR alone ends each line: the layout is the one of the same text
+    // with LF line ends, plus `cr`, and needs a text patch only where that
+    // text does (here, a comment of two lines that the test's filler
+    // counts as one word of the line).
+    let export = crate::layout::Layout::EXPORT;
+    let mut commented = words(false, false);
+    commented.insert(3, "{two\nlines}".into());
+    let texts = [
+        (words(false, false), 79, false),
+        (words(true, true), 80, false),
+        (commented, 79, true),
+    ];
+    for (mut w, width, patched) in texts {
+        w.push("1-0".into());
+        let lf = game_text(&fill(&w, width), "\n", "1-0");
+        let (layout, patch) = layout_of(&lf);
+        assert_eq!(patch, patched, "{lf}");
+        let (mac, mac_patch) = layout_of(&lf.replace('\n', "\r"));
+        assert_eq!(mac_patch, patched);
+        let mac = mac.expect("a layout record");
+        assert_eq!(
+            mac,
+            crate::layout::Layout {
+                cr: true,
+                ..layout.unwrap_or(export)
+            }
+        );
+        assert_eq!(mac.newline(), b"\r");
+    }
+}
+
+#[test]
 fn pgnmentor_style_glued_pairs_and_a_gap_before_the_result() {
     // Move pairs as units, glued numbers, lines up to 80, two spaces
     // before the result (which stays on the last line).
