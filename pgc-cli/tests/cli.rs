@@ -234,7 +234,8 @@ fn text_that_starts_like_a_bzip2_header_stays_text() {
 #[test]
 fn nul_bytes_alone_are_kept_as_pgn_padding() {
     // A file of NUL bytes (preallocated, or left by a crash) holds no
-    // record and no text: encode keeps it, decode gives it back.
+    // record and no text: encode keeps it, decode gives it back, whatever
+    // its length.
     let d = tmp();
     for n in [1usize, 4096] {
         let path = d.path().join(format!("zeros{n}.pgn"));
@@ -242,13 +243,24 @@ fn nul_bytes_alone_are_kept_as_pgn_padding() {
         let pgc = ok(&["encode", "-q", p(&path)], b"");
         assert_eq!(ok(&["decode", "-q"], &pgc), vec![0u8; n]);
     }
-    // A longer run frames as PGC padding: refused, and the message says
-    // what the file holds.
-    let path = d.path().join("zeros.pgn");
-    std::fs::write(&path, vec![0u8; 100_000]).expect("write");
-    let o = run(&["encode", "-q", p(&path)], b"");
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("NUL bytes"), "{}", stderr(&o));
+    // A run longer than the sniffer looks at (which frames as PGC padding
+    // records) is PGN padding to `pgc encode` too, alone or before games.
+    let game = b"[Event \"a\"]\n\n1. e4 e5 *\n".to_vec();
+    for (n, after) in [(100_000usize, Vec::new()), (70_000, game)] {
+        let mut text = vec![0u8; n];
+        text.extend_from_slice(&after);
+        let path = d.path().join(format!("zeros{n}.pgn"));
+        std::fs::write(&path, &text).expect("write");
+        let o = run(&["encode", p(&path)], b"");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let games = if after.is_empty() {
+            "0 games"
+        } else {
+            "1 games, 2 plies"
+        };
+        assert!(stderr(&o).contains(games), "{}", stderr(&o));
+        assert_eq!(ok(&["decode", "-q"], &o.stdout), text);
+    }
     // A lone record marker is no PGC file: the message says it is cut off.
     let path = d.path().join("one.pgn");
     std::fs::write(&path, [0x01]).expect("write");

@@ -88,15 +88,21 @@ pub(crate) fn pgn_text(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String
         Some(v) => std::borrow::Cow::Owned(v),
         None => std::borrow::Cow::Borrowed(data),
     };
-    if format_of(&text) == Format::Pgc {
+    // A run of NUL bytes longer than the sniffer looks at is PGN padding
+    // here, as for `pgc encode`.
+    if format_of(&text) == Format::Pgc && !pgn_bridge::sniff::is_nul_run(head(&text)) {
         return Err("the data is PGC, not PGN: pgc.decode turns it into PGN".into());
     }
     Ok(text)
 }
 
+/// The bytes the sniffer looks at.
+fn head(data: &[u8]) -> &[u8] {
+    &data[..data.len().min(SNIFF as usize)]
+}
+
 fn format_of(data: &[u8]) -> Format {
-    let head = &data[..data.len().min(SNIFF as usize)];
-    pgn_bridge::sniff::sniff(head)
+    pgn_bridge::sniff::sniff(head(data))
 }
 
 /// The data decompressed when it is compressed with zstd, gzip or bzip2

@@ -170,6 +170,13 @@ def test_text_that_starts_like_a_bzip2_header_stays_text():
     assert [g.uci for g in games] == [["e2e4", "e7e5"]]
 
 
+def test_encode_keeps_a_long_run_of_nul_bytes_as_padding():
+    # Longer than the 64 KiB the format sniffer reads: PGN padding to
+    # encode all the same, alone or before a game.
+    for text in (bytes(100_000), bytes(70_000) + b'[Event "x"]\n\n1. e4 e5 *\n'):
+        assert pgc.decode(pgc.encode(text)) == text
+
+
 def test_read_columns_and_python_chess_moves(corpus_dir):
     path = corpus_dir / CHESS960
     full = list(pgc.read(path))

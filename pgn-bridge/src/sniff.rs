@@ -154,6 +154,14 @@ fn frames(head: &[u8]) -> bool {
     }
 }
 
+/// Whether `head` is NUL bytes alone. [`sniff`] takes a full head of them
+/// for PGC padding records; a reader asked for PGN (`pgc encode`,
+/// `pgc.encode`) reads them as PGN all the same, since a PGC file does not
+/// start so and the PGN reader keeps them byte for byte as padding.
+pub fn is_nul_run(head: &[u8]) -> bool {
+    !head.is_empty() && head.iter().all(|&b| b == 0)
+}
+
 /// The first error of reading `head` as PGC records (a record cut off at
 /// its end is [`pgc_core::ReadError::Truncated`]); `None` when it is
 /// whole records. A length is not checked against
@@ -341,6 +349,8 @@ mod tests {
         assert_eq!(sniff(&[0]), Format::Pgn);
         assert_eq!(sniff(&[0; 4096]), Format::Pgn);
         assert_eq!(sniff(&vec![0; SNIFF as usize]), Format::Pgc);
+        assert!(is_nul_run(&vec![0; SNIFF as usize]));
+        assert!(!is_nul_run(&[]) && !is_nul_run(&[0, 0, 0x05]));
         assert_eq!(sniff(&[0, 0, 0x05, 0x00, 0x06]), Format::Pgc);
     }
 

@@ -248,24 +248,31 @@ fn encode_next_batch<R: Read>(
     Ok(job.map(|job| state.finish(job)))
 }
 
-/// What to say of an input that is not PGN text: a PGC file (its first
-/// records frame) or binary data that is neither (with where reading it as
-/// PGC fails).
-fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
+/// An input the sniffer did not take for PGN text: read as PGN all the
+/// same when it starts with a run of NUL bytes longer than the sniffer
+/// looks at (padding, which the PGN reader keeps byte for byte; `pgc
+/// encode` is asked for PGN, and a PGC file does not start so), else what
+/// to say of it: a PGC file (its first records frame) or binary data that
+/// is neither (with where reading it as PGC fails).
+fn pgn_after_nul_run(
+    name: &str,
+    mut reader: Box<dyn Read>,
+) -> std::result::Result<Box<dyn Read>, String> {
     const HEAD: u64 = 64 * 1024;
     let mut head = Vec::new();
-    if let Err(e) = reader.take(HEAD).read_to_end(&mut head) {
-        return format!("{name}: {e}");
+    if let Err(e) = (&mut reader).take(HEAD).read_to_end(&mut head) {
+        return Err(format!("{name}: {e}"));
     }
-    let whole = (head.len() as u64) < HEAD;
-    if head.iter().all(|&b| b == 0) {
-        return format!(
-            "{name}: its first {} bytes are NUL bytes, which PGC reads as padding records: no \
-             PGN text to encode; if it is a PGC file, use `pgc decode`",
-            head.len()
-        );
+    if pgn_bridge::sniff::is_nul_run(&head) {
+        return Ok(Box::new(std::io::Cursor::new(head).chain(reader)));
     }
-    match pgn_bridge::sniff::framing_error(&head) {
+    Err(not_pgn(name, &head, (head.len() as u64) < HEAD))
+}
+
+/// What to say of the first bytes `head` of an input that is not PGN
+/// text; `whole`: they are the whole input.
+fn not_pgn(name: &str, head: &[u8], whole: bool) -> String {
+    match pgn_bridge::sniff::framing_error(head) {
         // Records up to the end of the whole file, but the last cut off:
         // not PGN, and no whole PGC file either.
         Some(e @ pgc_core::ReadError::Truncated { .. }) if whole => format!(
@@ -280,7 +287,7 @@ fn not_pgn(name: &str, reader: Box<dyn Read>) -> String {
         Some(e) => format!(
             "{name} is not PGN text ({} of its first {} bytes are control characters that text \
              does not hold), nor PGC: read as PGC it fails: {e}",
-            pgn_bridge::sniff::control_bytes(&head),
+            pgn_bridge::sniff::control_bytes(head),
             head.len()
         ),
     }
@@ -373,10 +380,12 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
             Some(table) => table,
             None => input.open_keeping_damage()?,
         };
-        if opened.format == Format::Pgc {
-            return Err(Error::Usage(not_pgn(&input.name, opened.reader)));
-        }
-        let mut reader = PgnReader::new(opened.reader).with_max_game_bytes(max_game_bytes);
+        let data = if opened.format == Format::Pgc {
+            pgn_after_nul_run(&input.name, opened.reader).map_err(Error::Usage)?
+        } else {
+            opened.reader
+        };
+        let mut reader = PgnReader::new(data).with_max_game_bytes(max_game_bytes);
         // The calling thread converts batches itself as it reads them (in
         // one pass) while the workers are busy, and cuts batches for them
         // otherwise: one thread per job, none of them only reading.
