@@ -95,18 +95,12 @@ pub fn open_table(input: &Input, columns: Option<&[&str]>) -> Result<Option<Tabl
         File::open(path)
             .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))
     };
-    let mut head = [0u8; 8];
-    let mut f = open()?;
-    let mut n = 0;
-    while n < head.len() {
-        match f.read(&mut head[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(Error::io(&input.name, &e)),
-        }
-    }
-    if FileFormat::sniff(&head[..n]).is_none() {
+    let mut head = Vec::with_capacity(8);
+    open()?
+        .take(8)
+        .read_to_end(&mut head)
+        .map_err(|e| Error::io(&input.name, &e))?;
+    if FileFormat::sniff(&head).is_none() {
         return Ok(None);
     }
     TableReader::open(open()?, columns)

@@ -154,17 +154,12 @@ pub fn run(a: &SplitArgs) -> Result<Status> {
             let mut file = File::open(&path).map_err(|e| {
                 Error::Io(format!("{}: cannot open: {e}; check the path", input.name))
             })?;
-            let mut head = [0u8; 16];
-            let mut n = 0;
-            while n < head.len() {
-                match file.read(&mut head[n..]) {
-                    Ok(0) => break,
-                    Ok(k) => n += k,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(Error::io(&input.name, &e)),
-                }
-            }
-            if pgn_bridge::sniff::compression(&head[..n]).is_some() {
+            let mut head = Vec::with_capacity(16);
+            (&mut file)
+                .take(16)
+                .read_to_end(&mut head)
+                .map_err(|e| Error::io(&input.name, &e))?;
+            if pgn_bridge::sniff::compression(&head).is_some() {
                 return Err(Error::Usage(format!(
                     "{}: is compressed as one stream, which cannot be cut without \
                      decompressing it; split the decompressed file, or a seekable .pgc.zst \
