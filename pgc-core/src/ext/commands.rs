@@ -578,6 +578,8 @@ pub enum Separator {
     Newline = 1,
     /// `"\r\n"`.
     CrLf = 2,
+    /// `'\r'` alone (classic Mac OS text).
+    Cr = 3,
 }
 
 impl Separator {
@@ -587,6 +589,7 @@ impl Separator {
             Separator::Space => b" ",
             Separator::Newline => b"\n",
             Separator::CrLf => b"\r\n",
+            Separator::Cr => b"\r",
         }
     }
 
@@ -595,6 +598,7 @@ impl Separator {
             0 => Some(Separator::Space),
             1 => Some(Separator::Newline),
             2 => Some(Separator::CrLf),
+            3 => Some(Separator::Cr),
             _ => None,
         }
     }

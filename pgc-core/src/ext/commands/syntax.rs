@@ -24,7 +24,7 @@ use super::{
 /// string that may hold commas and `]`), and `]`. As a leniency `[%name]`
 /// with no operands is a command too. Anything else, such as `[%` without a
 /// closing `]`, is text. Two departures from the supplement: the space after
-/// the name may be a line break (`\n` or `\r\n`), as export writers that wrap
+/// the name may be a line break (`\n`, `\r\n` or a `\r` alone), as export writers that wrap
 /// comments leave it (`{[%clk\n1:31:15]}`); and an unquoted
 /// operand cannot contain `[%`, so that a command missing its `]` does not
 /// swallow the next command (`[%clk [%clk 0:01:00]` is text, then a clock).
@@ -342,11 +342,13 @@ fn scan_command(text: &[u8], at: usize) -> Option<RawCommand<'_>> {
         }
         b' ' | b'\n' => j += 1,
         b'\r' if text.get(j + 1) == Some(&b'\n') => j += 2,
+        b'\r' => j += 1,
         _ => return None,
     }
-    let sep = match text[name_start + name.len()] {
-        b' ' => Separator::Space,
-        b'\n' => Separator::Newline,
+    let sep = match &text[name_start + name.len()..j] {
+        b" " => Separator::Space,
+        b"\n" => Separator::Newline,
+        b"\r" => Separator::Cr,
         _ => Separator::CrLf,
     };
     let ops_start = j;
@@ -738,16 +740,28 @@ mod tests {
         for ok in [
             &b"[%clk\n1:31:15]"[..],
             b"[%clk\r\n1:31:15]",
+            b"[%clk\r1:31:15]",
             b" [%eval\n0.5] [%cal\nGe2e4]",
         ] {
             assert!(roundtrip(ok).is_some(), "{}", String::from_utf8_lossy(ok));
         }
-        assert!(encode_comment(b"[%clk\r1:31:15]").is_none());
+        // A CR alone (classic Mac OS text) is a separator of its own.
+        let p = parts(b"[%clk\r1:31:15]");
+        assert_eq!(cmd(&p[0]), Command::Clk(Clock { millis: 5_475_000 }, HMS));
+        assert!(matches!(
+            p[0],
+            Part::Command {
+                raw: b"[%clk\r1:31:15]",
+                ..
+            }
+        ));
         assert!(encode_comment(b"[%clk\t1:31:15]").is_none());
+        assert!(encode_comment(b"[%clk\r\r1:31:15]").is_none());
         game(&[
             (0, b"[%clk 1:31:15]"),
             (1, b"[%clk\n1:31:15]"),
             (2, b"[%clk\r\n1:31:15]"),
+            (3, b"[%clk\r1:31:15]"),
         ]);
     }
 

@@ -173,8 +173,12 @@ fn each_malformed_shape_is_refused_at_its_byte() {
     );
     let e = refused(&p, 2, 0x09);
     assert_eq!((e.at, e.found), (2, Found::Byte(0x09)));
-    let e = refused(&p, 2, 0x32); // separator 3
-    assert_eq!((e.at, e.found), (2, Found::Byte(0x32)));
+    let e = refused(&p, 2, 0x42); // separator 4: bits 6-7 of the tag
+    assert_eq!((e.at, e.found), (2, Found::Byte(0x42)));
+    // Separator 3, a CR alone.
+    let mut q = p.clone();
+    q[2] = 0x32;
+    assert!(GameCommandsReader::from_payload(&q).is_ok());
     let e = refused(&p, 3, 0x40); // clock format with bit 6
     assert_eq!((e.at, e.found), (3, Found::Byte(0x40)));
     let e = refused(&p, 3, 0x00); // hour width 0
