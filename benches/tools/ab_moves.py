@@ -11,7 +11,9 @@ wait4) and wall time. Prints the median of each and the ratio of CPU time to
 the first binary. The input is target/bench-work/clean-30m/ref.pgc (written
 by benches/compare.sh; AB_SIZE=clean-1m takes that size's instead, whose
 runs are short enough for 150-200 rounds); `peer` runs `pgc-peer validate`
-on the equivalent PGN. AB_JOB=decode times `pgc decode` of the same PGC,
+on the equivalent PGN (AB_PEER=PATH: that build of the peer instead of
+target/release/pgc-peer, e.g. one built without shakmaty's variant
+feature, as pgn-reader's users build it). AB_JOB=decode times `pgc decode` of the same PGC,
 AB_JOB=encode `pgc encode` of the PGN (both with `-j 1`). Copy each build
 to its own path first (cp target/release/pgc /tmp/pgc-A).
 """
@@ -26,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SIZE = os.environ.get("AB_SIZE", "clean-30m")
 PGC = os.path.join(ROOT, "target/bench-work/%s/ref.pgc" % SIZE)
 PGN = os.path.join(ROOT, "target/bench-inputs/%s.pgn" % SIZE)
-PEER = os.path.join(ROOT, "target/release/pgc-peer")
+PEER = os.environ.get("AB_PEER", os.path.join(ROOT, "target/release/pgc-peer"))
 JOB = os.environ.get("AB_JOB", "moves")
 
 
