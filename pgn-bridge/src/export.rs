@@ -328,14 +328,10 @@ impl ExportWriter {
             && memchr::memchr(self.line_end_byte(), &self.word).is_none()
     }
 
-    /// The byte that ends a line of the layout's text: LF (also of CR LF),
-    /// or CR in classic Mac OS text.
+    /// The byte that ends a line of the layout's text (the last of its
+    /// newline): LF (also of CR LF), or CR in classic Mac OS text.
     fn line_end_byte(&self) -> u8 {
-        if self.layout.cr && !self.layout.crlf {
-            b'\r'
-        } else {
-            b'\n'
-        }
+        self.layout.newline().last().copied().unwrap_or(b'\n')
     }
 
     /// Whether a move by White (`white`) or Black gets its move number

@@ -129,7 +129,7 @@ pub fn sniff(head: &[u8]) -> Format {
         // A short file of NUL bytes alone (left by a crash): no record and
         // no text, kept byte for byte as PGN padding. Longer runs of NULs
         // are PGC no-op records (a PGC file may start with padding).
-        Some(0) if (head.len() as u64) < SNIFF && head.iter().all(|&b| b == 0) => Format::Pgn,
+        Some(0) if (head.len() as u64) < SNIFF && is_nul_run(head) => Format::Pgn,
         Some(0x0a) if starts_with_escape(head) && frames(head) => Format::Pgc,
         Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => {
             if !frames(head) && is_text(head, 0) {

@@ -258,7 +258,8 @@ fn pgn_after_nul_run(
     name: &str,
     mut reader: Box<dyn Read>,
 ) -> std::result::Result<Box<dyn Read>, String> {
-    const HEAD: u64 = 64 * 1024;
+    // The bytes the sniffer looked at.
+    const HEAD: u64 = pgn_bridge::sniff::SNIFF;
     let mut head = Vec::new();
     if let Err(e) = (&mut reader).take(HEAD).read_to_end(&mut head) {
         return Err(format!("{name}: {e}"));

@@ -16,6 +16,7 @@
 
 use crate::export::ExportWriter;
 use crate::layout::Layout;
+use crate::lexer::is_line_end;
 use pgc_core::ext::patch;
 use pgc_core::ordinal::MoveText;
 
@@ -348,7 +349,7 @@ impl LayoutTracker {
         // Runs between tokens are short: a loop beats a call to `memchr`.
         // A line ends at its first CR or LF (CR LF, LF, or a CR alone).
         let line_end = if ws.len() <= 32 {
-            ws.iter().position(|&b| b == b'\n' || b == b'\r')
+            ws.iter().position(|&b| is_line_end(b))
         } else {
             memchr::memchr2(b'\n', b'\r', ws)
         };
@@ -362,7 +363,7 @@ impl LayoutTracker {
         }
         g.glued = false;
         g.two_spaces = ws == b"  ";
-        g.lead_space = matches!(ws, [.., b'\n' | b'\r', b' ']);
+        g.lead_space = matches!(ws, [.., e, b' '] if is_line_end(*e));
         if let Some(i) = line_end {
             let spaces = ws[..i].iter().rev().take_while(|&&b| b == b' ').count();
             g.line_end_spaces = spaces.min(3) as u8;
