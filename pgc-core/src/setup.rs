@@ -98,8 +98,8 @@ pub fn variant_start_position(
         })
 }
 
-/// [`null_move`] in a game of any variant: the other side to move, pockets
-/// and check counts kept. `None` when the side to move is in check (or the
+/// A null move (the side to move passes) in a game of any variant: the
+/// other side to move, pockets and check counts kept. `None` when the side to move is in check (or the
 /// variant refuses the position with the other side to move).
 pub fn variant_null_move(pos: &VariantPosition) -> Option<VariantPosition> {
     if let VariantPosition::Chess(c) = pos {

@@ -1,4 +1,9 @@
 use super::*;
+use super::{anchors::*, columns::*, record::*};
+use crate::ext::cursor::zigzag;
+use crate::ext::error::{Found, PayloadError};
+use crate::item::put_varint;
+use shakmaty::Square;
 
 fn clk(ms: u64) -> TypedComment {
     let mut c = TypedComment::new();

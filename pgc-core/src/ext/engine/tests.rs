@@ -1,4 +1,7 @@
 use super::*;
+use super::{predictor::*, reader::*, stream::*, writer::*};
+use crate::variant::VariantPosition;
+use shakmaty::{Chess, Position};
 
 fn line(pos: &VariantPosition) -> LinePositions<'_> {
     LinePositions {

@@ -1,0 +1,333 @@
+//! How a numbers stream predicts its values, and the writer's choice of
+//! predictor.
+
+use super::stream::Stream;
+use crate::ext::cursor::zigzag;
+use crate::item::put_varint;
+use std::ops::ControlFlow;
+
+/// Bytes of a LEB128 value.
+pub(super) fn leb_len(v: u64) -> usize {
+    // By the count of leading zeros: one load in the writer's cost loops.
+    const BY_ZEROS: [u8; 65] = {
+        let mut t = [0u8; 65];
+        let mut z = 0;
+        while z <= 64 {
+            let bits = 64 - z;
+            t[z] = if bits == 0 { 1 } else { bits.div_ceil(7) as u8 };
+            z += 1;
+        }
+        t
+    };
+    usize::from(BY_ZEROS[v.leading_zeros() as usize])
+}
+
+/// How a numbers stream predicts each value; the stream stores the
+/// residuals `v[i] − prediction` (`spec/extensions-engine.md` section 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Predictor {
+    /// 0: nothing (the value itself).
+    Value,
+    /// 1: the value before.
+    Previous,
+    /// 2: the value two before.
+    TwoBack,
+    /// 3: `a[i] × b[i] / 10^scale` of two earlier streams (nodes from
+    /// speed and time).
+    Product { a: u8, b: u8, scale: u8 },
+    /// 4: `v[i−2] − a[i] + bias` (time left from the time left two notes
+    /// before, the move time of stream `a`, and the increment).
+    TwoBackLess { a: u8, bias: i64 },
+}
+
+impl Predictor {
+    /// The prediction of value `i`, given the values before it and the
+    /// earlier streams' values (`None` where a stream is short, which a
+    /// reader refuses and a writer never chooses).
+    #[inline(always)]
+    pub(super) fn predict(
+        self,
+        own: &[i64],
+        i: usize,
+        stream: impl Fn(u8) -> Option<i64>,
+    ) -> Option<i128> {
+        let back = |k: usize| i.checked_sub(k).map(|j| i128::from(own[j]));
+        Some(match self {
+            Predictor::Value => 0,
+            Predictor::Previous => back(1).unwrap_or(0),
+            Predictor::TwoBack => back(2).unwrap_or(0),
+            Predictor::Product { a, b, scale } => {
+                let (x, y) = (stream(a)?, stream(b)?);
+                // Truncated toward zero either way; 64 bits when it fits.
+                match (x.checked_mul(y), 10i64.checked_pow(u32::from(scale))) {
+                    (Some(p), Some(d)) => i128::from(p / d),
+                    _ => i128::from(x) * i128::from(y) / 10i128.pow(u32::from(scale)),
+                }
+            }
+            Predictor::TwoBackLess { a, bias } => match back(2) {
+                Some(p) => p - i128::from(stream(a)?) + i128::from(bias),
+                None => 0,
+            },
+        })
+    }
+
+    /// Bytes the predictor itself takes beyond the one of the plain ones.
+    pub(super) fn extra_bytes(self) -> usize {
+        match self {
+            Predictor::Value | Predictor::Previous | Predictor::TwoBack => 0,
+            Predictor::Product { .. } => 4,
+            Predictor::TwoBackLess { bias, .. } => 2 + leb_len(zigzag(bias)),
+        }
+    }
+
+    fn write(self, out: &mut Vec<u8>) {
+        match self {
+            Predictor::Value => out.push(0),
+            Predictor::Previous => out.push(1),
+            Predictor::TwoBack => out.push(2),
+            Predictor::Product { a, b, scale } => out.extend_from_slice(&[3, a, b, scale]),
+            Predictor::TwoBackLess { a, bias } => {
+                out.extend_from_slice(&[4, a]);
+                put_varint(out, zigzag(bias));
+            }
+        }
+    }
+}
+
+/// Calls `f` with the residual of each value of `v` under `p` (`None`
+/// where one is beyond 64 bits or a stream it reads is short), in order,
+/// until `f` breaks. The predictor's kind is fixed in each loop and the
+/// streams it reads are looked up once: the writer tries dozens of
+/// predictors on a game's streams, a fifth of encoding engine games when
+/// the kind was matched and the stream found again for every value.
+#[inline]
+fn for_residuals(
+    v: &[i64],
+    p: Predictor,
+    streams: &[Stream],
+    mut f: impl FnMut(Option<i64>) -> ControlFlow<()>,
+) {
+    let numbers = |s: u8| match streams.get(usize::from(s)) {
+        Some(Stream::Numbers(x)) => &x[..],
+        _ => &[][..],
+    };
+    // `q` is `p` rebuilt with its kind known to the compiler, so that the
+    // match in `predict` folds away inside each inlined loop.
+    #[inline(always)]
+    fn each(
+        v: &[i64],
+        q: Predictor,
+        (a, xa): (u8, &[i64]),
+        xb: &[i64],
+        f: &mut impl FnMut(Option<i64>) -> ControlFlow<()>,
+    ) {
+        for i in 0..v.len() {
+            let stream = |s: u8| if s == a { xa.get(i) } else { xb.get(i) }.copied();
+            let r = q
+                .predict(v, i, stream)
+                .and_then(|pred| i64::try_from(i128::from(v[i]) - pred).ok());
+            if f(r).is_break() {
+                return;
+            }
+        }
+    }
+    let f = &mut f;
+    match p {
+        Predictor::Value => each(v, Predictor::Value, (0, &[]), &[], f),
+        Predictor::Previous => each(v, Predictor::Previous, (0, &[]), &[], f),
+        Predictor::TwoBack => each(v, Predictor::TwoBack, (0, &[]), &[], f),
+        Predictor::Product { a, b, scale } => {
+            let q = Predictor::Product { a, b, scale };
+            each(v, q, (a, numbers(a)), numbers(b), f)
+        }
+        Predictor::TwoBackLess { a, bias } => {
+            let q = Predictor::TwoBackLess { a, bias };
+            each(v, q, (a, numbers(a)), &[], f)
+        }
+    }
+}
+
+/// Whether `p` predicts most of the first eight values of `v` within a
+/// quarter of their size (a value of zero counts as not predicted): a
+/// product of two streams that
+/// does not is not counted whole (a predictor that fits no better than
+/// this takes more bytes than the plain ones on engine data).
+fn fits_roughly(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
+    let (mut seen, mut close) = (0u32, 0u32);
+    for_residuals(v, p, streams, |r| {
+        // Values and residuals in step: `for_residuals` goes in order.
+        let i = seen as usize;
+        seen += 1;
+        if let (Some(r), Some(&x)) = (r, v.get(i))
+            && x != 0
+            && r.unsigned_abs() <= x.unsigned_abs() / 4
+        {
+            close += 1;
+        }
+        if seen >= 8 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    2 * close > seen
+}
+
+/// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable,
+/// or once the count reaches `limit`).
+pub(super) fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
+    let mut n = 0usize;
+    for_residuals(v, p, streams, |r| {
+        match r {
+            Some(r) => n += leb_len(zigzag(r)),
+            None => n = usize::MAX,
+        }
+        if n >= limit {
+            n = usize::MAX;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    n
+}
+
+/// A numbers stream (`v`, stream `me` of `streams`): the predictor that
+/// takes the fewest bytes, the count, the zig-zag residuals; returns the
+/// predictor.
+///
+/// The candidates, in order (the first of the fewest bytes wins): the
+/// plain predictors; then, where those leave more than two bytes a value,
+/// for each earlier numbers stream `a` with as many values, the products
+/// of `a` and each later such stream `b` at three scales (only where the
+/// plain predictors leave more than three bytes a value: nodes), and
+/// `a`'s time-left predictor. `hint` is the predictor this stream took in
+/// the game before: its cost bounds the search, so that most candidates
+/// stop counting early. It changes how long the search takes, never what
+/// it finds; `search` holds the buffers.
+pub(super) fn write_numbers(
+    me: usize,
+    v: &[i64],
+    streams: &[Stream],
+    hint: Option<Predictor>,
+    search: &mut Search,
+    out: &mut Vec<u8>,
+) -> Predictor {
+    let bound = hint.map_or(usize::MAX, |h| {
+        let extra = h.extra_bytes();
+        cost(v, h, streams, usize::MAX).saturating_add(extra)
+    });
+    let mut best = best_predictor(v, me, streams, bound, search);
+    if best.0 > bound {
+        // The hint is not a candidate here: a search without its bound.
+        best = best_predictor(v, me, streams, usize::MAX, search);
+    }
+    best.1.write(out);
+    put_varint(out, v.len() as u64);
+    for_residuals(v, best.1, streams, |r| {
+        put_varint(out, zigzag(r.unwrap_or(0)));
+        ControlFlow::Continue(())
+    });
+    best.1
+}
+
+/// Buffers of the predictor search, kept from stream to stream.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Search {
+    /// Earlier numbers streams with as many values as the one searched.
+    peers: Vec<u8>,
+    /// The mean magnitude of each peer's values.
+    means: Vec<f64>,
+    /// Differences whose median is a time-left predictor's bias.
+    diffs: Vec<i64>,
+}
+
+/// The first candidate of [`write_numbers`] of the fewest bytes, among
+/// those of at most `bound` bytes (`(usize::MAX, Value)` if none is).
+fn best_predictor(
+    v: &[i64],
+    me: usize,
+    streams: &[Stream],
+    bound: usize,
+    search: &mut Search,
+) -> (usize, Predictor) {
+    let mut best = (usize::MAX, Predictor::Value);
+    // A candidate of `extra` bytes beyond its residuals: counted only as
+    // far as it could still win (fewer bytes than the best so far, and no
+    // more than the bound).
+    let try_one = |p: Predictor, best: &mut (usize, Predictor)| {
+        let extra = p.extra_bytes();
+        let limit = best.0.min(bound.saturating_add(1));
+        let c = cost(v, p, streams, limit.saturating_sub(extra)).saturating_add(extra);
+        if c < best.0 && c < limit {
+            *best = (c, p);
+        }
+    };
+    for p in [Predictor::Value, Predictor::Previous, Predictor::TwoBack] {
+        try_one(p, &mut best);
+    }
+    // What the plain predictors leave decides which others are tried; an
+    // unbounded count for it when the bound cut them all short.
+    let plain = if best.0 == usize::MAX {
+        [Predictor::Value, Predictor::Previous, Predictor::TwoBack]
+            .into_iter()
+            .map(|p| cost(v, p, streams, usize::MAX))
+            .min()
+            .unwrap_or(usize::MAX)
+    } else {
+        best.0
+    };
+    if plain <= 2 * v.len() {
+        return best;
+    }
+    let numbers = |s: u8| match &streams[usize::from(s)] {
+        Stream::Numbers(x) => &x[..],
+        Stream::Moves(_) => &[][..],
+    };
+    let mean = |x: &[i64]| x.iter().map(|&v| (v as f64).abs()).sum::<f64>() / x.len() as f64;
+    search.peers.clear();
+    search.peers.extend(
+        (0..me)
+            .filter(|&s| matches!(&streams[s], Stream::Numbers(x) if x.len() == v.len()))
+            .map(|s| s as u8),
+    );
+    search.means.clear();
+    search
+        .means
+        .extend(search.peers.iter().map(|&s| mean(numbers(s))));
+    let own_mean = mean(v).max(1.0);
+    // A product only for a stream of more than three bytes a value
+    // (nodes); it needs two streams of large values.
+    let wide = plain > 3 * v.len();
+    for (k, &a) in search.peers.iter().enumerate() {
+        for (j, &b) in search.peers.iter().enumerate().skip(k).filter(|_| wide) {
+            // The scale that brings a × b to v's magnitude, and its
+            // neighbours.
+            let ratio = search.means[k] * search.means[j] / own_mean;
+            let guess = ratio.max(1.0).log10().round() as i64;
+            for scale in (guess - 1).max(0)..=(guess + 1).min(18) {
+                let p = Predictor::Product {
+                    a,
+                    b,
+                    scale: scale as u8,
+                };
+                if fits_roughly(v, p, streams) {
+                    try_one(p, &mut best);
+                }
+            }
+        }
+        // The median of v[i] - v[i-2] + a[i] as the bias.
+        let x = numbers(a);
+        search.diffs.clear();
+        search
+            .diffs
+            .extend((2..v.len()).map(|i| v[i].wrapping_sub(v[i - 2]).wrapping_add(x[i])));
+        if search.diffs.is_empty() {
+            continue;
+        }
+        // The median: the value a sort would put in the middle.
+        let middle = search.diffs.len() / 2;
+        let (_, &mut bias, _) = search.diffs.select_nth_unstable(middle);
+        try_one(Predictor::TwoBackLess { a, bias }, &mut best);
+    }
+    best
+}
