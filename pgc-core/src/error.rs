@@ -2,8 +2,8 @@
 //! [`Position`].
 
 use crate::build::BuildError;
-use crate::bulk::IndexError;
 use crate::ext::ExtError;
+use crate::index::IndexError;
 use crate::ordinal::OrdinalError;
 use crate::setup::SetupError;
 use crate::stream::ReadError;

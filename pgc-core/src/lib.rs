@@ -175,6 +175,7 @@ mod buffer;
 mod build;
 mod bulk;
 mod error;
+mod index;
 mod limits;
 mod setup;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
@@ -188,11 +189,12 @@ mod writer;
 
 pub use build::{BuildError, GameBuilder, GameForm};
 pub use bulk::{
-    BulkGame, BulkOptions, BulkReader, EngineValues, Event as BulkEvent, GameIndex, IndexError,
-    PositionAt, Positions, TagList, par_map,
+    BulkGame, BulkOptions, BulkReader, EngineValues, Event as BulkEvent, PositionAt, Positions,
+    TagList, par_map,
 };
 pub use error::{Error, Position};
 pub use game::GameInfo;
+pub use index::{GameIndex, IndexError};
 pub use limits::{Limits, MAX_THREADS, worker_threads};
 pub use ordinal::{OrdinalError, OrdinalTable};
 pub use record::{Marker, Record, RecordRef};
@@ -216,10 +218,8 @@ pub(crate) use ordinal::opening;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::bulk::{
-        FINGERPRINT_SPAN, INDEX_MAGIC, castling_mode_of, fingerprint, names_chess960, result_of,
-        split_points,
-    };
+    pub use crate::bulk::{castling_mode_of, names_chess960, result_of, split_points};
+    pub use crate::index::{FINGERPRINT_SPAN, INDEX_MAGIC, fingerprint};
     pub use crate::ordinal::list::{find_canonical, rank_of, san_body, select};
     pub use crate::ordinal::memo::{CensusMemo, check_suffix_memo, find_canonical_memo};
     pub use crate::ordinal::opening::{
