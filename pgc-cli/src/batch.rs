@@ -759,37 +759,37 @@ pub fn open_batches(
             None => splitter,
         });
     }
-    if let (Some(r), Some(path)) = (range, input.path()) {
-        let mut file = File::open(path)
-            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))?;
-        if let Some(idx) = load_index(path, &mut file, quiet) {
-            let Some(&offset) = idx.offsets.get(r.first as usize) else {
-                // Past the last game: nothing to read.
-                return Ok(PgcSplitter::resume(
-                    Box::new(std::io::empty()),
-                    limits,
-                    0,
-                    idx.offsets.len() as u64,
-                ));
-            };
-            // An entry that matches the file but holds no game start (a
-            // damaged or hand-made index) is not followed.
-            if GameIndex::starts_game(&mut file, offset).map_err(|e| Error::io(&input.name, &e))? {
-                file.seek(SeekFrom::Start(offset))
-                    .map_err(|e| Error::io(&input.name, &e))?;
-                let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));
-                return Ok(
-                    PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last)
-                );
-            }
-            if !quiet {
-                say(&format!(
-                    "{}: its entry for game {} (byte {offset}) is no game start; scanning \
-                     instead; run `pgc index` again",
-                    index_path(path).display(),
-                    r.first + 1
-                ));
-            }
+    // A game index serves a regular file alone: a pipe is read once, as a
+    // stream, from its first byte.
+    let regular = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file());
+    if let (Some(r), Some(path)) = (range, input.path().filter(|p| regular(p)))
+        && let Some(mut file) = input.open_file()?
+        && let Some(idx) = load_index(path, &mut file, quiet)
+    {
+        let Some(&offset) = idx.offsets.get(r.first as usize) else {
+            // Past the last game: nothing to read.
+            return Ok(PgcSplitter::resume(
+                Box::new(std::io::empty()),
+                limits,
+                0,
+                idx.offsets.len() as u64,
+            ));
+        };
+        // An entry that matches the file but holds no game start (a
+        // damaged or hand-made index) is not followed.
+        if GameIndex::starts_game(&mut file, offset).map_err(|e| Error::io(&input.name, &e))? {
+            file.seek(SeekFrom::Start(offset))
+                .map_err(|e| Error::io(&input.name, &e))?;
+            let reader: Box<dyn Read> = Box::new(BufReader::with_capacity(256 << 10, file));
+            return Ok(PgcSplitter::resume(reader, limits, offset, r.first).select(r.first, r.last));
+        }
+        if !quiet {
+            say(&format!(
+                "{}: its entry for game {} (byte {offset}) is no game start; scanning \
+                 instead; run `pgc index` again",
+                index_path(path).display(),
+                r.first + 1
+            ));
         }
     }
     let splitter = PgcSplitter::new(input.open_pgc()?, limits);

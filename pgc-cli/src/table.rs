@@ -7,8 +7,7 @@ use crate::error::{Error, Result};
 use crate::io::{Format, Input, Opened, Sink};
 use pgc_arrow::lichess::PgnText;
 use pgc_arrow::{FileFormat, TableReader};
-use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -83,7 +82,8 @@ pub fn table_error(name: &str, e: &pgc_arrow::Error) -> Error {
 }
 
 /// Opens `input` as a table when it is a Parquet or Arrow IPC file
-/// (judged by its first bytes); `None` for other files and for stdin.
+/// (judged by its first bytes); `None` for other files, for pipes and
+/// for stdin.
 ///
 /// # Errors
 /// The file cannot be opened, or is a damaged table.
@@ -91,19 +91,25 @@ pub fn open_table(input: &Input, columns: Option<&[&str]>) -> Result<Option<Tabl
     let Some(path) = input.path() else {
         return Ok(None);
     };
-    let open = || {
-        File::open(path)
-            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))
+    // Only a regular file can be a table (its footer is read by seeking);
+    // reading the head of a pipe would take it from the stream. A
+    // directory or a missing file is reported by `open_file`.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(None);
+    }
+    let Some(mut file) = input.open_file()? else {
+        return Ok(None);
     };
     let mut head = Vec::with_capacity(8);
-    open()?
+    (&mut file)
         .take(8)
         .read_to_end(&mut head)
         .map_err(|e| Error::io(&input.name, &e))?;
     if FileFormat::sniff(&head).is_none() {
         return Ok(None);
     }
-    TableReader::open(open()?, columns)
+    file.rewind().map_err(|e| Error::io(&input.name, &e))?;
+    TableReader::open(file, columns)
         .map(Some)
         .map_err(|e| table_error(&input.name, &e))
 }

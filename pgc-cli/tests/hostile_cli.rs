@@ -101,18 +101,18 @@ fn unreadable_inputs_exit_2() {
     );
     assert_eq!(code(&o), 2, "{}", err(&o));
     assert!(err(&o).contains("missing.pgn: cannot open"), "{}", err(&o));
-    // A directory as input.
-    let o = pgc(
-        &[
-            "decode",
-            d.path().to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        b"",
-    );
-    assert_eq!(code(&o), 2, "{}", err(&o));
-    assert!(err(&o).contains("is a directory"), "{}", err(&o));
+    // A directory as input, to a command of each way of opening inputs.
+    for cmd in ["decode", "encode", "import"] {
+        let o = pgc(
+            &[cmd, d.path().to_str().unwrap(), "-o", out.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(code(&o), 2, "{cmd}: {}", err(&o));
+        assert!(err(&o).contains("is a directory"), "{cmd}: {}", err(&o));
+    }
+    let o = pgc(&["index", d.path().to_str().unwrap()], b"");
+    assert_eq!(code(&o), 2, "index: {}", err(&o));
+    assert!(err(&o).contains("is a directory"), "index: {}", err(&o));
     // No output file, no temporary file left behind.
     let left: Vec<_> = std::fs::read_dir(d.path()).unwrap().flatten().collect();
     assert!(left.is_empty(), "{left:?}");

@@ -97,6 +97,53 @@ fn an_alias_of_stdout_is_written_in_place() {
     assert_eq!(listing(d.path()), Vec::<String>::new());
 }
 
+/// A named pipe as the input of `pgc encode` (as `<(zstdcat x.zst)` gives
+/// one): the first bytes are not taken from the stream to look for a
+/// table's magic (a table is looked for in regular files only), so the
+/// PGC is the file's and decodes back to every byte of it.
+#[test]
+fn a_named_pipe_is_encoded_whole() {
+    let d = tmp();
+    let fifo = d.path().join("in.pgn");
+    let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(st.success());
+    let text = fs::read(sample()).expect("sample");
+    let (f2, t2) = (fifo.clone(), text.clone());
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done2 = done.clone();
+    let writer = std::thread::spawn(move || {
+        let _ = fs::write(&f2, &t2);
+        // A reader that opens the pipe again waits for a writer: give it
+        // an end of file rather than a hang (O_NONBLOCK: fails harmlessly
+        // while no reader waits).
+        while !done2.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(0o4000)
+                .open(&f2);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    });
+    let out = d.path().join("out.pgc");
+    let o = run(&["encode", "-q", p(&fifo), "-o", p(&out)], b"");
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().expect("writer");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let (got, want) = (fs::read(&out).expect("output"), encoded(sample()));
+    assert!(
+        got == want,
+        "the PGC of the pipe ({} bytes) is not the file's ({} bytes)",
+        got.len(),
+        want.len()
+    );
+    let back = run(&["decode", "-q", p(&out)], b"");
+    assert_eq!(code(&back), Some(0), "{}", stderr(&back));
+    assert!(
+        back.stdout == text,
+        "the decoded pipe differs from the file"
+    );
+}
+
 /// `-o LINK` where LINK is a link to a FIFO: the reader gets the data, the
 /// link and the FIFO stay.
 #[test]

@@ -10,7 +10,6 @@ use crate::io::frame_index::FrameIndex;
 use crate::io::{Input, Output};
 use crate::progress::{Progress, say};
 use pgc_core::GameIndex;
-use std::fs::File;
 use std::io::{Read, Write};
 
 /// Runs `pgc index`.
@@ -22,7 +21,7 @@ pub fn run(a: &IndexArgs) -> Result<Status> {
     let progress = Progress::new("index", a.report.quiet);
     for p in &a.inputs {
         let input = Input::new(p);
-        let Some(path) = input.path() else {
+        let (Some(path), Some(mut file)) = (input.path(), input.open_file()?) else {
             return Err(Error::Usage(
                 "pgc index needs a file (an index of stdin would be of no use)".into(),
             ));
@@ -43,8 +42,6 @@ pub fn run(a: &IndexArgs) -> Result<Status> {
             }
             continue;
         }
-        let mut file = File::open(path)
-            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", input.name)))?;
         let mut head = Vec::with_capacity(16);
         (&mut file)
             .take(16)

@@ -103,6 +103,9 @@ fn refuse_existing(paths: &[PathBuf], force: bool) -> Result<()> {
     Ok(())
 }
 
+/// Why stdin cannot be split.
+const NO_STDIN: &str = "pgc split needs a file (stdin cannot be cut in parts)";
+
 /// Runs `pgc split`.
 ///
 /// # Errors
@@ -111,9 +114,7 @@ fn refuse_existing(paths: &[PathBuf], force: bool) -> Result<()> {
 pub fn run(a: &SplitArgs) -> Result<Status> {
     let input = Input::new(&a.input);
     let Some(path) = input.path().map(Path::to_path_buf) else {
-        return Err(Error::Usage(
-            "pgc split needs a file (stdin cannot be cut in parts)".into(),
-        ));
+        return Err(Error::Usage(NO_STDIN.into()));
     };
     if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
         return Err(Error::Usage(format!(
@@ -151,9 +152,9 @@ pub fn run(a: &SplitArgs) -> Result<Status> {
             (cuts, "frames")
         }
         None => {
-            let mut file = File::open(&path).map_err(|e| {
-                Error::Io(format!("{}: cannot open: {e}; check the path", input.name))
-            })?;
+            let Some(mut file) = input.open_file()? else {
+                return Err(Error::Usage(NO_STDIN.into()));
+            };
             let mut head = Vec::with_capacity(16);
             (&mut file)
                 .take(16)

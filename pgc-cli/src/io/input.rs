@@ -254,21 +254,30 @@ impl Input {
         self.open_with(true)
     }
 
+    /// The input's file, opened for reading (`None` for stdin): a usage
+    /// error for a directory, an I/O error naming the file otherwise.
+    ///
+    /// # Errors
+    /// As said.
+    pub fn open_file(&self) -> Result<Option<File>> {
+        let Some(p) = &self.path else {
+            return Ok(None);
+        };
+        if p.is_dir() {
+            return Err(Error::Usage(format!(
+                "{}: is a directory; give a file",
+                self.name
+            )));
+        }
+        File::open(p)
+            .map(Some)
+            .map_err(|e| Error::Io(format!("{}: cannot open: {e}; check the path", self.name)))
+    }
+
     fn open_with(&self, keep_damage: bool) -> Result<Opened> {
-        let raw: Box<dyn Read> = match &self.path {
+        let raw: Box<dyn Read> = match self.open_file()? {
             None => Box::new(io::stdin().lock()),
-            Some(p) => {
-                if p.is_dir() {
-                    return Err(Error::Usage(format!(
-                        "{}: is a directory; give a file",
-                        self.name
-                    )));
-                }
-                let f = File::open(p).map_err(|e| {
-                    Error::Io(format!("{}: cannot open: {e}; check the path", self.name))
-                })?;
-                Box::new(io::BufReader::with_capacity(256 << 10, f))
-            }
+            Some(f) => Box::new(io::BufReader::with_capacity(256 << 10, f)),
         };
         let (head, raw) = self.peek(raw)?;
         let compressed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
