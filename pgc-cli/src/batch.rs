@@ -761,8 +761,7 @@ pub fn open_batches(
     }
     // A game index serves a regular file alone: a pipe is read once, as a
     // stream, from its first byte.
-    let regular = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file());
-    if let (Some(r), Some(path)) = (range, input.path().filter(|p| regular(p)))
+    if let (Some(r), Some(path), true) = (range, input.path(), input.is_regular_file())
         && let Some(mut file) = input.open_file()?
         && let Some(idx) = load_index(path, &mut file, quiet)
     {

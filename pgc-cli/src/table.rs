@@ -88,13 +88,11 @@ pub fn table_error(name: &str, e: &pgc_arrow::Error) -> Error {
 /// # Errors
 /// The file cannot be opened, or is a damaged table.
 pub fn open_table(input: &Input, columns: Option<&[&str]>) -> Result<Option<TableReader>> {
-    let Some(path) = input.path() else {
-        return Ok(None);
-    };
     // Only a regular file can be a table (its footer is read by seeking);
     // reading the head of a pipe would take it from the stream. A
     // directory or a missing file is reported by `open_file`.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    let pipe = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if input.path().is_some_and(pipe) {
         return Ok(None);
     }
     let Some(mut file) = input.open_file()? else {

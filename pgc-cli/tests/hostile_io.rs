@@ -97,22 +97,17 @@ fn an_alias_of_stdout_is_written_in_place() {
     assert_eq!(listing(d.path()), Vec::<String>::new());
 }
 
-/// A named pipe as the input of `pgc encode` (as `<(zstdcat x.zst)` gives
-/// one): the first bytes are not taken from the stream to look for a
-/// table's magic (a table is looked for in regular files only), so the
-/// PGC is the file's and decodes back to every byte of it.
-#[test]
-fn a_named_pipe_is_encoded_whole() {
+/// Runs `pgc` with `args`, in which `FIFO` stands for a named pipe that a
+/// thread fills with `data`.
+fn run_on_fifo(args: &[&str], data: Vec<u8>) -> std::process::Output {
     let d = tmp();
-    let fifo = d.path().join("in.pgn");
+    let fifo = d.path().join("in");
     let st = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
     assert!(st.success());
-    let text = fs::read(sample()).expect("sample");
-    let (f2, t2) = (fifo.clone(), text.clone());
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let done2 = done.clone();
+    let (f2, done2) = (fifo.clone(), done.clone());
     let writer = std::thread::spawn(move || {
-        let _ = fs::write(&f2, &t2);
+        let _ = fs::write(&f2, &data);
         // A reader that opens the pipe again waits for a writer: give it
         // an end of file rather than a hang (O_NONBLOCK: fails harmlessly
         // while no reader waits).
@@ -124,12 +119,31 @@ fn a_named_pipe_is_encoded_whole() {
             std::thread::sleep(Duration::from_millis(10));
         }
     });
-    let out = d.path().join("out.pgc");
-    let o = run(&["encode", "-q", p(&fifo), "-o", p(&out)], b"");
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| if a == "FIFO" { p(&fifo) } else { a })
+        .collect();
+    let o = run(&args, b"");
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     writer.join().expect("writer");
+    o
+}
+
+/// A named pipe as an input (as `<(zstdcat x.zst)` gives one) is read
+/// once, from its first byte: `pgc encode` does not take bytes from it to
+/// look for a table's magic (a table is looked for in regular files
+/// only), and `pgc export` of PGC does not open it a second time to seek
+/// in it. The PGC is the file's and decodes back to every byte of it; the
+/// table holds it.
+#[test]
+fn a_named_pipe_is_read_whole() {
+    let d = tmp();
+    let text = fs::read(sample()).expect("sample");
+    let want = encoded(sample());
+    let out = d.path().join("out.pgc");
+    let o = run_on_fifo(&["encode", "-q", "FIFO", "-o", p(&out)], text.clone());
     assert_eq!(code(&o), Some(0), "{}", stderr(&o));
-    let (got, want) = (fs::read(&out).expect("output"), encoded(sample()));
+    let got = fs::read(&out).expect("output");
     assert!(
         got == want,
         "the PGC of the pipe ({} bytes) is not the file's ({} bytes)",
@@ -142,6 +156,13 @@ fn a_named_pipe_is_encoded_whole() {
         back.stdout == text,
         "the decoded pipe differs from the file"
     );
+    // PGC through a pipe into a table, and back.
+    let table = d.path().join("t.parquet");
+    let o = run_on_fifo(&["export", "-q", "FIFO", "-o", p(&table)], want.clone());
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let o = run(&["import", "-q", p(&table)], b"");
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(o.stdout == want, "the table of the pipe holds other PGC");
 }
 
 /// `-o LINK` where LINK is a link to a FIFO: the reader gets the data, the

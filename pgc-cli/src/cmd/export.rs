@@ -651,15 +651,16 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
                 input.note_range(a.games, reader.games_read());
             }
             Format::Pgc | Format::Empty => {
-                // A file is opened again: to seek to the first wanted game,
-                // and to decompress the frames of a seekable .pgc.zst on
-                // `-j` threads, as decode does.
-                let mut splitter = match (a.games, input.path()) {
-                    (range, Some(_)) => open_batches(input, limits, range, jobs, a.report.quiet)?,
-                    (Some(r), None) => {
+                // A regular file is opened again: to seek to the first
+                // wanted game, and to decompress the frames of a seekable
+                // .pgc.zst on `-j` threads, as decode does. A pipe is read
+                // on from what was opened.
+                let mut splitter = match (a.games, input.is_regular_file()) {
+                    (range, true) => open_batches(input, limits, range, jobs, a.report.quiet)?,
+                    (Some(r), false) => {
                         PgcSplitter::new(opened.reader, limits).select(r.first, r.last)
                     }
-                    (None, None) => PgcSplitter::new(opened.reader, limits),
+                    (None, false) => PgcSplitter::new(opened.reader, limits),
                 };
                 run_ordered(
                     jobs,

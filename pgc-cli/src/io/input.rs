@@ -254,6 +254,15 @@ impl Input {
         self.open_with(true)
     }
 
+    /// Whether the input is a regular file: one that can be opened again
+    /// and seeked in. A pipe (a FIFO, `/dev/stdin`, a bash process
+    /// substitution) is read once, from its first byte.
+    pub fn is_regular_file(&self) -> bool {
+        self.path
+            .as_deref()
+            .is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+    }
+
     /// The input's file, opened for reading (`None` for stdin): a usage
     /// error for a directory, an I/O error naming the file otherwise.
     ///
@@ -403,7 +412,7 @@ impl Input {
         // Only a regular file can be seeked in (reading the head of a pipe
         // would take it from the stream); an input that cannot be opened
         // is reported by the stream's open.
-        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        if !self.is_regular_file() {
             return Ok(None);
         }
         let Ok(mut file) = File::open(path) else {
