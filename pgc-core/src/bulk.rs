@@ -1019,10 +1019,12 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn two_games() -> Vec<u8> {
+    /// Two games of record bytes: a general game with a variation and a
+    /// comment, then a reduced game.
+    pub(crate) fn two_games() -> Vec<u8> {
         // 1. e4 (1. d4 d5) 1... e5 {hi} *, then a reduced game 1. d4.
         let mut v = vec![
             0x05, 0x02, 6, b'R', b'e', b's', b'u', b'l', b't', 1, b'*', 0x03, 1, 13, 0x08, 0x03, 2,

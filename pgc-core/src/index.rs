@@ -197,20 +197,8 @@ impl GameIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bulk::tests::two_games;
     use crate::item::put_varint;
-
-    /// Two games of record bytes: a general game with a variation and a
-    /// comment, then a reduced game.
-    fn two_games() -> Vec<u8> {
-        // 1. e4 (1. d4 d5) 1... e5 {hi} *, then a reduced game 1. d4.
-        let mut v = vec![
-            0x05, 0x02, 6, b'R', b'e', b's', b'u', b'l', b't', 1, b'*', 0x03, 1, 13, 0x08, 0x03, 2,
-            11, 10, 0x09, 0x03, 1, 12, 0x80, 0x01, 2, b'h', b'i', 0x06, 0x01,
-        ];
-        v.extend([0; 6]);
-        v.extend([3, b'1', b'-', b'0', 1, 0, 11]);
-        v
-    }
 
     #[test]
     fn index_round_trip_and_staleness() {
