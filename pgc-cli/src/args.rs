@@ -429,9 +429,10 @@ pub struct ExportArgs {
     /// first wanted game without encoding the games before it.
     #[arg(long, value_name = "RANGE", value_parser = parse_games)]
     pub games: Option<GameRange>,
-    /// Rows per Parquet row group.
-    #[arg(long, value_name = "ROWS", default_value_t = 65_536)]
-    pub row_group_size: usize,
+    /// Rows per Parquet row group (at least 1).
+    #[arg(long, value_name = "ROWS", default_value_t = 65_536,
+          value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
+    pub row_group_size: u64,
     /// Parquet compression level (zstd, 1 to 22); 0 writes the Parquet
     /// uncompressed.
     #[arg(long, value_name = "LEVEL", default_value_t = 3)]

@@ -191,6 +191,23 @@ fn errors_say_what_to_do() {
     assert!(stderr(&out).contains("\"Elo\""), "{}", stderr(&out));
     assert!(!t.exists());
 
+    // A row group holds at least one row.
+    let out = run(&[
+        "export".as_ref(),
+        pgn.as_os_str(),
+        "--row-group-size".as_ref(),
+        "0".as_ref(),
+        "-o".as_ref(),
+        t.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--row-group-size"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!t.exists());
+
     // A table without the pgc column cannot be imported.
     let out = run(&[
         "export".as_ref(),

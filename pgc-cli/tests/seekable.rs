@@ -388,6 +388,38 @@ fn split_does_not_cut_at_a_damaged_index_entry() {
     assert!(err.contains("is no game start"), "{err}");
 }
 
+/// More parts than games: the parts follow each other and hold every game
+/// once, some of them empty, with or without a game index, and with no
+/// word of a damaged index (the cut of an empty part at the end of the
+/// file is the file's end, no game start).
+#[test]
+fn split_into_more_parts_than_games_gives_empty_parts() {
+    let f = fixture(5, 4096);
+    let size = std::fs::metadata(&f.pgc).unwrap().len();
+    for indexed in [false, true] {
+        if indexed {
+            ok(&["index", "-q", p(&f.pgc)]);
+        }
+        for n in ["8", "16", "40"] {
+            let o = run_env(&["split", "--ranges", "-n", n, p(&f.pgc)], None);
+            assert_eq!(o.status.code(), Some(0), "indexed={indexed}, n={n}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                !err.contains("no game start"),
+                "indexed={indexed}, n={n}: {err}"
+            );
+            let r = ranges(&f.pgc, n);
+            assert_eq!(r.len().to_string(), n, "indexed={indexed}");
+            let (mut at, mut games) = (0, 0);
+            for line in &r {
+                assert_eq!((line[1], line[3]), (at, games + 1), "n={n}: {r:?}");
+                (at, games) = (line[2], games + line[4]);
+            }
+            assert_eq!((at, games), (size, 5), "indexed={indexed}, n={n}: {r:?}");
+        }
+    }
+}
+
 #[test]
 fn split_of_a_seekable_file_cuts_between_frames() {
     let f = fixture(24_000, 4096);

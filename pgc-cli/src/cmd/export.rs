@@ -537,7 +537,7 @@ pub fn run(a: &ExportArgs) -> Result<Status> {
         )));
     }
     let write_opts = WriteOptions {
-        row_group_size: a.row_group_size.max(1),
+        row_group_size: usize::try_from(a.row_group_size).unwrap_or(usize::MAX),
         zstd_level: (a.zstd_level > 0).then_some(a.zstd_level),
     };
     let inputs = Input::list(&a.inputs);

@@ -188,13 +188,14 @@ pub fn run(a: &SplitArgs) -> Result<Status> {
             let idx = game_index(&path, &mut file, &input, limits)?;
             let mut cuts = cuts_of(&idx);
             // A cut from FILE.idx must fall on a game start (the first cut
-            // is the file's start, the last its end); else the index is
-            // damaged and built again.
+            // is the file's start, the last its end, and so are the cuts
+            // of the empty parts when there are more parts than games);
+            // else the index is damaged and built again.
             let inner = cuts
                 .get(1..cuts.len().saturating_sub(1))
                 .unwrap_or_default();
             let mut damaged = false;
-            for c in inner {
+            for c in inner.iter().filter(|c| c.offset != idx.file_size) {
                 if !GameIndex::starts_game(&mut file, c.offset)
                     .map_err(|e| Error::io(&input.name, &e))?
                 {
