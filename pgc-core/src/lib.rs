@@ -225,6 +225,7 @@ pub mod internals {
     pub use crate::ordinal::opening::{
         CAPACITY as OPENING_CAPACITY, MAX_DEPTH as OPENING_MAX_DEPTH, OpeningCache,
     };
+    pub use crate::ordinal::san_cache::{NO_NODE as NO_SAN_NODE, SanCache, SanHit};
 
     use crate::ordinal::{MoveText, OrdinalError};
     use shakmaty::{Move, Position};

@@ -40,6 +40,7 @@ mod key;
 pub(crate) mod list;
 pub(crate) mod memo;
 pub(crate) mod opening;
+pub(crate) mod san_cache;
 mod slider;
 pub mod variant;
 

@@ -506,7 +506,14 @@ impl Encoder {
         // tag is not one of the seven STR tags the reduced record holds.
         let fen = self.tags.iter().filter(|&(n, _)| n == b"FEN").last();
         match variant_start_position(variant, fen.map(|(_, v)| v)) {
-            Ok(p) => self.moves.reset(p),
+            // Standard chess from the initial position, in standard
+            // castling: its opening plies are remembered from game to game.
+            Ok(p) => {
+                let initial = fen.is_none()
+                    && matches!(&p, VariantPosition::Chess(c)
+                        if c.castles().mode() == shakmaty::CastlingMode::Standard);
+                self.moves.reset(p, initial)
+            }
             Err(e) => self.fail(RejectReason::Setup(e)),
         }
     }
@@ -798,7 +805,7 @@ impl Visitor for Encoder {
         self.g = GameState::default();
         self.game.clear();
         self.tags.clear();
-        self.moves.reset(VariantPosition::default());
+        self.moves.reset(VariantPosition::default(), false);
         self.layout.clear();
         self.commands.clear();
         self.notes.clear();

@@ -26,6 +26,9 @@ struct Line {
     /// check suffix is asked before the next move is resolved in it);
     /// cleared whenever the position changes.
     memo: ordinal::CensusMemo,
+    /// The position's node in the opening cache ([`ordinal::SanCache`]),
+    /// or [`ordinal::NO_SAN_NODE`].
+    node: u32,
 }
 
 impl Line {
@@ -34,6 +37,7 @@ impl Line {
             trail: LineTrail::at(pos),
             ply,
             memo: ordinal::CensusMemo::new(),
+            node: ordinal::NO_SAN_NODE,
         }
     }
 
@@ -64,6 +68,11 @@ pub(crate) struct Resolver {
     line: Line,
     /// One entry per open variation: the line it interrupts.
     stack: Vec<Line>,
+    /// The opening plies of games from the initial position, by token.
+    openings: ordinal::SanCache,
+    /// The node the move being played leads to (from `resolve_body` to
+    /// `play`).
+    next_node: u32,
 }
 
 impl Default for Resolver {
@@ -78,15 +87,19 @@ impl Resolver {
         Resolver {
             line: Line::at(VariantPosition::Chess(Chess::default()), 0),
             stack: Vec::new(),
+            openings: ordinal::SanCache::new(),
+            next_node: ordinal::NO_SAN_NODE,
         }
     }
 
-    /// Starts a game at `start`.
-    pub(crate) fn reset(&mut self, start: VariantPosition) {
+    /// Starts a game at `start`; `initial`: it is standard chess from the
+    /// initial position, whose opening plies the cache remembers.
+    pub(crate) fn reset(&mut self, start: VariantPosition, initial: bool) {
         let l = &mut self.line;
         l.trail.restart(start);
         l.ply = 0;
         l.memo.clear();
+        l.node = if initial { 0 } else { ordinal::NO_SAN_NODE };
         self.stack.clear();
     }
 
@@ -127,11 +140,21 @@ impl Resolver {
         token: &[u8],
     ) -> Result<Resolved, RejectReason> {
         let line = &mut self.line;
+        self.next_node = ordinal::NO_SAN_NODE;
         let pos = match line.trail.position() {
             VariantPosition::Chess(c) => c,
             other => return resolve_variant(other, body, token),
         };
+        if let Some(hit) = self.openings.get(line.node, body) {
+            self.next_node = hit.child;
+            return Ok(Resolved {
+                mv: hit.mv,
+                ordinal: hit.ordinal.into(),
+                canonical: true,
+            });
+        }
         if let Some((mv, ordinal)) = ordinal::find_canonical_memo(pos, &mut line.memo, body) {
+            self.next_node = self.openings.insert(line.node, line.ply, body, mv, ordinal);
             return Ok(Resolved {
                 mv,
                 ordinal: ordinal.into(),
@@ -159,18 +182,25 @@ impl Resolver {
     /// 8.2.3.4).
     pub(crate) fn check_suffix(&mut self) -> &'static [u8] {
         let line = &mut self.line;
-        match line.trail.position() {
+        if let Some(s) = self.openings.suffix(line.node) {
+            return s;
+        }
+        let s = match line.trail.position() {
             VariantPosition::Chess(c) => ordinal::check_suffix_memo(c, &mut line.memo),
             other => pgc_core::variant::check_suffix(other),
-        }
+        };
+        self.openings.set_suffix(line.node, s);
+        s
     }
 
-    /// Plays `mv` (a move [`Resolver::resolve`] found) on the current line.
+    /// Plays `mv` (the move [`Resolver::resolve_body`] found last) on the
+    /// current line.
     pub(crate) fn play(&mut self, mv: Move) {
         let line = &mut self.line;
         line.trail.play(mv);
         line.memo.clear();
         line.ply += 1;
+        line.node = std::mem::replace(&mut self.next_node, ordinal::NO_SAN_NODE);
     }
 
     /// Plays a null move on the current line.
@@ -193,6 +223,7 @@ impl Resolver {
         line.trail.null_to(after);
         line.memo.clear();
         line.ply += 1;
+        line.node = ordinal::NO_SAN_NODE;
     }
 
     /// The positions an engine note after the line's last move can start

@@ -21,7 +21,7 @@ fn position(fen: &str) -> Chess {
 
 fn at(fen: &str) -> Resolver {
     let mut r = Resolver::new();
-    r.reset(position(fen).into());
+    r.reset(position(fen).into(), false);
     r
 }
 
@@ -943,4 +943,45 @@ fn a_move_number_that_starts_over_is_named_when_a_move_then_fails() {
         panic!("{out:?}")
     };
     assert_eq!(r.reason, illegal("Kxe1"));
+}
+
+/// One encoder reads games whose openings repeat, so their first plies
+/// come from the opening cache after the first game: every game's bytes
+/// and output are those of a fresh encoder (empty cache), whatever comes
+/// between (a variation inside the opening, a token in another spelling,
+/// a null move, a wrong check suffix, a FEN start on the same moves, a
+/// Chess960 game, a checkmate in the opening).
+#[test]
+fn the_opening_cache_changes_no_game() {
+    let games = [
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *",
+        "1. e4 e5 (1... c5 2. Nf3) 2. Nf3 Nc6 3. Bb5 a6 *",
+        "1. e4 e5 2. Ng1f3 Nc6 3. Bb5 a6 *",
+        "1. e4 e5 2. Nf3 -- 3. Bb5 a6 *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5+ a6 *",
+        "1. f3 e5 2. g4 Qh4# 0-1",
+        "1. f3 e5 2. g4 Qh4 0-1",
+        "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 e5 2. Nf3 Nc6 *",
+        "[Variant \"Chess960\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *",
+        "1. d4 d5 2. c4 e6 3. Nc3 Nf6 *",
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 *",
+    ];
+    let text: String = games.iter().map(|g| format!("{g}\n\n")).collect();
+    let mut shared = Encoder::new(EncodeOptions::default());
+    let mut reader = PgnReader::new(text.as_bytes());
+    for (i, g) in games.iter().enumerate() {
+        let out = reader.read_game(&mut shared).unwrap().unwrap();
+        let got = shared.take_game().to_vec();
+        let (want_out, want) = encode(&format!("{g}\n\n"), false);
+        assert_eq!(got, want, "game {}: {g}", i + 1);
+        assert_eq!(
+            format!("{out:?}"),
+            format!("{want_out:?}"),
+            "game {}: {g}",
+            i + 1
+        );
+    }
+    assert!(reader.read_game(&mut shared).unwrap().is_none());
 }
