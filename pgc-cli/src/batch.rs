@@ -761,7 +761,9 @@ pub fn open_batches(
     }
     // A game index serves a regular file alone: a pipe is read once, as a
     // stream, from its first byte.
-    if let (Some(r), Some(path), true) = (range, input.path(), input.is_regular_file())
+    if let Some(r) = range
+        && let Some(path) = input.path()
+        && input.is_regular_file()
         && let Some(mut file) = input.open_file()?
         && let Some(idx) = load_index(path, &mut file, quiet)
     {
