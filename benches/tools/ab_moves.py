@@ -14,7 +14,7 @@ runs are short enough for 150-200 rounds); `peer` runs `pgc-peer validate`
 on the equivalent PGN (AB_PEER=PATH: that build of the peer instead of
 target/release/pgc-peer, e.g. one built without shakmaty's variant
 feature, as pgn-reader's users build it). AB_JOB=decode times `pgc decode` of the same PGC,
-AB_JOB=encode `pgc encode` of the PGN (both with `-j 1`). Copy each build
+AB_JOB=encode `pgc encode` of the PGN (all with `-j 1`; AB_J=N: `-j N`). Copy each build
 to its own path first (cp target/release/pgc /tmp/pgc-A).
 """
 
@@ -30,6 +30,7 @@ PGC = os.path.join(ROOT, "target/bench-work/%s/ref.pgc" % SIZE)
 PGN = os.path.join(ROOT, "target/bench-inputs/%s.pgn" % SIZE)
 PEER = os.environ.get("AB_PEER", os.path.join(ROOT, "target/release/pgc-peer"))
 JOB = os.environ.get("AB_JOB", "moves")
+THREADS = os.environ.get("AB_J", "1")
 
 
 def command(binary):
@@ -37,7 +38,7 @@ def command(binary):
         return [PEER, "validate", PGN]
     out = "/tmp/ab-%s.%s" % (os.path.basename(binary), JOB)
     source = PGN if JOB == "encode" else PGC
-    return [binary, JOB, source, "-j", "1", "-o", out, "--force", "--quiet"]
+    return [binary, JOB, source, "-j", THREADS, "-o", out, "--force", "--quiet"]
 
 
 def main():

@@ -85,6 +85,8 @@ pub(crate) struct WidthFit {
     /// or was a comment before the game's first move: a line break after it
     /// tells little of the width.
     after_lines: bool,
+    /// The last word written was a comment before the game's first move.
+    before_moves: bool,
 }
 
 impl WidthFit {
@@ -97,6 +99,7 @@ impl WidthFit {
         break_word: false,
         break_after_number: false,
         after_lines: false,
+        before_moves: false,
     };
 
     /// The width to store for the range `lo..=hi`: the export width when
@@ -226,11 +229,17 @@ impl ExportWriter {
         };
         if self.col > 0 {
             let need = self.col + 1 + first;
-            if self.fit.on {
+            // After a comment before the game's first move, a line longer
+            // than the export width always breaks, whatever the layout's
+            // width (TCEC writes its engines' options there, on a line of
+            // hundreds of bytes, above movetext it wraps or not): no
+            // decision of the width.
+            let forced = self.fit.before_moves && need > EXPORT_WIDTH;
+            if self.fit.on && !forced {
                 self.fit_width(need, self.fit.break_word);
             }
             let w = self.layout.width as usize;
-            if w > 0 && need > w {
+            if forced || (w > 0 && need > w) {
                 out.extend_from_slice(self.layout.newline());
                 self.col = 0;
             } else {
@@ -248,7 +257,8 @@ impl ExportWriter {
             Some(i) => self.col = self.word.len() - i - 1,
             None => self.col += self.word.len(),
         }
-        self.fit.after_lines = last.is_some() || (!self.moved && self.word.first() == Some(&b'{'));
+        self.fit.before_moves = !self.moved && self.word.first() == Some(&b'{');
+        self.fit.after_lines = last.is_some() || self.fit.before_moves;
         self.word.clear();
         self.word_lines = false;
     }

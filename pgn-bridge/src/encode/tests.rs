@@ -985,3 +985,32 @@ fn the_opening_cache_changes_no_game() {
     }
     assert!(reader.read_game(&mut shared).unwrap().is_none());
 }
+
+#[test]
+fn a_long_comment_before_the_first_move_tells_nothing_of_the_width() {
+    // Modern TCEC: the engines' options in one comment of 200 bytes on a
+    // line of their own, then one ply per line, each with an engine
+    // comment of over 79 bytes.
+    let options = "{".to_string() + &"Option=value; ".repeat(14) + "}";
+    let sans: Vec<&str> = LONG_GAME.split_whitespace().take(12).collect();
+    let mut lines = vec![options];
+    lines.extend(sans.iter().enumerate().map(|(i, san)| {
+        let number = if i % 2 == 0 {
+            format!("{}. ", i / 2 + 1)
+        } else {
+            String::new()
+        };
+        format!(
+            "{number}{san} {{d={i}, mt={}, tl=900000, s=232362246, n=675244687, pv={san} e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6,}}",
+            1000 + i
+        )
+    }));
+    lines.last_mut().unwrap().push_str(" *");
+    let text = game_text(&lines, "\n", "*");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(layout.ply_per_line, "{layout:?}");
+    // No wrapping: every line the text kept is longer than 79.
+    assert_eq!(layout.width, 0, "{layout:?}");
+    assert!(!patch, "{layout:?}");
+}

@@ -38,19 +38,111 @@ pub(super) enum Predictor {
     /// 4: `v[i−2] − a[i] + bias` (time left from the time left two notes
     /// before, the move time of stream `a`, and the increment).
     TwoBackLess { a: u8, bias: i64 },
+    /// 5: the nodes of a speed `a[i]` over a time `b[i] − δ`: the speed an
+    /// engine reports is `⌊nodes × 10^scale / t⌋` of its own time `t`, a
+    /// few milliseconds below the move time (`spec/extensions-engine.md`
+    /// section 5). Each residual packs `δ` and the nodes' offset within
+    /// the range that speed and time leave.
+    SpeedTime { a: u8, b: u8, scale: u8 },
+}
+
+/// The residuals of [`Predictor::SpeedTime`] pack `δ + DELTA_BIAS` in
+/// their low six bits.
+const DELTA_BITS: u32 = 6;
+/// `δ` runs from `−DELTA_BIAS` to `DELTA_BIAS − 1`.
+const DELTA_BIAS: i64 = 1 << (DELTA_BITS - 1);
+
+/// The fewest nodes whose speed over `t` at `scale` is `speed` or more:
+/// `⌈speed × t / 10^scale⌉`, and 0 where the speed or the time is not
+/// positive (`None` where `scale` is above 18 or the result beyond 64
+/// bits).
+fn nodes_from(speed: i64, t: i128, scale: u8) -> Option<i128> {
+    if speed <= 0 || t <= 0 {
+        return Some(0);
+    }
+    // Below 2^127: both factors are below 2^63 (the time less δ at most
+    // 32 more).
+    let product = i128::from(speed) * t;
+    let unit = 10i128.checked_pow(u32::from(scale))?;
+    let lo = product / unit + i128::from(product % unit != 0);
+    i64::try_from(lo).ok().map(i128::from)
+}
+
+/// The residual of value `v` under [`Predictor::SpeedTime`] with speed
+/// `speed`, time `time`: the `δ` (within its range) that leaves the
+/// smallest offset, the first of the candidates on a tie.
+fn speed_time_residual(v: i64, speed: i64, time: i64, scale: u8) -> Option<i64> {
+    let time = i128::from(time);
+    // The engine's time from the speed, to the nearest unit; its δ and
+    // the two beside it (an exact speed is met by one of them).
+    let guess = if speed > 0 && v > 0 {
+        let unit = 10i128.checked_pow(u32::from(scale))?;
+        let t = (i128::from(v) * unit * 2 + i128::from(speed)) / (2 * i128::from(speed));
+        (time - t).clamp(-DELTA_BIAS as i128, DELTA_BIAS as i128 - 1) as i64
+    } else {
+        0
+    };
+    let mut best: Option<(i128, i64)> = None;
+    for delta in [guess, guess - 1, guess + 1] {
+        if !(-DELTA_BIAS..DELTA_BIAS).contains(&delta) {
+            continue;
+        }
+        let r = i128::from(v) - nodes_from(speed, time - i128::from(delta), scale)?;
+        if best.is_none_or(|(b, _)| r.unsigned_abs() < b.unsigned_abs()) {
+            best = Some((r, delta));
+        }
+    }
+    let (r, delta) = best?;
+    let packed = r.checked_mul(1 << DELTA_BITS)? + i128::from(delta + DELTA_BIAS);
+    i64::try_from(packed).ok()
+}
+
+/// The value of residual `res` under [`Predictor::SpeedTime`].
+fn speed_time_value(res: i64, speed: i64, time: i64, scale: u8) -> Option<i128> {
+    let delta = res.rem_euclid(1 << DELTA_BITS) - DELTA_BIAS;
+    let r = res.div_euclid(1 << DELTA_BITS);
+    Some(nodes_from(speed, i128::from(time) - i128::from(delta), scale)? + i128::from(r))
 }
 
 impl Predictor {
-    /// The prediction of value `i`, given the values before it and the
-    /// earlier streams' values (`None` where a stream is short, which a
-    /// reader refuses and a writer never chooses).
+    /// The residual the stream stores for value `own[i]`, given the values
+    /// before it and the earlier streams' values (`None` where it is
+    /// beyond 64 bits or a stream is short, which a writer never chooses).
     #[inline(always)]
-    pub(super) fn predict(
+    pub(super) fn residual(
         self,
         own: &[i64],
         i: usize,
         stream: impl Fn(u8) -> Option<i64>,
+    ) -> Option<i64> {
+        if let Predictor::SpeedTime { a, b, scale } = self {
+            return speed_time_residual(own[i], stream(a)?, stream(b)?, scale);
+        }
+        let pred = self.predict(own, i, stream)?;
+        i64::try_from(i128::from(own[i]) - pred).ok()
+    }
+
+    /// Value `i` from its residual `res`, given the values before it
+    /// (`own[..i]`) and the earlier streams' values (`None` where a stream
+    /// is short or the scale is above 18).
+    #[inline(always)]
+    pub(super) fn value(
+        self,
+        res: i64,
+        own: &[i64],
+        i: usize,
+        stream: impl Fn(u8) -> Option<i64>,
     ) -> Option<i128> {
+        if let Predictor::SpeedTime { a, b, scale } = self {
+            return speed_time_value(res, stream(a)?, stream(b)?, scale);
+        }
+        Some(self.predict(own, i, stream)? + i128::from(res))
+    }
+
+    /// The prediction of value `i` under predictors 0 to 4, given the
+    /// values before it and the earlier streams' values.
+    #[inline(always)]
+    fn predict(self, own: &[i64], i: usize, stream: impl Fn(u8) -> Option<i64>) -> Option<i128> {
         let back = |k: usize| i.checked_sub(k).map(|j| i128::from(own[j]));
         Some(match self {
             Predictor::Value => 0,
@@ -68,6 +160,7 @@ impl Predictor {
                 Some(p) => p - i128::from(stream(a)?) + i128::from(bias),
                 None => 0,
             },
+            Predictor::SpeedTime { .. } => return None,
         })
     }
 
@@ -75,7 +168,7 @@ impl Predictor {
     pub(super) fn extra_bytes(self) -> usize {
         match self {
             Predictor::Value | Predictor::Previous | Predictor::TwoBack => 0,
-            Predictor::Product { .. } => 4,
+            Predictor::Product { .. } | Predictor::SpeedTime { .. } => 4,
             Predictor::TwoBackLess { bias, .. } => 2 + leb_len(zigzag(bias)),
         }
     }
@@ -86,6 +179,7 @@ impl Predictor {
             Predictor::Previous => out.push(1),
             Predictor::TwoBack => out.push(2),
             Predictor::Product { a, b, scale } => out.extend_from_slice(&[3, a, b, scale]),
+            Predictor::SpeedTime { a, b, scale } => out.extend_from_slice(&[5, a, b, scale]),
             Predictor::TwoBackLess { a, bias } => {
                 out.extend_from_slice(&[4, a]);
                 put_varint(out, zigzag(bias));
@@ -123,10 +217,7 @@ fn for_residuals(
     ) {
         for i in 0..v.len() {
             let stream = |s: u8| if s == a { xa.get(i) } else { xb.get(i) }.copied();
-            let r = q
-                .predict(v, i, stream)
-                .and_then(|pred| i64::try_from(i128::from(v[i]) - pred).ok());
-            if f(r).is_break() {
+            if f(q.residual(v, i, stream)).is_break() {
                 return;
             }
         }
@@ -143,6 +234,10 @@ fn for_residuals(
         Predictor::TwoBackLess { a, bias } => {
             let q = Predictor::TwoBackLess { a, bias };
             each(v, q, (a, numbers(a)), &[], f)
+        }
+        Predictor::SpeedTime { a, b, scale } => {
+            let q = Predictor::SpeedTime { a, b, scale };
+            each(v, q, (a, numbers(a)), numbers(b), f)
         }
     }
 }
@@ -171,6 +266,26 @@ fn fits_roughly(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
         }
     });
     2 * close > seen
+}
+
+/// Whether a [`Predictor::SpeedTime`] `p` meets at least two of the first
+/// eight values of `v` within a thousand nodes (an engine whose speed is
+/// its nodes over its own time in whole milliseconds meets each within a
+/// few): one that does not is not counted whole.
+fn speed_fits(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
+    let (mut seen, mut close) = (0u32, 0u32);
+    for_residuals(v, p, streams, |r| {
+        seen += 1;
+        if r.is_some_and(|r| (r >> DELTA_BITS).unsigned_abs() < 1000) {
+            close += 1;
+        }
+        if seen >= 8 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    close >= 2
 }
 
 /// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable,
@@ -312,6 +427,18 @@ fn best_predictor(
                 };
                 if fits_roughly(v, p, streams) {
                     try_one(p, &mut best);
+                    // Nodes from a speed over an engine's own time, each
+                    // of the two streams the speed.
+                    for (a, b) in [(a, b), (b, a)] {
+                        let p = Predictor::SpeedTime {
+                            a,
+                            b,
+                            scale: scale as u8,
+                        };
+                        if speed_fits(v, p, streams) {
+                            try_one(p, &mut best);
+                        }
+                    }
                 }
             }
         }

@@ -221,8 +221,13 @@ impl GameNotesReader {
                             a: r.byte("a stream")?,
                             bias: unzigzag(r.u64("a bias")?),
                         },
+                        5 => Predictor::SpeedTime {
+                            a: r.byte("a stream")?,
+                            b: r.byte("a stream")?,
+                            scale: r.byte("a scale")?,
+                        },
                         b => {
-                            return Err(r.err_at(at, "a predictor 0 to 4", Found::Byte(b)));
+                            return Err(r.err_at(at, "a predictor 0 to 5", Found::Byte(b)));
                         }
                     };
                     let at_count = r.pos;
@@ -230,7 +235,9 @@ impl GameNotesReader {
                     // Streams a predictor refers to: earlier numbers
                     // streams with as many values.
                     let refs: &[u8] = match &p {
-                        Predictor::Product { a, b, .. } => &[*a, *b],
+                        Predictor::Product { a, b, .. } | Predictor::SpeedTime { a, b, .. } => {
+                            &[*a, *b]
+                        }
                         Predictor::TwoBackLess { a, .. } => std::slice::from_ref(a),
                         _ => &[],
                     };
@@ -238,7 +245,13 @@ impl GameNotesReader {
                         !matches!(self.streams.get(usize::from(s)),
                             Some((StreamKind::Numbers, range)) if range.len() == n)
                     });
-                    if bad_ref || matches!(p, Predictor::Product { scale, .. } if scale > 18) {
+                    let scale = match p {
+                        Predictor::Product { scale, .. } | Predictor::SpeedTime { scale, .. } => {
+                            scale
+                        }
+                        _ => 0,
+                    };
+                    if bad_ref || scale > 18 {
                         return Err(r.err_at(
                             at,
                             "a predictor from earlier numbers streams of as many values, scale at most 18",
@@ -260,12 +273,11 @@ impl GameNotesReader {
                         let res = unzigzag(r.u64("a number")?);
                         let (own, streams) = (&self.numbers[start..], &self.streams);
                         let numbers = &self.numbers;
-                        let pred = p.predict(own, j, |s| {
+                        let v = p.value(res, own, j, |s| {
                             streams
                                 .get(usize::from(s))
                                 .and_then(|(_, range)| numbers.get(range.start + j).copied())
                         });
-                        let v = pred.map(|x| x + i128::from(res));
                         match v {
                             Some(v) if v.unsigned_abs() <= MAX_NUMBER as u128 => {
                                 self.numbers.push(v as i64)

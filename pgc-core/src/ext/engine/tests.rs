@@ -279,7 +279,7 @@ proptest::proptest! {
     fn the_hint_never_changes_the_predictor(
         base in proptest::collection::vec(-3_000i64..3_000, 8..40),
         spread in 0i64..1_000_000,
-        kind in 0u8..5,
+        kind in 0u8..6,
         scale in 0u8..6,
         bias in -5_000i64..5_000,
     ) {
@@ -302,6 +302,7 @@ proptest::proptest! {
             1 => Predictor::TwoBackLess { a: 0, bias },
             2 => Predictor::Product { a: 1, b: 0, scale },
             3 => Predictor::TwoBackLess { a: 1, bias: 1_000 },
+            4 => Predictor::SpeedTime { a: 0, b: 1, scale },
             _ => Predictor::TwoBack,
         };
         let mut search = Search::default();
@@ -574,4 +575,92 @@ fn a_list_that_does_not_replay_keeps_nothing() {
     assert!(note.push_moves_text(b"d4 d5", &line(&start)));
     assert_eq!(note.memo.moves.len(), 1);
     assert_eq!(note.memo.text, b"Nf3");
+}
+
+/// Predictor 5 on the two notes of `spec/extensions-engine.md` (TCEC
+/// Season 28, worked by hand there): the packed residuals 42 and 160, and
+/// the values back from them.
+#[test]
+fn speed_over_own_time_packs_the_spec_example() {
+    let p = Predictor::SpeedTime {
+        a: 0,
+        b: 1,
+        scale: 3,
+    };
+    for (speed, time, nodes, packed) in [
+        (232_362_246i64, 2_916i64, 675_244_687i64, 42i64),
+        (234_688_355, 3_127, 733_870_489, 160),
+    ] {
+        let stream = |s: u8| Some(if s == 0 { speed } else { time });
+        assert_eq!(p.residual(&[nodes], 0, stream), Some(packed));
+        assert_eq!(p.value(packed, &[], 0, stream), Some(i128::from(nodes)));
+    }
+    // Predictor 3 leaves the first one −2,323,622 (`cb d2 9b 02`).
+    let product = Predictor::Product {
+        a: 0,
+        b: 1,
+        scale: 3,
+    };
+    let stream = |s: u8| Some(if s == 0 { 232_362_246 } else { 2_916 });
+    assert_eq!(
+        product.residual(&[675_244_687], 0, stream),
+        Some(-2_323_622)
+    );
+}
+
+proptest::proptest! {
+    /// Predictor 5 reads back every value it writes, and reads any
+    /// residual without a panic.
+    #[test]
+    fn speed_over_own_time_round_trips(
+        v in proptest::num::i64::ANY,
+        speed in proptest::num::i64::ANY,
+        time in proptest::num::i64::ANY,
+        scale in 0u8..=18,
+        res in proptest::num::i64::ANY,
+    ) {
+        let p = Predictor::SpeedTime { a: 0, b: 1, scale };
+        let stream = |s: u8| Some(if s == 0 { speed } else { time });
+        if let Some(r) = p.residual(&[v], 0, stream) {
+            proptest::prop_assert_eq!(p.value(r, &[], 0, stream), Some(i128::from(v)));
+        }
+        let _ = p.value(res, &[], 0, stream);
+    }
+
+    /// An engine whose speed is its nodes over its own whole milliseconds,
+    /// a few below the move time: every value within a few nodes of the
+    /// range speed and time leave, so predictor 5 is chosen (over the
+    /// product) and the notes read back exactly.
+    #[test]
+    fn nodes_from_speed_over_own_time_are_found(seed in 0i64..1 << 40, count in 8i64..40) {
+        let start = VariantPosition::default();
+        let mut game = GameNotes::new();
+        let mut want = Vec::new();
+        for i in 0..count {
+            // Nodes of 30 bits and more, times of 1 to 200 s, δ 0 to 29.
+            let n = (1 << 30) | ((seed + i * 982_451_653) % 5_000_000_000);
+            let t = 1_000 + (seed / 7 + i * 7_919) % 199_000;
+            let delta = (seed + i * 13) % 30;
+            let s = n * 1000 / t;
+            let mut note = EngineNote::new();
+            for (k, v) in [("mt=", t + delta), (", s=", s), (", n=", n)] {
+                note.push_literal(k.as_bytes());
+                note.push_number(v, NumberFormat::INTEGER);
+            }
+            note.push_literal(b", pv=");
+            proptest::prop_assert!(note.push_moves_text(b"e4", &line(&start)));
+            proptest::prop_assert!(game.push(i as u64, &note));
+            want.push(note);
+        }
+        let mut payload = Vec::new();
+        game.to_payload(&mut payload);
+        // Stream 2 (`n=`) from speed stream 1 over time stream 0.
+        proptest::prop_assert!(payload.windows(4).any(|w| w == [5, 1, 0, 3]));
+        let mut r = GameNotesReader::from_payload(&payload).unwrap();
+        let mut got = EngineNote::new();
+        for (i, w) in want.iter().enumerate() {
+            proptest::prop_assert!(r.note_at(i as u64, &mut got));
+            proptest::prop_assert_eq!(&got, w);
+        }
+    }
 }
