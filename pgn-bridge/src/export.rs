@@ -54,6 +54,12 @@ pub struct ExportWriter {
     moved: bool,
     /// Tags were written (an empty line separates them from the movetext).
     tags: bool,
+    /// `word` ends with a move (its number, a glyph or the black reply
+    /// may stand before or after it in the word).
+    word_is_move: bool,
+    /// `word` is a comment right after a move (its line break is the
+    /// layout's `comment_glued`).
+    word_after_move: bool,
     /// The line width fitted to a text while it is rendered (encoder only).
     fit: WidthFit,
 }
@@ -87,6 +93,9 @@ pub(crate) struct WidthFit {
     after_lines: bool,
     /// The last word written was a comment before the game's first move.
     before_moves: bool,
+    /// The text broke the line before a comment right after a move: the
+    /// layout's `comment_glued` stays unset.
+    broke_after_move: bool,
 }
 
 impl WidthFit {
@@ -100,6 +109,7 @@ impl WidthFit {
         break_after_number: false,
         after_lines: false,
         before_moves: false,
+        broke_after_move: false,
     };
 
     /// The width to store for the range `lo..=hi`: the export width when
@@ -143,6 +153,8 @@ impl ExportWriter {
             after_comment: false,
             moved: false,
             tags: false,
+            word_is_move: false,
+            word_after_move: false,
             fit: WidthFit::START,
         }
     }
@@ -164,6 +176,8 @@ impl ExportWriter {
         self.after_comment = false;
         self.moved = false;
         self.tags = false;
+        self.word_is_move = false;
+        self.word_after_move = false;
         self.fit = WidthFit {
             on: self.fit.on,
             ..WidthFit::START
@@ -235,11 +249,12 @@ impl ExportWriter {
             // hundreds of bytes, above movetext it wraps or not): no
             // decision of the width.
             let forced = self.fit.before_moves && need > EXPORT_WIDTH;
-            if self.fit.on && !forced {
+            let glued = self.word_after_move && self.comment_glued(need);
+            if self.fit.on && !forced && !glued {
                 self.fit_width(need, self.fit.break_word);
             }
             let w = self.layout.width as usize;
-            if forced || (w > 0 && need > w) {
+            if forced || (!glued && w > 0 && need > w) {
                 out.extend_from_slice(self.layout.newline());
                 self.col = 0;
             } else {
@@ -261,6 +276,26 @@ impl ExportWriter {
         self.fit.after_lines = last.is_some() || self.fit.before_moves;
         self.word.clear();
         self.word_lines = false;
+        self.word_is_move = false;
+        self.word_after_move = false;
+    }
+
+    /// Whether a comment right after a move, on a line `need` bytes long
+    /// with it, stays on the move's line: the layout's `comment_glued`.
+    /// Fitting a text, it is set at the first such comment the text keeps
+    /// on its move's line where no width fitted so far would (TCEC), unless
+    /// the text broke the line before such a comment earlier; a text that
+    /// breaks there leaves it unset.
+    fn comment_glued(&mut self, need: usize) -> bool {
+        if self.layout.comment_glued || !self.fit.on {
+            return self.layout.comment_glued;
+        }
+        if self.fit.break_word {
+            self.fit.broke_after_move = true;
+        } else if !self.fit.broke_after_move && need > self.fit_hi() {
+            self.layout.comment_glued = true;
+        }
+        self.layout.comment_glued
     }
 
     /// Starts a new word with `t` (or glues it after a `(`).
@@ -272,6 +307,7 @@ impl ExportWriter {
         }
         self.glue_next = false;
         put(&mut self.word, t);
+        self.word_is_move = false;
     }
 
     /// A move: `number` is the fullmove number, `white` the side that moved,
@@ -312,6 +348,7 @@ impl ExportWriter {
         self.black_number = false;
         self.after_comment = false;
         self.moved = true;
+        self.word_is_move = true;
     }
 
     /// Ends the line before a move that starts its own (`ply_per_line`,
@@ -376,8 +413,10 @@ impl ExportWriter {
     pub fn comment(&mut self, out: &mut Vec<u8>, text: &[u8]) {
         self.after_white = false;
         if !self.glue_next {
+            let after_move = self.word_is_move;
             self.flush_word(out);
             self.fit.break_word = self.fit.break_next;
+            self.word_after_move = after_move;
         }
         self.glue_next = false;
         self.word_lines = true;
@@ -435,6 +474,7 @@ impl ExportWriter {
             self.token(out, b")");
         } else {
             self.word.push(b')');
+            self.word_is_move = false;
         }
         self.black_number = true;
     }

@@ -58,6 +58,8 @@ struct Style {
     /// score and time, 3 TCEC's engine notes (with a PV), 4 the older
     /// TCEC notes (`ev=`, `pd=`, times as `H:MM:SS`).
     notes: u8,
+    /// Those notes stay on their move's line whatever the width (TCEC).
+    glued_notes: bool,
 }
 
 struct Writer<'a> {
@@ -458,7 +460,12 @@ fn write_line(
         pos.play_unchecked(m);
         if w.style.notes > 0 && w.rng.gen_bool(0.8) {
             let note = engine_note(w.rng, w.style.notes, &before, m);
-            w.token(&note);
+            if w.style.glued_notes && w.column > 0 {
+                w.raw(" ");
+                w.raw(&note);
+            } else {
+                w.token(&note);
+            }
             interrupted = true;
         }
         if w.style.annotated {
@@ -514,6 +521,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>, u64) {
         annotated: rng.gen_bool(0.6),
         spelling: [0, 0, 0, 0, 0, 0, 1, 2, 3][rng.gen_range(0..9)],
         notes: [0, 0, 0, 0, 1, 2, 3, 4][rng.gen_range(0..8)],
+        glued_notes: rng.gen_bool(0.3),
     };
     let mut rng2 = StdRng::seed_from_u64(rng.r#gen());
     let mut w = Writer {

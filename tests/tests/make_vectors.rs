@@ -1261,6 +1261,31 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                 .to_string(),
         },
         BridgeVector {
+            name: "text-engine-lines",
+            title: "a TCEC game: book moves wrapped, then each engine comment on its move's line (extension kinds 0x07 and 0x14)",
+            about: "TCEC archives of the middle seasons wrap the book moves greedily and \
+                    keep each engine comment, longer than any line, on its move's line, \
+                    which starts a line of its own. The width the text gives is 69 (its \
+                    first line kept whole, and `cxd4` moved to the next line where 74 \
+                    bytes would do). The comment after `4. Nxd4` is the first right \
+                    after a move that no such width keeps on the move's line, and the \
+                    text keeps it there: the second layout byte has bit 6 (a comment \
+                    right after a move stays on its line), and flag 0x04 (no `N...` \
+                    after a comment) is set. A text patch of one edit keeps the line \
+                    break before `4.`, where the width keeps the move on `cxd4`'s line \
+                    (the one place where the book moves end).",
+            pgn: "[Event \"Spec engine lines\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+                  [Round \"?\"]\n[White \"Engine A\"]\n[Black \"Engine B\"]\n\
+                  [Result \"*\"]\n\n\
+                  1. e4 { book } c5 { book } 2. Nf3 { book } d6 { book } 3. d4 { book }\n\
+                  cxd4 { book }\n\
+                  4. Nxd4 { ev=0.31, d=27, pd=Nf6, mt=00:02:56, tl=01:26:30, s=13681 kN/s, pv=Nxd4 Nf6 Nc3 a6, tb=0, }\n\
+                  Nf6 { ev=-0.22, d=25, pd=Nc3, mt=00:01:12, tl=01:28:14, s=14102 kN/s, pv=Nf6 Nc3 a6 Be3, tb=0, }\n\
+                  5. Nc3 { ev=0.30, d=28, pd=a6, mt=00:03:01, tl=01:23:29, s=13560 kN/s, pv=Nc3 a6 Be3 e5, tb=0, }\n\
+                  *\n\n"
+                .to_string(),
+        },
+        BridgeVector {
             name: "text-rejected",
             title: "a game that cannot be converted, kept as read between two games (extension kind 0x0a)",
             about: "The second game has an illegal move (`2. Ke3`). It is no PGC game; its \
@@ -1512,6 +1537,9 @@ impl RecordWalk {
                     }
                     if f2 & 0x20 != 0 {
                         set.push("CR alone (classic Mac OS line ends)".to_string());
+                    }
+                    if f2 & 0x40 != 0 {
+                        set.push("a comment right after a move stays on its line".to_string());
                     }
                     self.put(
                         1,

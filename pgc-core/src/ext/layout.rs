@@ -50,6 +50,10 @@ pub struct Layout {
     /// Start a new line before every move, white or black, whatever the
     /// width (one ply per line, as early TCEC archives write it).
     pub ply_per_line: bool,
+    /// A comment right after a move stays on the move's line whatever the
+    /// width (TCEC archives keep each engine comment, hundreds of bytes,
+    /// with its move).
+    pub comment_glued: bool,
     /// Spaces (0 to 3) before the line end that starts a move's line under
     /// `ply_per_line` or `move_per_line` (early TCEC archives end each such
     /// line with two).
@@ -75,6 +79,7 @@ impl Layout {
         glued_numbers: false,
         pair_words: false,
         ply_per_line: false,
+        comment_glued: false,
         line_end_spaces: 0,
         trailer: 2,
     };
@@ -106,14 +111,15 @@ impl Layout {
             | u8::from(self.pair_words) << 1
             | u8::from(self.ply_per_line) << 2
             | (self.line_end_spaces & 3) << 3
-            | u8::from(self.cr && !self.crlf) << 5;
+            | u8::from(self.cr && !self.crlf) << 5
+            | u8::from(self.comment_glued) << 6;
         if flags2 != 0 {
             out.push(flags2);
         }
     }
 
     /// Reads a LAYOUT payload: flags, width (LEB128 of at most 32 bits),
-    /// trailer, and an optional second flags byte with only bits 0–5 used
+    /// trailer, and an optional second flags byte with only bits 0–6 used
     /// (bit 5, a CR alone, only without bit 0 of the first, CR LF); nothing
     /// after it.
     ///
@@ -132,11 +138,11 @@ impl Layout {
         let trailer = byte(at, "the trailer byte")?;
         let flags2 = match payload.get(at + 1) {
             None => 0,
-            Some(&f) if f & !0x3f == 0 && !(f & 0x20 != 0 && flags & 1 != 0) => f,
+            Some(&f) if f & !0x7f == 0 && !(f & 0x20 != 0 && flags & 1 != 0) => f,
             Some(&f) => {
                 return Err(PayloadError {
                     at: at + 1,
-                    expected: "a second flags byte with only bits 0-5 set, and bit 5 \
+                    expected: "a second flags byte with only bits 0-6 set, and bit 5 \
                                (CR alone) only without bit 0 of the first (CR LF)",
                     found: Found::Byte(f),
                 });
@@ -162,6 +168,7 @@ impl Layout {
             glued_numbers: flags2 & 1 != 0,
             pair_words: flags2 & 2 != 0,
             ply_per_line: flags2 & 4 != 0,
+            comment_glued: flags2 & 0x40 != 0,
             line_end_spaces: (flags2 >> 3) & 3,
             width,
             trailer,
@@ -196,18 +203,20 @@ mod tests {
             glued_numbers: true,
             pair_words: true,
             ply_per_line: true,
+            comment_glued: true,
             line_end_spaces: 2,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b1111_1111, 0, 1, 0b1_0111]);
+        assert_eq!(p, [0b1111_1111, 0, 1, 0b101_0111]);
         assert_eq!(Layout::from_payload(&p), Ok(l));
         let mut p = Vec::new();
         Layout {
             glued_numbers: false,
             pair_words: false,
             ply_per_line: false,
+            comment_glued: false,
             line_end_spaces: 0,
             ..l
         }
@@ -219,6 +228,7 @@ mod tests {
                 glued_numbers: false,
                 pair_words: false,
                 ply_per_line: false,
+                comment_glued: false,
                 line_end_spaces: 0,
                 ..l
             })
@@ -249,7 +259,7 @@ mod tests {
         assert_eq!(e(&[0]), (1, Found::End));
         assert_eq!(e(&[0, 0x80]), (2, Found::End));
         assert_eq!(e(&[0, 79]), (2, Found::End));
-        assert_eq!(e(&[0, 79, 2, 0x40]), (3, Found::Byte(0x40)));
+        assert_eq!(e(&[0, 79, 2, 0x80]), (3, Found::Byte(0x80)));
         // CR alone and CR LF at once.
         assert_eq!(e(&[1, 79, 2, 0x20]), (3, Found::Byte(0x20)));
         assert_eq!(e(&[0, 79, 2, 1, 0]), (4, Found::Trailing(1)));

@@ -1014,3 +1014,58 @@ fn a_long_comment_before_the_first_move_tells_nothing_of_the_width() {
     assert_eq!(layout.width, 0, "{layout:?}");
     assert!(!patch, "{layout:?}");
 }
+
+/// Movetext words of the first `plies` moves of [`LONG_GAME`], each move
+/// followed by the comment `comment(ply)`: joined to its move in one word
+/// when `glued` (and black moves without `N...`, as TCEC writes them), else
+/// a word of its own (and `N...` before black moves, as export text).
+fn commented_words(plies: usize, glued: bool, comment: impl Fn(usize) -> String) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, san) in LONG_GAME.split_whitespace().take(plies).enumerate() {
+        if i % 2 == 0 {
+            out.push(format!("{}.", i / 2 + 1));
+        } else if !glued {
+            out.push(format!("{}...", i / 2 + 1));
+        }
+        let c = comment(i);
+        if glued {
+            out.push(format!("{san} {c}"));
+        } else {
+            out.push(san.to_string());
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn engine_comments_kept_on_their_moves_lines_are_one_layout_bit() {
+    // TCEC Season 9: book moves wrapped at 72, then engine comments of
+    // over 100 bytes, each on its move's line (a line of its own).
+    let comment = |i: usize| {
+        if i < 16 {
+            "{ book }".to_string()
+        } else {
+            format!(
+                "{{ d={i}, mt=00:0{}:36, s=13681 kN/s, pv=Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7, tb=0, }}",
+                i % 10
+            )
+        }
+    };
+    let mut w = commented_words(30, true, comment);
+    w.push("*".into());
+    let text = game_text(&fill(&w, 72), "\n", "*");
+    let (layout, _) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(layout.comment_glued, "{layout:?}");
+    assert_eq!(layout.width, 72, "{layout:?}");
+    // Export text whose comments the greedy writer moves to the next line
+    // where they do not fit: the export layout, no bit.
+    let mut w = commented_words(30, false, |i| {
+        format!("{{{}}}", "note ".repeat(i % 9 + 1).trim_end())
+    });
+    w.push("*".into());
+    let text = game_text(&fill(&w, 79), "\n", "*");
+    assert!(text.contains("\n{"), "the text breaks before a comment");
+    assert_eq!(layout_of(&text), (None, false));
+}
