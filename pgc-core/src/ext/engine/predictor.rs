@@ -288,6 +288,20 @@ fn speed_fits(v: &[i64], p: Predictor, streams: &[Stream]) -> bool {
     close >= 2
 }
 
+/// Whether at least half of the first eight differences `v[i] − v[i−2] +
+/// a[i]` lie within 63 of their median (one byte under zig-zag): a
+/// time-left predictor that does not leaves as many bytes as the plain
+/// ones, and is not counted whole.
+fn bias_fits(diffs: &[i64]) -> bool {
+    let mut head = [0i64; 8];
+    let n = diffs.len().min(8);
+    head[..n].copy_from_slice(&diffs[..n]);
+    let head = &mut head[..n];
+    head.sort_unstable();
+    let median = head[n / 2];
+    2 * head.iter().filter(|&&d| d.abs_diff(median) <= 63).count() >= n
+}
+
 /// Bytes of the residuals of `v` under `p` (`usize::MAX` if not usable,
 /// or once the count reaches `limit`).
 pub(super) fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) -> usize {
@@ -311,11 +325,13 @@ pub(super) fn cost(v: &[i64], p: Predictor, streams: &[Stream], limit: usize) ->
 /// predictor.
 ///
 /// The candidates, in order (the first of the fewest bytes wins): the
-/// plain predictors; then, where those leave more than two bytes a value,
+/// plain predictors; then, where those leave more than one byte a value,
 /// for each earlier numbers stream `a` with as many values, the products
-/// of `a` and each later such stream `b` at three scales (only where the
-/// plain predictors leave more than three bytes a value: nodes), and
-/// `a`'s time-left predictor. `hint` is the predictor this stream took in
+/// of `a` and each later such stream `b` at three scales, each followed by
+/// the speed-over-time predictors of the two (only where the plain
+/// predictors leave more than three bytes a value: nodes), and `a`'s
+/// time-left predictor (where they leave two bytes a value or less, only
+/// where its bias fits, [`bias_fits`]). `hint` is the predictor this stream took in
 /// the game before: its cost bounds the search, so that most candidates
 /// stop counting early. It changes how long the search takes, never what
 /// it finds; `search` holds the buffers.
@@ -391,7 +407,7 @@ fn best_predictor(
     } else {
         best.0
     };
-    if plain <= 2 * v.len() {
+    if plain <= v.len() {
         return best;
     }
     let numbers = |s: u8| match &streams[usize::from(s)] {
@@ -413,6 +429,9 @@ fn best_predictor(
     // A product only for a stream of more than three bytes a value
     // (nodes); it needs two streams of large values.
     let wide = plain > 3 * v.len();
+    // Two bytes a value or less: a time-left predictor only where its bias
+    // fits.
+    let narrow = plain <= 2 * v.len();
     for (k, &a) in search.peers.iter().enumerate() {
         for (j, &b) in search.peers.iter().enumerate().skip(k).filter(|_| wide) {
             // The scale that brings a × b to v's magnitude, and its
@@ -448,7 +467,7 @@ fn best_predictor(
         search
             .diffs
             .extend((2..v.len()).map(|i| v[i].wrapping_sub(v[i - 2]).wrapping_add(x[i])));
-        if search.diffs.is_empty() {
+        if search.diffs.is_empty() || (narrow && !bias_fits(&search.diffs)) {
             continue;
         }
         // The median: the value a sort would put in the middle.

@@ -664,3 +664,38 @@ proptest::proptest! {
         }
     }
 }
+
+/// TCEC Season 28's time left (60 s + 0.1 s): the same engine's time left
+/// two notes back less the move time, plus 100 ms. Predictor 2 leaves two
+/// bytes a value or less (the move time again); predictor 4 one byte of
+/// zero.
+#[test]
+fn time_left_of_two_bytes_a_value_takes_its_predictor() {
+    // Every other move a quick one (a residual of one byte with predictor 2).
+    let mt: Vec<i64> = (0..40)
+        .map(|i| {
+            if i % 4 < 2 {
+                120
+            } else {
+                400 + (i * 7_919) % 3_100
+            }
+        })
+        .collect();
+    let mut tl = vec![57_184i64, 56_973];
+    for i in 2..mt.len() {
+        tl.push(tl[i - 2] - mt[i] + 100);
+    }
+    let streams = [Stream::Numbers(mt.clone()), Stream::Numbers(tl.clone())];
+    let two_back = cost(&tl, Predictor::TwoBack, &streams, usize::MAX);
+    assert!(
+        (tl.len() + 1..=2 * tl.len()).contains(&two_back),
+        "{two_back} bytes with predictor 2"
+    );
+    let mut out = Vec::new();
+    write_numbers(1, &tl, &streams, None, &mut Search::default(), &mut out);
+    assert_eq!(
+        &out[..3],
+        &[4, 0, 200],
+        "predictor 4 from stream 0, bias 100"
+    );
+}
