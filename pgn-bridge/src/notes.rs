@@ -232,7 +232,8 @@ mod tests {
             b" ev=-0.18, d=27, pd=Nf3, mt=00:02:56, tl=01:26:30, s=13681 kN/s, tb=0,  ",
             &line,
         );
-        assert_eq!(numbers(&note), [-18, 27, 0, 2, 56, 1, 26, 30, 13681, 0]);
+        // The clocks in seconds: 2:56 and 1:26:30.
+        assert_eq!(numbers(&note), [-18, 27, 176, 5_190, 13681, 0]);
         assert_eq!(numbers(&round_trip(b"+0.52/23 2.1s", &line)), [52, 23, 21]);
         assert_eq!(numbers(&round_trip(b"-M5/30 0.5s", &line)), [5, 30, 5]);
         round_trip(b"book", &line);

@@ -1083,7 +1083,8 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                     the tags holds the game's templates (the keys and punctuation, once), \
                     the placement of the notes (anchors 0, 1 and 2), and the values in \
                     streams: numbers as integers (`wv=0.35` is 35 with a two-decimal \
-                    format, `mt=00:02:36` three numbers of width 2), move lists as \
+                    format, `mt=00:02:36` a clock of 156 seconds with two hour digits), \
+                    move lists as \
                     ordinals from a position of the line (`pv=` from before the move \
                     played, `pd=` from before the opponent's move or after the move). The \
                     comments cut no move run: the three moves are one 0x03 record. Layout \
@@ -1621,15 +1622,21 @@ impl RecordWalk {
                     }
                     1 => {
                         let f = payload[at + 1];
-                        self.put(
-                            2,
+                        let what = if (f >> 3) & 3 == 3 {
+                            format!(
+                                "number, format 0x{f:02x}: a clock H:MM:SS, {} hour digits, {} decimals",
+                                (f >> 5) + 1,
+                                f & 7
+                            )
+                        } else {
                             format!(
                                 "number, format 0x{f:02x}: {} decimals, sign rule {}, width {}",
                                 f & 7,
                                 (f >> 3) & 3,
                                 (f >> 5) + 1
-                            ),
-                        );
+                            )
+                        };
+                        self.put(2, what);
                         at += 2;
                         let id = field(self, &mut at, "stream") as usize;
                         if kinds.len() <= id {

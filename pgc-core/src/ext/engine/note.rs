@@ -209,6 +209,9 @@ impl EngineNote {
                             b"d" => s.figures.depth = u32::try_from(v).ok(),
                             b"sd" => s.figures.seldepth = u32::try_from(v).ok(),
                             b"n" => s.figures.nodes = u64::try_from(v).ok(),
+                            b"mt" if f.is_clock() => {
+                                s.figures.time_ms = u64::try_from(scale(v, f, 3)).ok();
+                            }
                             b"mt" if next_lit.starts_with(b":") => {
                                 // H:MM:SS as three numbers.
                                 let mut hms = [v, 0, 0];

@@ -13,7 +13,9 @@ pub enum Sign {
 
 /// How a number is spelled: decimals, when a `+` is written, and the
 /// zero-padded width of the integer part. One byte: bits 0–2 decimals
-/// (0–7), bits 3–4 [`Sign`], bits 5–7 width − 1 (1–8 digits).
+/// (0–7), bits 3–4 [`Sign`], bits 5–7 width − 1 (1–8 digits). Bits 3–4
+/// both set: a clock `H:MM:SS` (the width the hours', the decimals the
+/// seconds'), its value the seconds in units of 10^-decimals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NumberFormat(u8);
 
@@ -31,13 +33,23 @@ impl NumberFormat {
         ))
     }
 
-    /// From its byte, if valid (the sign field is not 3).
-    pub const fn from_byte(b: u8) -> Option<NumberFormat> {
-        if (b >> 3) & 3 == 3 {
-            None
-        } else {
-            Some(NumberFormat(b))
+    /// A clock `H:MM:SS[.f]`: the hours zero-padded to `width` digits
+    /// (1–8), `decimals` digits of the seconds (0–7).
+    pub const fn clock(decimals: u8, width: u8) -> Option<NumberFormat> {
+        if decimals > 7 || width == 0 || width > 8 {
+            return None;
         }
+        Some(NumberFormat(decimals | 3 << 3 | (width - 1) << 5))
+    }
+
+    /// From its byte (every byte is a format).
+    pub const fn from_byte(b: u8) -> Option<NumberFormat> {
+        Some(NumberFormat(b))
+    }
+
+    /// Whether it writes a clock, `H:MM:SS`.
+    pub const fn is_clock(self) -> bool {
+        (self.0 >> 3) & 3 == 3
     }
 
     /// Its byte.
@@ -51,7 +63,7 @@ impl NumberFormat {
         self.0 & 7
     }
 
-    /// When a `+` is written.
+    /// When a `+` is written (never before a clock).
     pub const fn sign(self) -> Sign {
         match (self.0 >> 3) & 3 {
             1 => Sign::Positive,
@@ -60,7 +72,7 @@ impl NumberFormat {
         }
     }
 
-    /// Integer digits, zero-padded (`00:02:56` has 2).
+    /// Integer digits, zero-padded (a clock's hours: `00:02:56` has 2).
     pub const fn width(self) -> u8 {
         (self.0 >> 5) + 1
     }
@@ -83,7 +95,16 @@ impl NumberFormat {
         }
         let m = v.unsigned_abs();
         let scale = 10u64.pow(u32::from(self.decimals()));
-        out.padded(m / scale, usize::from(self.width()));
+        if self.is_clock() {
+            let seconds = m / scale;
+            out.padded(seconds / 3600, usize::from(self.width()));
+            out.push(b':');
+            out.padded(seconds / 60 % 60, 2);
+            out.push(b':');
+            out.padded(seconds % 60, 2);
+        } else {
+            out.padded(m / scale, usize::from(self.width()));
+        }
         if self.decimals() > 0 {
             out.push(b'.');
             out.padded(m % scale, usize::from(self.decimals()));
@@ -159,6 +180,11 @@ pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
     if int_digits.is_empty() {
         return None;
     }
+    if int_start == 0
+        && let Some(clock) = parse_clock(s, int_digits)
+    {
+        return Some(clock);
+    }
     let mut frac: &[u8] = &[];
     if s.get(i) == Some(&b'.') && s.get(i + 1).is_some_and(u8::is_ascii_digit) {
         let f0 = i + 1;
@@ -198,6 +224,59 @@ pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
     exact.then_some((v, f, i))
 }
 
+/// A clock `H:MM:SS[.f]` at the start of `s`, whose hours are
+/// `hours` (at most 8 digits; minutes and seconds two digits each, below
+/// 60; at most 7 decimals): its value in units of 10^-decimals of a
+/// second, its format and its length.
+fn parse_clock(s: &[u8], hours: &[u8]) -> Option<(i64, NumberFormat, usize)> {
+    let two = |at: usize| -> Option<i64> {
+        match (s.get(at), s.get(at + 1)) {
+            (Some(a), Some(b)) if a.is_ascii_digit() && b.is_ascii_digit() => {
+                Some(i64::from(a - b'0') * 10 + i64::from(b - b'0'))
+            }
+            _ => None,
+        }
+    };
+    let h = hours.len();
+    if h > 8 || s.get(h) != Some(&b':') || s.get(h + 3) != Some(&b':') {
+        return None;
+    }
+    let (minutes, seconds) = (two(h + 1)?, two(h + 4)?);
+    // Two digits exactly: a third digit makes no clock.
+    if minutes >= 60 || seconds >= 60 || s.get(h + 6).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut i = h + 6;
+    let mut frac: &[u8] = &[];
+    if s.get(i) == Some(&b'.') && s.get(i + 1).is_some_and(u8::is_ascii_digit) {
+        let f0 = i + 1;
+        i = f0;
+        while s.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        frac = &s[f0..i];
+    }
+    if frac.len() > 7 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in hours {
+        v = v * 10 + i64::from(d - b'0');
+    }
+    v = v * 3600 + minutes * 60 + seconds;
+    for &d in frac {
+        v = v.checked_mul(10)? + i64::from(d - b'0');
+    }
+    let width = if h > 1 && hours[0] == b'0' {
+        h as u8
+    } else {
+        1
+    };
+    let f = NumberFormat::clock(frac.len() as u8, width)?;
+    debug_assert!(f.spells(v, &s[..i]));
+    (v <= super::limits::MAX_NUMBER).then_some((v, f, i))
+}
+
 impl NumberFormat {
     /// Whether this format writes `v` as exactly `text`.
     pub fn spells(self, v: i64, text: &[u8]) -> bool {
@@ -212,6 +291,17 @@ impl NumberFormat {
     pub fn spells_alike(self, other: NumberFormat, v: i64) -> bool {
         if self == other {
             return true;
+        }
+        if self.is_clock() || other.is_clock() {
+            // A clock and a number never write alike; two clocks where
+            // their hours take as many digits.
+            let hours = |f: NumberFormat| {
+                let h = v.unsigned_abs() / 10u64.pow(u32::from(f.decimals())) / 3600;
+                (h.checked_ilog10().unwrap_or(0) + 1).max(u32::from(f.width()))
+            };
+            return self.is_clock() == other.is_clock()
+                && self.decimals() == other.decimals()
+                && hours(self) == hours(other);
         }
         let sign = |f: NumberFormat| match f.sign() {
             _ if v < 0 => b'-',

@@ -27,6 +27,10 @@ fn numbers_spell_back() {
         b"6829863982",
         b"-0.18",
         b"999999999999999999",
+        b"00:02:36",
+        b"1:05:03",
+        b"123:00:00",
+        b"01:02:03.5",
     ] {
         let (v, f, n) = parse_number(t).unwrap_or_else(|| panic!("{:?}", t));
         assert_eq!(n, t.len());
@@ -55,6 +59,17 @@ fn numbers_spell_back() {
         Some((405, 4))
     );
     assert_eq!(parse_number(b"40.x").map(|(v, _, n)| (v, n)), Some((40, 2)));
+    // Clocks: H:MM:SS in seconds, the hours' width as read.
+    let clock = |t: &[u8]| parse_number(t).map(|(v, f, n)| (v, f.is_clock(), f.width(), n));
+    assert_eq!(clock(b"00:02:36,"), Some((156, true, 2, 8)));
+    assert_eq!(clock(b"1:05:03"), Some((3_903, true, 1, 7)));
+    assert_eq!(clock(b"01:02:03.5"), Some((37_235, true, 2, 10)));
+    // Not clocks: the hours' digits alone.
+    assert_eq!(clock(b"00:60:00"), Some((0, false, 2, 2)));
+    assert_eq!(clock(b"00:02:3"), Some((0, false, 2, 2)));
+    assert_eq!(clock(b"00:02:367"), Some((0, false, 2, 2)));
+    assert_eq!(clock(b"-1:00:00"), Some((-1, false, 1, 2)));
+    assert_eq!(clock(b"123456789:00:00").map(|c| c.1), Some(false));
 }
 
 #[test]
@@ -266,6 +281,14 @@ proptest::proptest! {
     /// A number is taken only where its format spells it back as read.
     #[test]
     fn parsed_numbers_spell_back(text in "[-+]?[0-9]{0,9}(\\.[0-9]{0,8})?[a-z,]?") {
+        if let Some((v, f, n)) = parse_number(text.as_bytes()) {
+            proptest::prop_assert!(f.spells(v, &text.as_bytes()[..n]));
+        }
+    }
+
+    /// So is a clock, or the number its hours make where it is none.
+    #[test]
+    fn parsed_clocks_spell_back(text in "[0-9]{1,10}:[0-7][0-9]:[0-7][0-9]{1,2}(\\.[0-9]{0,8})?[a-z,]?") {
         if let Some((v, f, n)) = parse_number(text.as_bytes()) {
             proptest::prop_assert!(f.spells(v, &text.as_bytes()[..n]));
         }
