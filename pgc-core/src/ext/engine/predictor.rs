@@ -33,7 +33,8 @@ pub(super) enum Predictor {
     /// 2: the value two before.
     TwoBack,
     /// 3: `a[i] × b[i] / 10^scale` of two earlier streams (nodes from
-    /// speed and time).
+    /// speed and time); with bit 7 of `scale` set, `a[i] × b[i] ×
+    /// 10^(scale − 128)` (nodes from kN/s and seconds).
     Product { a: u8, b: u8, scale: u8 },
     /// 4: `v[i−2] − a[i] + bias` (time left from the time left two notes
     /// before, the move time of stream `a`, and the increment).
@@ -45,6 +46,9 @@ pub(super) enum Predictor {
     /// the range that speed and time leave.
     SpeedTime { a: u8, b: u8, scale: u8 },
 }
+
+/// Bit 7 of a product's scale: multiply by the power of ten.
+pub(super) const MULTIPLY: u8 = 0x80;
 
 /// The residuals of [`Predictor::SpeedTime`] pack `δ + DELTA_BIAS` in
 /// their low six bits.
@@ -148,12 +152,17 @@ impl Predictor {
             Predictor::Value => 0,
             Predictor::Previous => back(1).unwrap_or(0),
             Predictor::TwoBack => back(2).unwrap_or(0),
+            Predictor::Product { a, b, scale } if scale & MULTIPLY != 0 => {
+                let (x, y) = (stream(a)?, stream(b)?);
+                let unit = 10i128.checked_pow(u32::from(scale & !MULTIPLY))?;
+                (i128::from(x) * i128::from(y)).checked_mul(unit)?
+            }
             Predictor::Product { a, b, scale } => {
                 let (x, y) = (stream(a)?, stream(b)?);
                 // Truncated toward zero either way; 64 bits when it fits.
                 match (x.checked_mul(y), 10i64.checked_pow(u32::from(scale))) {
                     (Some(p), Some(d)) => i128::from(p / d),
-                    _ => i128::from(x) * i128::from(y) / 10i128.pow(u32::from(scale)),
+                    _ => i128::from(x) * i128::from(y) / 10i128.checked_pow(u32::from(scale))?,
                 }
             }
             Predictor::TwoBackLess { a, bias } => match back(2) {
@@ -437,15 +446,25 @@ fn best_predictor(
             // The scale that brings a × b to v's magnitude, and its
             // neighbours.
             let ratio = search.means[k] * search.means[j] / own_mean;
-            let guess = ratio.max(1.0).log10().round() as i64;
-            for scale in (guess - 1).max(0)..=(guess + 1).min(18) {
-                let p = Predictor::Product {
-                    a,
-                    b,
-                    scale: scale as u8,
+            let guess = if ratio > 0.0 {
+                ratio.log10().round().clamp(-18.0, 18.0) as i64
+            } else {
+                0
+            };
+            for scale in (guess - 1).max(-18)..=(guess + 1).min(18) {
+                // A power of ten to divide by, or (below zero) to multiply
+                // by (TCEC's older nodes from kN/s and seconds).
+                let byte = if scale < 0 {
+                    MULTIPLY | (-scale) as u8
+                } else {
+                    scale as u8
                 };
+                let p = Predictor::Product { a, b, scale: byte };
                 if fits_roughly(v, p, streams) {
                     try_one(p, &mut best);
+                    if scale < 0 {
+                        continue;
+                    }
                     // Nodes from a speed over an engine's own time, each
                     // of the two streams the speed.
                     for (a, b) in [(a, b), (b, a)] {

@@ -5,7 +5,7 @@ use super::limits::{MAX_EXPANSION, MAX_MOVES, MAX_NUMBER, MAX_STREAMS, MAX_TEMPL
 use super::moves::MovesFrom;
 use super::note::EngineNote;
 use super::number::NumberFormat;
-use super::predictor::Predictor;
+use super::predictor::{MULTIPLY, Predictor};
 use super::stream::{StreamKind, TAG_LITERAL, TAG_MOVES, TAG_NUMBER};
 use crate::ext::cursor::{Bytes, unzigzag};
 use crate::ext::error::{Found, PayloadError};
@@ -246,15 +246,15 @@ impl GameNotesReader {
                             Some((StreamKind::Numbers, range)) if range.len() == n)
                     });
                     let scale = match p {
-                        Predictor::Product { scale, .. } | Predictor::SpeedTime { scale, .. } => {
-                            scale
-                        }
+                        Predictor::Product { scale, .. } => scale & !MULTIPLY,
+                        Predictor::SpeedTime { scale, .. } => scale,
                         _ => 0,
                     };
                     if bad_ref || scale > 18 {
                         return Err(r.err_at(
                             at,
-                            "a predictor from earlier numbers streams of as many values, scale at most 18",
+                            "a predictor from earlier numbers streams of as many values, \
+                             a power of ten of at most 18",
                             Found::Byte(3),
                         ));
                     }

@@ -722,3 +722,37 @@ fn time_left_of_two_bytes_a_value_takes_its_predictor() {
         "predictor 4 from stream 0, bias 100"
     );
 }
+
+/// TCEC Season 9's nodes: kN/s times whole seconds times 1000, to within
+/// the second's fraction. A product that multiplies by 10^3 (scale byte
+/// 0x83) is chosen, and the values read back.
+#[test]
+fn nodes_from_kilonodes_and_seconds_multiply() {
+    let s: Vec<i64> = (0..30).map(|i| 50_000 + (i * 7_919) % 25_000).collect();
+    let t: Vec<i64> = (0..30).map(|i| 60 + (i * 104_729) % 900).collect();
+    let n: Vec<i64> = (0..30)
+        .map(|i| s[i] * t[i] * 1000 + (i as i64 * 982_451_653) % s[i] * 999)
+        .collect();
+    let streams = [
+        Stream::Numbers(s.clone()),
+        Stream::Numbers(t.clone()),
+        Stream::Numbers(n.clone()),
+    ];
+    let mut out = Vec::new();
+    write_numbers(2, &n, &streams, None, &mut Search::default(), &mut out);
+    assert_eq!(
+        &out[..4],
+        &[3, 0, 1, 0x83],
+        "product of streams 0 and 1, times 1000"
+    );
+    let p = Predictor::Product {
+        a: 0,
+        b: 1,
+        scale: 0x83,
+    };
+    for i in 0..n.len() {
+        let stream = |k: u8| Some([s[i], t[i]][usize::from(k)]);
+        let r = p.residual(&n, i, stream).unwrap();
+        assert_eq!(p.value(r, &n[..i], i, stream), Some(i128::from(n[i])));
+    }
+}
