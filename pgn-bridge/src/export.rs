@@ -14,7 +14,10 @@
 //!   newline in a value (only a PGC from elsewhere holds one) written as a
 //!   space, then an empty line;
 //! - movetext tokens separated by one space, a new line before a token that
-//!   would make the line longer than `width` (79: "less than 80", 8.2.1);
+//!   would make the line longer than `width` (79: "less than 80", 8.2.1),
+//!   and after a comment before the game's first move where the line would
+//!   be longer than 79, whatever the width; a comment right after a move
+//!   stays on the move's line when the layout says so (`comment_glued`);
 //! - `N.` before every white move, `N...` before a black move that starts the
 //!   movetext or a variation or follows a comment, NAG or variation (8.2.2.2);
 //! - a comment is one token `{text}` with its text exactly as stored; line
