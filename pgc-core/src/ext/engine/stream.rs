@@ -17,8 +17,8 @@ pub(super) enum StreamKind {
 }
 
 /// The last 8 bytes of a template before a value, a value counting as
-/// one byte 0xff: `, mt=` before the hours of `mt=00:02:56`, `mt=\xff:`
-/// before its minutes.
+/// one byte 0xff: `, tl=` before the clock of `tl=01:26:30`, `kN/s, n=`
+/// before the nodes after `s=13681 kN/s`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct KeyWindow {
     buf: [u8; 8],

@@ -756,3 +756,26 @@ fn nodes_from_kilonodes_and_seconds_multiply() {
         assert_eq!(p.value(r, &n[..i], i, stream), Some(i128::from(n[i])));
     }
 }
+
+/// The older TCEC notes' move time is a clock: the summary gives it in
+/// milliseconds (`mt=00:02:56` is 176 s).
+#[test]
+fn a_clock_move_time_reads_in_milliseconds() {
+    let mut n = EngineNote::new();
+    for (k, text) in [
+        ("ev=", &b"-0.18"[..]),
+        (", d=", b"27"),
+        (", mt=", b"00:02:56"),
+    ] {
+        n.push_literal(k.as_bytes());
+        let (v, f, len) = parse_number(text).unwrap();
+        assert_eq!(len, text.len());
+        n.push_number(v, f);
+    }
+    n.push_literal(b",");
+    let s = n.summary();
+    assert_eq!(
+        (s.figures.eval, s.figures.depth, s.figures.time_ms),
+        (Some(Score::Centipawns(-18)), Some(27), Some(176_000))
+    );
+}
