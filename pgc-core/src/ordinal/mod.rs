@@ -40,6 +40,8 @@ mod key;
 pub(crate) mod list;
 pub(crate) mod memo;
 pub(crate) mod opening;
+// The encoder's cache (pgn-bridge), reached through `internals` only.
+#[cfg(feature = "internals")]
 pub(crate) mod san_cache;
 mod slider;
 pub mod variant;
