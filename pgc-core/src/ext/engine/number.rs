@@ -185,14 +185,9 @@ pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
     {
         return Some(clock);
     }
-    let mut frac: &[u8] = &[];
-    if s.get(i) == Some(&b'.') && s.get(i + 1).is_some_and(u8::is_ascii_digit) {
-        let f0 = i + 1;
-        i = f0;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        frac = &s[f0..i];
+    let frac = fraction(s, i);
+    if !frac.is_empty() {
+        i += 1 + frac.len();
     }
     if int_digits.len() + frac.len() > 18 || frac.len() > 7 {
         return None;
@@ -224,6 +219,19 @@ pub fn parse_number(s: &[u8]) -> Option<(i64, NumberFormat, usize)> {
     exact.then_some((v, f, i))
 }
 
+/// The digits after a `.` at `s[at]` that a digit follows (empty where
+/// there is none).
+fn fraction(s: &[u8], at: usize) -> &[u8] {
+    if s.get(at) != Some(&b'.') {
+        return &[];
+    }
+    let digits = s[at + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    &s[at + 1..at + 1 + digits]
+}
+
 /// A clock `H:MM:SS[.f]` at the start of `s`, whose hours are
 /// `hours` (at most 8 digits; minutes and seconds two digits each, below
 /// 60; at most 7 decimals): its value in units of 10^-decimals of a
@@ -247,14 +255,9 @@ fn parse_clock(s: &[u8], hours: &[u8]) -> Option<(i64, NumberFormat, usize)> {
         return None;
     }
     let mut i = h + 6;
-    let mut frac: &[u8] = &[];
-    if s.get(i) == Some(&b'.') && s.get(i + 1).is_some_and(u8::is_ascii_digit) {
-        let f0 = i + 1;
-        i = f0;
-        while s.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        frac = &s[f0..i];
+    let frac = fraction(s, i);
+    if !frac.is_empty() {
+        i += 1 + frac.len();
     }
     if frac.len() > 7 {
         return None;
