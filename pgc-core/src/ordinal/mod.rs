@@ -39,6 +39,7 @@ mod key;
 #[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub(crate) mod list;
 pub(crate) mod memo;
+mod node_table;
 pub(crate) mod opening;
 // The encoder's cache (pgn-bridge), reached through `internals` only.
 #[cfg(feature = "internals")]

@@ -16,6 +16,7 @@
 //! It is bounded: at most [`MAX_DEPTH`] plies deep and [`CAPACITY`] entries
 //! (a fixed table, allocated on first use), after which it stops growing.
 
+use super::node_table::NodeTable;
 use crate::ordinal::{self, OrdinalError, SanOf};
 use shakmaty::{Chess, Move};
 
@@ -25,41 +26,25 @@ pub const MAX_DEPTH: u32 = 8;
 /// Table slots (a power of two); at most half are filled.
 const SLOTS: usize = 1 << 12;
 
-/// The most entries kept.
-pub const CAPACITY: usize = SLOTS / 2;
+/// The most entries kept (read by the benches through `internals`).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+pub const CAPACITY: usize = NodeTable::<u32, (Move, u64), SLOTS>::CAPACITY;
 
 /// No node: the game left the initial position's tree (a FEN start, a
 /// variation, a null move, a ply beyond [`MAX_DEPTH`], a full table).
 pub(crate) const NO_NODE: u32 = u32::MAX;
 
-/// One remembered ply: the parent node and ordinal (`key`, 0 when the slot
-/// is empty), the move, how its SAN is written, and the child node.
-#[derive(Clone, Copy)]
-struct Slot {
-    key: u32,
-    child: u32,
-    mv: Option<Move>,
-    san: u64,
-}
-
-const EMPTY: Slot = Slot {
-    key: 0,
-    child: 0,
-    mv: None,
-    san: 0,
-};
-
-/// Remembered opening moves (see the module doc).
+/// Remembered opening moves (see the module doc): per (node, ordinal), the
+/// move and how its SAN is written.
 #[derive(Clone, Default)]
 pub struct OpeningCache {
-    slots: Vec<Slot>,
-    entries: usize,
+    table: NodeTable<u32, (Move, u64), SLOTS>,
 }
 
 impl std::fmt::Debug for OpeningCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpeningCache")
-            .field("entries", &self.entries)
+            .field("entries", &self.table.len())
             .finish()
     }
 }
@@ -70,12 +55,6 @@ const fn key(node: u32, ordinal: u8) -> u32 {
     (node + 1) << 8 | ordinal as u32
 }
 
-/// The first slot to probe for `key` (Fibonacci hashing).
-#[inline(always)]
-const fn home(key: u32) -> usize {
-    ((key as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
-}
-
 impl OpeningCache {
     /// An empty cache (the table is allocated on the first insertion).
     pub fn new() -> OpeningCache {
@@ -84,12 +63,12 @@ impl OpeningCache {
 
     /// How many plies are remembered.
     pub fn len(&self) -> usize {
-        self.entries
+        self.table.len()
     }
 
     /// Whether nothing is remembered.
     pub fn is_empty(&self) -> bool {
-        self.entries == 0
+        self.table.len() == 0
     }
 
     /// The move `ordinal` stands for in `pos`, `plies` plies into its line,
@@ -131,21 +110,8 @@ impl OpeningCache {
     /// the node it leads to.
     #[inline]
     fn get(&self, node: u32, ordinal: u8) -> Option<(Move, SanOf, u32)> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let k = key(node, ordinal);
-        let mut at = home(k);
-        loop {
-            let slot = &self.slots[at];
-            if slot.key == k {
-                return slot.mv.map(|m| (m, SanOf(slot.san), slot.child));
-            }
-            if slot.key == 0 {
-                return None;
-            }
-            at = (at + 1) & (SLOTS - 1);
-        }
+        let ((m, san), child) = self.table.get(key(node, ordinal))?;
+        Some((m, SanOf(san), child))
     }
 
     /// Remembers that `ordinal` stands for `mv` at `node` (one level above
@@ -153,31 +119,9 @@ impl OpeningCache {
     /// the table is full.
     #[inline]
     fn insert(&mut self, node: u32, ordinal: u8, mv: Move, san: &SanOf) -> u32 {
-        let san = san.0;
-        if self.entries >= CAPACITY {
-            return NO_NODE;
-        }
-        if self.slots.is_empty() {
-            self.slots = vec![EMPTY; SLOTS];
-        }
-        let k = key(node, ordinal);
-        let mut at = home(k);
-        while self.slots[at].key != 0 {
-            if self.slots[at].key == k {
-                return self.slots[at].child;
-            }
-            at = (at + 1) & (SLOTS - 1);
-        }
-        self.entries += 1;
-        // Node 0 is the initial position; entry i leads to node i.
-        let child = self.entries as u32;
-        self.slots[at] = Slot {
-            key: k,
-            child,
-            mv: Some(mv),
-            san,
-        };
-        child
+        self.table
+            .insert(key(node, ordinal), (mv, san.0))
+            .unwrap_or(NO_NODE)
     }
 }
 

@@ -17,6 +17,7 @@
 //! [`MAX_DEPTH`] plies deep and [`CAPACITY`] entries (a table allocated on
 //! first use), after which it stops growing.
 
+use super::node_table::NodeTable;
 use shakmaty::Move;
 
 /// The deepest ply remembered (plies 1 to `MAX_DEPTH` of a game).
@@ -26,7 +27,7 @@ pub const MAX_DEPTH: u32 = 12;
 const SLOTS: usize = 1 << 13;
 
 /// The most entries kept.
-pub const CAPACITY: usize = SLOTS / 2;
+pub const CAPACITY: usize = NodeTable::<u64, (Move, u8), SLOTS>::CAPACITY;
 
 /// No node: the line left the initial position's tree (a FEN start, a
 /// variation, a null move, a token in another spelling, a ply beyond
@@ -44,29 +45,14 @@ pub struct SanHit {
     pub child: u32,
 }
 
-#[derive(Clone, Copy)]
-struct Slot {
-    key: u64,
-    child: u32,
-    ordinal: u8,
-    mv: Option<Move>,
-}
-
-const EMPTY: Slot = Slot {
-    key: 0,
-    child: 0,
-    ordinal: 0,
-    mv: None,
-};
-
-/// Remembered opening tokens (see the module doc).
+/// Remembered opening tokens (see the module doc): per (node, token), the
+/// move and its ordinal.
 #[derive(Clone, Default)]
 pub struct SanCache {
-    slots: Vec<Slot>,
+    table: NodeTable<u64, (Move, u8), SLOTS>,
     /// Per node (entry i leads to node i + 1): the check suffix of its
     /// position once found, as 1 + its index in [`SUFFIXES`] (0: unknown).
     suffixes: Vec<u8>,
-    entries: usize,
 }
 
 /// The check suffixes a node can hold.
@@ -75,7 +61,7 @@ const SUFFIXES: [&[u8]; 3] = [b"", b"+", b"#"];
 impl std::fmt::Debug for SanCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SanCache")
-            .field("entries", &self.entries)
+            .field("entries", &self.table.len())
             .finish()
     }
 }
@@ -98,12 +84,6 @@ fn key(node: u32, token: &[u8]) -> Option<u64> {
     Some(k | u64::from(node + 1) << 48)
 }
 
-/// The first slot to probe for `key` (Fibonacci hashing).
-#[inline(always)]
-const fn home(key: u64) -> usize {
-    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SLOTS.trailing_zeros())) as usize
-}
-
 impl SanCache {
     /// An empty cache (the table is allocated on the first insertion).
     pub fn new() -> SanCache {
@@ -112,37 +92,23 @@ impl SanCache {
 
     /// How many plies are remembered.
     pub fn len(&self) -> usize {
-        self.entries
+        self.table.len()
     }
 
     /// Whether nothing is remembered.
     pub fn is_empty(&self) -> bool {
-        self.entries == 0
+        self.table.len() == 0
     }
 
     /// What `token` (a canonical SAN body) stands for at `node`, when
     /// remembered.
     #[inline]
     pub fn get(&self, node: u32, token: &[u8]) -> Option<SanHit> {
-        if self.slots.is_empty() || node == NO_NODE {
+        if node == NO_NODE {
             return None;
         }
-        let k = key(node, token)?;
-        let mut at = home(k);
-        loop {
-            let slot = &self.slots[at];
-            if slot.key == k {
-                return slot.mv.map(|mv| SanHit {
-                    mv,
-                    ordinal: slot.ordinal,
-                    child: slot.child,
-                });
-            }
-            if slot.key == 0 {
-                return None;
-            }
-            at = (at + 1) & (SLOTS - 1);
-        }
+        let ((mv, ordinal), child) = self.table.get(key(node, token)?)?;
+        Some(SanHit { mv, ordinal, child })
     }
 
     /// Remembers that `token`, the canonical SAN body of `mv`, has
@@ -151,32 +117,16 @@ impl SanCache {
     /// the table is full, or when the token does not fit a key.
     #[inline]
     pub fn insert(&mut self, node: u32, plies: u32, token: &[u8], mv: Move, ordinal: u8) -> u32 {
-        if node == NO_NODE || plies >= MAX_DEPTH || self.entries >= CAPACITY {
+        if node == NO_NODE || plies >= MAX_DEPTH {
             return NO_NODE;
         }
         let Some(k) = key(node, token) else {
             return NO_NODE;
         };
-        if self.slots.is_empty() {
-            self.slots = vec![EMPTY; SLOTS];
+        if self.suffixes.is_empty() {
             self.suffixes = vec![0; CAPACITY + 1];
         }
-        let mut at = home(k);
-        while self.slots[at].key != 0 {
-            if self.slots[at].key == k {
-                return self.slots[at].child;
-            }
-            at = (at + 1) & (SLOTS - 1);
-        }
-        self.entries += 1;
-        let child = self.entries as u32;
-        self.slots[at] = Slot {
-            key: k,
-            child,
-            ordinal,
-            mv: Some(mv),
-        };
-        child
+        self.table.insert(k, (mv, ordinal)).unwrap_or(NO_NODE)
     }
 
     /// The check suffix of `node`'s position, when remembered.
