@@ -43,8 +43,8 @@ impl NumberFormat {
     }
 
     /// From its byte (every byte is a format).
-    pub const fn from_byte(b: u8) -> Option<NumberFormat> {
-        Some(NumberFormat(b))
+    pub const fn from_byte(b: u8) -> NumberFormat {
+        NumberFormat(b)
     }
 
     /// Whether it writes a clock, `H:MM:SS`.

@@ -126,15 +126,7 @@ impl GameNotesReader {
                         continue;
                     }
                     TAG_NUMBER => {
-                        let fat = r.pos;
-                        let f = r.byte("a number format")?;
-                        let f = NumberFormat::from_byte(f).ok_or_else(|| {
-                            r.err_at(
-                                fat,
-                                "a number format with a sign field of 0, 1 or 2",
-                                Found::Byte(f),
-                            )
-                        })?;
+                        let f = NumberFormat::from_byte(r.byte("a number format")?);
                         let s = stream_id(&mut r)?;
                         self.pieces.push(TPiece::Number(f, s));
                         (StreamKind::Numbers, s)
@@ -208,7 +200,8 @@ impl GameNotesReader {
             match kind {
                 StreamKind::Numbers => {
                     let at = r.pos;
-                    let p = match r.byte("a predictor")? {
+                    let kind_byte = r.byte("a predictor")?;
+                    let p = match kind_byte {
                         0 => Predictor::Value,
                         1 => Predictor::Previous,
                         2 => Predictor::TwoBack,
@@ -255,7 +248,7 @@ impl GameNotesReader {
                             at,
                             "a predictor from earlier numbers streams of as many values, \
                              a power of ten of at most 18",
-                            Found::Byte(3),
+                            Found::Byte(kind_byte),
                         ));
                     }
                     let at = at_count;

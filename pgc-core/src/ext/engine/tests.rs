@@ -1,5 +1,6 @@
 use super::*;
 use super::{predictor::*, reader::*, stream::*, writer::*};
+use crate::ext::error::Found;
 use crate::variant::VariantPosition;
 use shakmaty::{Chess, Position};
 
@@ -261,7 +262,7 @@ fn formats_spell_alike_as_their_texts_say() {
         i64::MAX,
         i64::MIN,
     ];
-    let formats: Vec<NumberFormat> = (0..=255u8).filter_map(NumberFormat::from_byte).collect();
+    let formats: Vec<NumberFormat> = (0..=255u8).map(NumberFormat::from_byte).collect();
     let mut alike = 0;
     for &v in &values {
         for &f in &formats {
@@ -478,7 +479,12 @@ fn predictors_from_other_streams_round_trip() {
         .unwrap();
     let mut bad = payload.clone();
     bad[at + 1] = 9;
-    assert!(GameNotesReader::from_payload(&bad).is_err());
+    let e = GameNotesReader::from_payload(&bad).unwrap_err();
+    assert_eq!(
+        (e.at, e.found),
+        (at, Found::Byte(3)),
+        "at the predictor's byte"
+    );
 }
 
 #[test]
@@ -678,7 +684,13 @@ proptest::proptest! {
         let mut payload = Vec::new();
         game.to_payload(&mut payload);
         // Stream 2 (`n=`) from speed stream 1 over time stream 0.
-        proptest::prop_assert!(payload.windows(4).any(|w| w == [5, 1, 0, 3]));
+        let at = payload.windows(4).position(|w| w == [5, 1, 0, 3]);
+        proptest::prop_assert!(at.is_some());
+        // A scale past 18 is refused at the predictor's byte, named.
+        let mut bad = payload.clone();
+        bad[at.unwrap() + 3] = 19;
+        let e = GameNotesReader::from_payload(&bad).unwrap_err();
+        proptest::prop_assert_eq!((e.at, e.found), (at.unwrap(), Found::Byte(5)));
         let mut r = GameNotesReader::from_payload(&payload).unwrap();
         let mut got = EngineNote::new();
         for (i, w) in want.iter().enumerate() {
