@@ -72,9 +72,14 @@ pub struct ExportWriter {
 /// ([`ExportWriter::text_breaks_before`]). Where the writer decides a
 /// word's separator, it follows the text as long as one width gives every
 /// decision so far: the widths from the longest line kept whole (`lo`) to
-/// one less than the shortest line the text broke (`hi`). Past that, the
-/// width is fixed (79, else 80, else `lo`) and the writer follows it. Off in
-/// the decoder.
+/// one less than the shortest line the text broke (`hi`). Beside it, the
+/// thresholds of the layout's `overrun` (a word starts a new line once the
+/// line holds that many bytes): from one more than the longest line kept
+/// going (`over_lo`) to the shortest line broken (`over_hi`). When no width
+/// gives the text's decisions but a threshold does, the writer follows the
+/// threshold. Past both, the width (or threshold) is fixed (79, else 80,
+/// else `lo`; 72, else `over_lo`) and the writer follows it. Off in the
+/// decoder.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WidthFit {
     on: bool,
@@ -84,6 +89,14 @@ pub(crate) struct WidthFit {
     lo: usize,
     /// The widest width that breaks every line the text broke so far.
     hi: usize,
+    /// The least `overrun` threshold that keeps going every line the text
+    /// kept going so far.
+    over_lo: usize,
+    /// The greatest `overrun` threshold that breaks every line the text
+    /// broke so far.
+    over_hi: usize,
+    /// No `overrun` threshold gives the text's decisions.
+    over_dead: bool,
     /// The text broke the line before the next token.
     break_next: bool,
     /// The text broke the line before the word being built.
@@ -107,6 +120,9 @@ impl WidthFit {
         frozen: false,
         lo: 0,
         hi: usize::MAX,
+        over_lo: 0,
+        over_hi: usize::MAX,
+        over_dead: false,
         break_next: false,
         break_word: false,
         break_after_number: false,
@@ -129,7 +145,20 @@ impl WidthFit {
             self.hi
         }
     }
+
+    /// The threshold to store for `over_lo..=over_hi`: 72 when it is in
+    /// it (ChessBase), else the least.
+    fn pick_over(&self) -> usize {
+        if self.over_lo <= OVERRUN_WIDTH && OVERRUN_WIDTH <= self.over_hi {
+            OVERRUN_WIDTH
+        } else {
+            self.over_lo
+        }
+    }
 }
+
+/// The `overrun` threshold ChessBase's exports break at.
+const OVERRUN_WIDTH: usize = 72;
 
 /// The export width: lines of less than 80 characters (8.2.1).
 const EXPORT_WIDTH: usize = 79;
@@ -256,8 +285,7 @@ impl ExportWriter {
             if self.fit.on && !forced && !glued {
                 self.fit_width(need, self.fit.break_word);
             }
-            let w = self.layout.width as usize;
-            if forced || (!glued && w > 0 && need > w) {
+            if forced || (!glued && self.wraps(need)) {
                 out.extend_from_slice(self.layout.newline());
                 self.col = 0;
             } else {
@@ -295,7 +323,7 @@ impl ExportWriter {
         }
         if self.fit.break_word {
             self.fit.broke_after_move = true;
-        } else if !self.fit.broke_after_move && need > self.fit_hi() {
+        } else if !self.fit.broke_after_move && self.fit_wraps(need) {
             self.layout.comment_glued = true;
         }
         self.layout.comment_glued
@@ -316,6 +344,15 @@ impl ExportWriter {
     /// A move: `number` is the fullmove number, `white` the side that moved,
     /// `san` the SAN with any `+`/`#`.
     pub fn san(&mut self, out: &mut Vec<u8>, number: u32, white: bool, san: &[u8]) {
+        let mut plus = [0u8; 16];
+        let san = match san.split_last() {
+            Some((b'#', body)) if self.layout.mate_as_check && san.len() <= plus.len() => {
+                plus[..body.len()].copy_from_slice(body);
+                plus[body.len()] = b'+';
+                &plus[..san.len()]
+            }
+            _ => san,
+        };
         // One ply (or one move pair) per line: a move after the game's
         // first starts a line.
         let own_line = self.layout.ply_per_line || (white && self.layout.move_per_line);
@@ -496,9 +533,8 @@ impl ExportWriter {
             if self.fit.on && self.col > 0 && !self.layout.result_nowrap {
                 self.fit_width(self.col + gap.len() + marker.len(), self.fit.break_next);
             }
-            let w = self.layout.width as usize;
             let fits =
-                self.layout.result_nowrap || w == 0 || self.col + gap.len() + marker.len() <= w;
+                self.layout.result_nowrap || !self.wraps(self.col + gap.len() + marker.len());
             if self.col > 0 && fits {
                 // On the last line (whatever its length when `result_nowrap`).
                 out.extend_from_slice(gap);
@@ -525,6 +561,7 @@ impl ExportWriter {
         if self.col > 0
             && f.break_next
             && !f.frozen
+            && !self.layout.overrun
             && self.col + gap + len <= EXPORT_WIDTH
             && f.lo <= EXPORT_WIDTH
             && EXPORT_WIDTH <= f.hi
@@ -535,17 +572,34 @@ impl ExportWriter {
             // less (Lichess studies write ` *` on a line of its own).
             f.break_next = false;
         }
-        if self.col > 0 && !self.fit.break_next && self.col + gap + len > self.fit_hi() {
+        if self.col > 0 && !self.fit.break_next && self.fit_wraps(self.col + gap + len) {
             self.layout.result_nowrap = true;
         }
     }
 
-    /// The widest width the fitting allows.
-    fn fit_hi(&self) -> usize {
-        match (self.fit.frozen, self.layout.width) {
-            (true, 0) => usize::MAX,
-            (true, w) => w as usize,
-            (false, _) => self.fit.hi,
+    /// Whether the layout's width starts a new line before a word that
+    /// would make the current line `need` bytes long (`overrun`: whether
+    /// the line already holds `width` bytes or more).
+    fn wraps(&self, need: usize) -> bool {
+        let w = self.layout.width as usize;
+        w > 0
+            && if self.layout.overrun {
+                self.col >= w
+            } else {
+                need > w
+            }
+    }
+
+    /// Whether every width (or `overrun` threshold) the fitting allows
+    /// starts a new line before a word that would make the current line
+    /// `need` bytes long.
+    fn fit_wraps(&self, need: usize) -> bool {
+        if self.fit.frozen {
+            self.wraps(need)
+        } else if self.layout.overrun {
+            self.col >= self.fit.over_hi
+        } else {
+            need > self.fit.hi
         }
     }
 
@@ -553,8 +607,7 @@ impl ExportWriter {
     /// bytes long, and the text broke the line before it (`broke`) or not;
     /// sets the width the writer decides with.
     fn fit_width(&mut self, need: usize, broke: bool) {
-        let f = &mut self.fit;
-        if f.frozen {
+        if self.fit.frozen {
             return;
         }
         // After a comment of several lines the line holds the comment's
@@ -562,17 +615,47 @@ impl ExportWriter {
         // line of its own (early TCEC archives): a text that breaks there
         // where the export width would not (Lichess studies) says nothing
         // of its width, and the writer keeps the word on the line.
-        let broke = broke && !(f.after_lines && need <= EXPORT_WIDTH && need <= f.hi);
-        let consistent = if broke { need > f.lo } else { need <= f.hi };
-        let w = if !consistent {
-            f.frozen = true;
-            f.pick()
-        } else if broke {
-            f.hi = f.hi.min(need - 1);
-            f.hi
+        let broke =
+            broke && !(self.fit.after_lines && need <= EXPORT_WIDTH && !self.fit_wraps(need));
+        let col = self.col;
+        let f = &mut self.fit;
+        // The thresholds, kept beside the widths until one of the two fails.
+        if !f.over_dead {
+            let consistent = if broke {
+                col >= f.over_lo
+            } else {
+                col < f.over_hi
+            };
+            if !consistent {
+                f.over_dead = true;
+            } else if broke {
+                f.over_hi = f.over_hi.min(col);
+            } else {
+                f.over_lo = f.over_lo.max(col + 1);
+            }
+        }
+        let w = if self.layout.overrun {
+            if f.over_dead {
+                f.frozen = true;
+                f.pick_over()
+            } else {
+                f.over_hi
+            }
         } else {
-            f.lo = f.lo.max(need);
-            f.hi
+            let consistent = if broke { need > f.lo } else { need <= f.hi };
+            if consistent && broke {
+                f.hi = f.hi.min(need - 1);
+                f.hi
+            } else if consistent {
+                f.lo = f.lo.max(need);
+                f.hi
+            } else if !f.over_dead {
+                self.layout.overrun = true;
+                f.over_hi
+            } else {
+                f.frozen = true;
+                f.pick()
+            }
         };
         // `usize::MAX`: no line broken yet, no wrapping.
         self.layout.width = u32::try_from(w).unwrap_or(0);
@@ -602,6 +685,8 @@ impl ExportWriter {
         let f = &self.fit;
         if f.frozen {
             self.layout.width
+        } else if self.layout.overrun {
+            u32::try_from(f.pick_over()).unwrap_or(0)
         } else if f.hi == usize::MAX {
             if f.lo <= EXPORT_WIDTH {
                 EXPORT_WIDTH as u32

@@ -46,6 +46,11 @@ struct Style {
     drop_numbers: bool,
     /// Longest movetext line before a break (0: breaks at random).
     width: usize,
+    /// `width` is a threshold: a word starts a new line once the line
+    /// holds that many bytes, and lines run past it (ChessBase).
+    overrun: bool,
+    /// A checkmate written with `+` (ChessBase).
+    mate_plus: bool,
     /// Blank lines between the tags and the movetext.
     gap_lines: usize,
     /// Comments, NAGs, variations written at all.
@@ -122,6 +127,8 @@ impl Writer<'_> {
         }
         let wrap = if self.style.width == 0 {
             self.rng.gen_bool(0.08)
+        } else if self.style.overrun {
+            self.column >= self.style.width
         } else {
             self.column + 1 + next_len > self.style.width
         };
@@ -437,6 +444,10 @@ fn write_line(
             3 => san = m.to_uci(w.mode).to_string(),
             _ => {}
         }
+        if w.style.mate_plus && san.ends_with('#') {
+            san.pop();
+            san.push('+');
+        }
         if san.ends_with(['+', '#']) && w.rng.gen_bool(0.03) {
             san.pop();
         }
@@ -522,6 +533,17 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>, u64) {
         spelling: [0, 0, 0, 0, 0, 0, 1, 2, 3][rng.gen_range(0..9)],
         notes: [0, 0, 0, 0, 1, 2, 3, 4][rng.gen_range(0..8)],
         glued_notes: rng.gen_bool(0.3),
+        overrun: false,
+        mate_plus: rng.gen_bool(0.2),
+    };
+    let style = if style.width > 0 && rng.gen_bool(0.25) {
+        Style {
+            overrun: true,
+            width: [50, 72, 76][rng.gen_range(0..3)],
+            ..style
+        }
+    } else {
+        style
     };
     let mut rng2 = StdRng::seed_from_u64(rng.r#gen());
     let mut w = Writer {

@@ -1216,6 +1216,37 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                 .to_string(),
         },
         BridgeVector {
+            name: "text-chessbase",
+            title: "two ChessBase-style games: lines that run past the width, a checkmate written with `+` (extension kind 0x07)",
+            about: "ChessBase exports (pgnmentor.com files) start a new line once a line \
+                    holds 72 bytes or more, so their lines run past the width by up to a \
+                    move pair: the first game has lines of 82 and 80 bytes beside a line \
+                    broken at 73, which no greedy width gives. Its second layout byte has \
+                    bit 7 (lines run past the width) and the width 72. They also write a \
+                    checkmate with `+`: the second game ends `18.Kd2+`, a mate, and its \
+                    layout record has a third byte with bit 0 set (its lines are greedy, \
+                    width 82). Neither game needs a text patch. The moves are those of \
+                    Savrov - Alekhine, Moscow 1906, and Edward Lasker - Thomas, London \
+                    1912.",
+            pgn: "[Event \"Spec ChessBase\"]\r\n[Site \"Moscow\"]\r\n[Date \"1906.??.??\"]\r\n\
+                  [Round \"?\"]\r\n[White \"Savrov\"]\r\n[Black \"Alekhine, Alexander\"]\r\n\
+                  [Result \"0-1\"]\r\n\r\n\
+                  1.e4 e5 2.f4 Bc5 3.Nf3 d6 4.c3 Bg4 5.Be2 Bxf3 6.Bxf3 Nc6 7.b4 Bb6 8.b5 Nce7\r\n\
+                  9.d4 exd4 10.cxd4 Nf6 11.O-O O-O 12.Bb2 d5 13.e5 Nd7 14.Nc3 c6 15.Qd3 Ng6\r\n\
+                  16.g3 f5 17.Kh1 Qe7 18.Nxd5 cxd5 19.Bxd5+ Kh8 20.Ba3 Qd8 21.Bxb7 Rb8 22.Bxf8 Ndxf8\r\n\
+                  23.Bc6 Qxd4 24.Qxf5 Ne7 25.Qc2 Rc8 26.Rad1 Qb4 27.Rb1 Qa5 28.Rf3 Nxc6 29.Rc3 Rd8\r\n\
+                  30.bxc6 Qd5+ 31.Qg2 Qd1+ 32.Qf1 Qd5+ 33.Qf3 Qxa2 34.Rd1 Rxd1+ 35.Qxd1 Ne6\r\n\
+                  36.Qf3 Qb1+ 37.Kg2 g6 38.Qd3 Qg1+ 39.Kh3 h5 40.Qc4 Qd1 41.Rc1 Qg4+ 42.Kg2 h4\r\n\
+                  43.Qf1 g5 44.Qd1 Nxf4+ 45.Kh1  0-1\r\n\r\n\
+                  [Event \"Spec ChessBase\"]\r\n[Site \"London\"]\r\n[Date \"1912.??.??\"]\r\n\
+                  [Round \"?\"]\r\n[White \"Lasker, Edward\"]\r\n[Black \"Thomas, George Alan\"]\r\n\
+                  [Result \"1-0\"]\r\n\r\n\
+                  1.d4 e6 2.Nf3 f5 3.Nc3 Nf6 4.Bg5 Be7 5.Bxf6 Bxf6 6.e4 fxe4 7.Nxe4 b6 8.Ne5 O-O\r\n\
+                  9.Bd3 Bb7 10.Qh5 Qe7 11.Qxh7+ Kxh7 12.Nxf6+ Kh6 13.Neg4+ Kg5 14.h4+ Kf4 15.g3+ Kf3\r\n\
+                  16.Be2+ Kg2 17.Rh2+ Kg1 18.Kd2+  1-0\r\n\r\n"
+                .to_string(),
+        },
+        BridgeVector {
             name: "text-pair-per-line",
             title: "an engine-tournament game: one move pair per line, an engine comment after every move (extension kinds 0x07 and 0x14)",
             about: "Engine-tournament archives (TCEC, cutechess) write one move pair per \
@@ -1542,10 +1573,25 @@ impl RecordWalk {
                     if f2 & 0x40 != 0 {
                         set.push("a comment right after a move stays on its line".to_string());
                     }
+                    if f2 & 0x80 != 0 {
+                        set.push(
+                            "lines run past the width (a word starts a new line once \
+                             the line holds `width` bytes)"
+                                .to_string(),
+                        );
+                    }
                     self.put(
                         1,
                         format!("second layout flags 0x{f2:02x}: {}", set.join(", ")),
                     );
+                }
+                if let Some(&f3) = payload.get(self.used - 3) {
+                    let set = if f3 & 1 != 0 {
+                        "a checkmate ends in `+`"
+                    } else {
+                        "none"
+                    };
+                    self.put(1, format!("third layout flags 0x{f3:02x}: {set}"));
                 }
             }
             ext::VERBATIM => self.text(payload, "text kept as read"),

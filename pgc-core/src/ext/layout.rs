@@ -54,6 +54,14 @@ pub struct Layout {
     /// width (TCEC archives keep each engine comment, hundreds of bytes,
     /// with its move).
     pub comment_glued: bool,
+    /// Lines run past `width`: a word starts a new line only once the line
+    /// holds `width` bytes or more (ChessBase's exports, as pgnmentor
+    /// serves them, break once a line holds 72), instead of where the word
+    /// would make it longer than `width`.
+    pub overrun: bool,
+    /// A checkmating move ends in `+`, not `#` (ChessBase's exports, as
+    /// pgnmentor serves them).
+    pub mate_as_check: bool,
     /// Spaces (0 to 3) before the line end that starts a move's line under
     /// `ply_per_line` or `move_per_line` (early TCEC archives end each such
     /// line with two).
@@ -80,6 +88,8 @@ impl Layout {
         pair_words: false,
         ply_per_line: false,
         comment_glued: false,
+        overrun: false,
+        mate_as_check: false,
         line_end_spaces: 0,
         trailer: 2,
     };
@@ -106,22 +116,28 @@ impl Layout {
         out.push(flags);
         put_varint(out, self.width);
         out.push(self.trailer);
-        // A second flags byte, only when one of its flags is set.
+        // A second flags byte, only when one of its flags or of the third
+        // byte's is set; the third only when one of its flags is.
+        let flags3 = u8::from(self.mate_as_check);
         let flags2 = u8::from(self.glued_numbers)
             | u8::from(self.pair_words) << 1
             | u8::from(self.ply_per_line) << 2
             | (self.line_end_spaces & 3) << 3
             | u8::from(self.cr && !self.crlf) << 5
-            | u8::from(self.comment_glued) << 6;
-        if flags2 != 0 {
+            | u8::from(self.comment_glued) << 6
+            | u8::from(self.overrun) << 7;
+        if flags2 != 0 || flags3 != 0 {
             out.push(flags2);
+        }
+        if flags3 != 0 {
+            out.push(flags3);
         }
     }
 
     /// Reads a LAYOUT payload: flags, width (LEB128 of at most 32 bits),
-    /// trailer, and an optional second flags byte with only bits 0–6 used
-    /// (bit 5, a CR alone, only without bit 0 of the first, CR LF); nothing
-    /// after it.
+    /// trailer, an optional second flags byte (bit 5, a CR alone, only
+    /// without bit 0 of the first, CR LF) and after it an optional third
+    /// (only bit 0 used); nothing after them.
     ///
     /// # Errors
     /// A [`PayloadError`] at the first byte that does not fit.
@@ -138,21 +154,32 @@ impl Layout {
         let trailer = byte(at, "the trailer byte")?;
         let flags2 = match payload.get(at + 1) {
             None => 0,
-            Some(&f) if f & !0x7f == 0 && !(f & 0x20 != 0 && flags & 1 != 0) => f,
+            Some(&f) if !(f & 0x20 != 0 && flags & 1 != 0) => f,
             Some(&f) => {
                 return Err(PayloadError {
                     at: at + 1,
-                    expected: "a second flags byte with only bits 0-6 set, and bit 5 \
-                               (CR alone) only without bit 0 of the first (CR LF)",
+                    expected: "a second flags byte with bit 5 (CR alone) only \
+                               without bit 0 of the first (CR LF)",
                     found: Found::Byte(f),
                 });
             }
         };
-        if payload.len() > at + 2 {
+        let flags3 = match payload.get(at + 2) {
+            None => 0,
+            Some(&f) if f & !1 == 0 => f,
+            Some(&f) => {
+                return Err(PayloadError {
+                    at: at + 2,
+                    expected: "a third flags byte with only bit 0 set",
+                    found: Found::Byte(f),
+                });
+            }
+        };
+        if payload.len() > at + 3 {
             return Err(PayloadError {
-                at: at + 2,
+                at: at + 3,
                 expected: "the end of the payload after the flags",
-                found: Found::Trailing(payload.len() - at - 2),
+                found: Found::Trailing(payload.len() - at - 3),
             });
         }
         Ok(Layout {
@@ -169,6 +196,8 @@ impl Layout {
             pair_words: flags2 & 2 != 0,
             ply_per_line: flags2 & 4 != 0,
             comment_glued: flags2 & 0x40 != 0,
+            overrun: flags2 & 0x80 != 0,
+            mate_as_check: flags3 & 1 != 0,
             line_end_spaces: (flags2 >> 3) & 3,
             width,
             trailer,
@@ -204,12 +233,14 @@ mod tests {
             pair_words: true,
             ply_per_line: true,
             comment_glued: true,
+            overrun: true,
+            mate_as_check: true,
             line_end_spaces: 2,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b1111_1111, 0, 1, 0b101_0111]);
+        assert_eq!(p, [0b1111_1111, 0, 1, 0b1101_0111, 1]);
         assert_eq!(Layout::from_payload(&p), Ok(l));
         let mut p = Vec::new();
         Layout {
@@ -217,6 +248,8 @@ mod tests {
             pair_words: false,
             ply_per_line: false,
             comment_glued: false,
+            overrun: false,
+            mate_as_check: false,
             line_end_spaces: 0,
             ..l
         }
@@ -229,10 +262,21 @@ mod tests {
                 pair_words: false,
                 ply_per_line: false,
                 comment_glued: false,
+                overrun: false,
+                mate_as_check: false,
                 line_end_spaces: 0,
                 ..l
             })
         );
+        // The third byte alone: a second of zero before it.
+        let mate = Layout {
+            mate_as_check: true,
+            ..Layout::EXPORT
+        };
+        let mut p = Vec::new();
+        mate.to_payload(&mut p);
+        assert_eq!(p, [0, 79, 2, 0, 1]);
+        assert_eq!(Layout::from_payload(&p), Ok(mate));
         assert_eq!(Layout::from_payload(&[1]).unwrap_err().at, 1);
         // A CR alone: bit 5 of the second byte, and a newline of one CR.
         let cr = Layout {
@@ -259,10 +303,14 @@ mod tests {
         assert_eq!(e(&[0]), (1, Found::End));
         assert_eq!(e(&[0, 0x80]), (2, Found::End));
         assert_eq!(e(&[0, 79]), (2, Found::End));
-        assert_eq!(e(&[0, 79, 2, 0x80]), (3, Found::Byte(0x80)));
+        assert_eq!(
+            Layout::from_payload(&[0, 72, 2, 0x80]).map(|l| (l.overrun, l.width)),
+            Ok((true, 72))
+        );
         // CR alone and CR LF at once.
         assert_eq!(e(&[1, 79, 2, 0x20]), (3, Found::Byte(0x20)));
-        assert_eq!(e(&[0, 79, 2, 1, 0]), (4, Found::Trailing(1)));
+        assert_eq!(e(&[0, 79, 2, 1, 2]), (4, Found::Byte(2)));
+        assert_eq!(e(&[0, 79, 2, 1, 0, 0]), (5, Found::Trailing(1)));
         assert_eq!(
             e(&[0, 0xff, 0xff, 0xff, 0xff, 0xff, 2]),
             (5, Found::Byte(0xff))

@@ -59,6 +59,7 @@ struct Used {
     numbers: bool,
     number_after_comment: bool,
     glyphs: bool,
+    mate: bool,
 }
 
 /// Renders a game while it is read and finds its layout.
@@ -313,7 +314,17 @@ impl LayoutTracker {
         }
         self.consume_gap(broke);
         self.moves += 1;
-        let want = want_suffix();
+        let mut want = want_suffix();
+        if let [b'#'] = want {
+            if !self.used.mate {
+                // The first checkmate: `#`, or `+` as ChessBase writes it.
+                self.used.mate = true;
+                self.writer.layout_mut().mate_as_check = matches!(suffix, [b'+']);
+            }
+            if self.writer.layout().mate_as_check {
+                want = b"+";
+            }
+        }
         if canonical && same_suffix(suffix, want) {
             self.writer.san(&mut self.render, number, white, token);
         } else {

@@ -748,6 +748,76 @@ fn pgnmentor_style_glued_pairs_and_a_gap_before_the_result() {
     assert_eq!(layout.width, want);
 }
 
+/// Line filling as ChessBase's exports do it, written here apart from
+/// the export writer: a word goes on the next line once the line holds
+/// `threshold` bytes or more, and lines run past it.
+fn fill_past(words: &[String], threshold: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for w in words {
+        if line.len() >= threshold {
+            lines.push(std::mem::take(&mut line));
+        } else if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    lines.push(line);
+    lines
+}
+
+#[test]
+fn lines_that_run_past_a_threshold_are_one_layout_bit() {
+    // pgnmentor's files: a line breaks once it holds 72 bytes, so lines
+    // longer than 79 stand beside lines broken shorter, which no greedy
+    // width gives. The threshold is the first from 72 that gives such
+    // lines for this game.
+    let w = words(true, true);
+    let t = (72..80)
+        .find(|&t| (1..200).all(|g| fill(&w, g) != fill_past(&w, t)))
+        .expect("a threshold no greedy width imitates");
+    let lines = fill_past(&w, t);
+    let mut text = game_text(&lines, "\r\n", "1/2-1/2");
+    let at = text.rfind("\r\n\r\n").unwrap();
+    text.insert_str(at, "  1/2-1/2");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    assert!(
+        layout.overrun && layout.pair_words && layout.result_gap,
+        "{layout:?}"
+    );
+    // A threshold that gives the same lines is stored: 72 where it does.
+    assert_eq!(fill_past(&w, layout.width as usize), lines);
+    if fill_past(&w, 72) == lines {
+        assert_eq!(layout.width, 72);
+    }
+}
+
+#[test]
+fn a_checkmate_written_with_a_plus_is_one_layout_bit() {
+    // Fool's mate as ChessBase writes it: `Qh4+`.
+    let text = format!(
+        "{}\n1. f3 e5 2. g4 Qh4+ 0-1\n\n",
+        STR_TAGS.replace("1-0", "0-1")
+    );
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch && layout.mate_as_check, "{layout:?}");
+    assert_eq!(
+        crate::layout::Layout {
+            mate_as_check: false,
+            ..layout
+        },
+        crate::layout::Layout::EXPORT
+    );
+    // Written `#`: the export layout.
+    assert_eq!(layout_of(&text.replace("Qh4+", "Qh4#")), (None, false));
+    // A later mate written the other way takes a text patch.
+    let (layout, patch) = layout_of(&text.replace("Qh4+", "Qh4+ (2... Qh4#)"));
+    assert!(patch && layout.expect("a layout record").mate_as_check);
+}
+
 #[test]
 fn one_move_pair_per_line_with_comments() {
     let sans: Vec<&str> = LONG_GAME.split_whitespace().take(12).collect();
