@@ -266,7 +266,18 @@ fn every_vector_replays_to_its_pgn_moves() {
         let expected = pgn_tokens(&pgn);
         assert_eq!(walked.len(), expected.len(), "{name}: number of games");
         for (i, (w, e)) in walked.iter().zip(&expected).enumerate() {
-            assert_eq!(w, e, "{name}: game {}", i + 1);
+            // A checkmate the text writes with `+` (a layout bit of
+            // ChessBase's exports) is the walker's `#`.
+            let w: Vec<String> = w
+                .iter()
+                .zip(e)
+                .map(|(w, e)| match w.strip_suffix('#') {
+                    Some(body) if *e == format!("{body}+") => e.clone(),
+                    _ => w.clone(),
+                })
+                .chain(w.iter().skip(e.len()).cloned())
+                .collect();
+            assert_eq!(&w, e, "{name}: game {}", i + 1);
         }
     }
 }
