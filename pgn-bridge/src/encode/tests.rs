@@ -734,18 +734,24 @@ fn classic_mac_line_ends_need_only_the_layout() {
 fn pgnmentor_style_glued_pairs_and_a_gap_before_the_result() {
     // Move pairs as units, glued numbers, lines up to 80, two spaces
     // before the result (which stays on the last line).
-    let lines = fill(&words(true, true), 80);
-    let mut text = game_text(&lines, "\r\n", "1/2-1/2");
-    let at = text.rfind("\r\n\r\n").unwrap();
-    text.insert_str(at, "  1/2-1/2");
-    let (layout, patch) = layout_of(&text);
-    let layout = layout.expect("a layout record");
-    assert!(!patch, "{layout:?}");
+    let layout = pgnmentor_layout(&fill(&words(true, true), 80));
     assert!(layout.crlf && layout.glued_numbers && layout.pair_words && layout.result_gap);
     // 79 when it breaks the same lines as 80.
     let w = words(true, true);
     let want = if fill(&w, 79) == fill(&w, 80) { 79 } else { 80 };
     assert_eq!(layout.width, want);
+}
+
+/// The layout of a pgnmentor-style game of `lines` (CR LF, two spaces
+/// before the result), which must need no text patch.
+fn pgnmentor_layout(lines: &[String]) -> crate::layout::Layout {
+    let mut text = game_text(lines, "\r\n", "1/2-1/2");
+    let at = text.rfind("\r\n\r\n").unwrap();
+    text.insert_str(at, "  1/2-1/2");
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch, "{layout:?}");
+    layout
 }
 
 /// Line filling as ChessBase's exports do it, written here apart from
@@ -777,12 +783,7 @@ fn lines_that_run_past_a_threshold_are_one_layout_bit() {
         .find(|&t| (1..200).all(|g| fill(&w, g) != fill_past(&w, t)))
         .expect("a threshold no greedy width imitates");
     let lines = fill_past(&w, t);
-    let mut text = game_text(&lines, "\r\n", "1/2-1/2");
-    let at = text.rfind("\r\n\r\n").unwrap();
-    text.insert_str(at, "  1/2-1/2");
-    let (layout, patch) = layout_of(&text);
-    let layout = layout.expect("a layout record");
-    assert!(!patch, "{layout:?}");
+    let layout = pgnmentor_layout(&lines);
     assert!(
         layout.overrun && layout.pair_words && layout.result_gap,
         "{layout:?}"
