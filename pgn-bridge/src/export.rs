@@ -19,7 +19,8 @@
 //!   be longer than 79, whatever the width; a comment right after a move
 //!   stays on the move's line when the layout says so (`comment_glued`);
 //! - `N.` before every white move, `N...` before a black move that starts the
-//!   movetext or a variation or follows a comment, NAG or variation (8.2.2.2);
+//!   movetext or a variation or follows a comment, NAG or variation (8.2.2.2;
+//!   after a comment or a NAG as the layout says);
 //! - a comment is one token `{text}` with its text exactly as stored; line
 //!   breaks inside it are its own (a long comment is never re-wrapped, so
 //!   comment text survives any number of round trips unchanged);
@@ -52,6 +53,9 @@ pub struct ExportWriter {
     /// A comment stood since the last move: the next black move needs
     /// `N...` when the layout says numbers follow comments.
     after_comment: bool,
+    /// A NAG stood since the last move: the next black move needs `N...`
+    /// when the layout says numbers follow NAGs.
+    after_nag: bool,
     /// A move was written in the game (a move after it may start its own
     /// line).
     moved: bool,
@@ -183,6 +187,7 @@ impl ExportWriter {
             after_white: false,
             black_number: true,
             after_comment: false,
+            after_nag: false,
             moved: false,
             tags: false,
             word_is_move: false,
@@ -206,6 +211,7 @@ impl ExportWriter {
         self.after_white = false;
         self.black_number = true;
         self.after_comment = false;
+        self.after_nag = false;
         self.moved = false;
         self.tags = false;
         self.word_is_move = false;
@@ -387,6 +393,7 @@ impl ExportWriter {
         self.after_white = white;
         self.black_number = false;
         self.after_comment = false;
+        self.after_nag = false;
         self.moved = true;
         self.word_is_move = true;
     }
@@ -424,13 +431,23 @@ impl ExportWriter {
     /// Whether a move by White (`white`) or Black gets its move number
     /// here (8.2.2.2).
     pub(crate) fn numbers(&self, white: bool) -> bool {
-        white || self.black_number || (self.after_comment && self.layout.number_after_comment)
+        white
+            || self.black_number
+            || (self.after_comment && self.layout.number_after_comment)
+            || (self.after_nag && self.layout.number_after_nag)
     }
 
     /// Whether the number of a black move here depends on the layout's
     /// `number_after_comment`.
     pub(crate) fn black_after_comment(&self) -> bool {
         self.after_comment && !self.black_number
+    }
+
+    /// Whether the number of a black move here depends on the layout's
+    /// `number_after_nag` (a NAG, and no variation, since the white move;
+    /// after a comment too, with `number_after_comment`).
+    pub(crate) fn black_after_nag(&self) -> bool {
+        self.after_nag && !self.black_number
     }
 
     /// A NAG (`$n`, or a glyph glued to the move when the layout says so).
@@ -446,7 +463,7 @@ impl ExportWriter {
                 self.token(out, &buf[..n]);
             }
         }
-        self.black_number = true;
+        self.after_nag = true;
     }
 
     /// A brace comment with its text exactly as stored.

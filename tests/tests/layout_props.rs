@@ -51,6 +51,9 @@ struct Style {
     overrun: bool,
     /// A checkmate written with `+` (ChessBase).
     mate_plus: bool,
+    /// A NAG interrupts the move numbers as a comment does (8.2.2.2); not
+    /// so in ChessBase's exports.
+    nag_numbers: bool,
     /// Blank lines between the tags and the movetext.
     gap_lines: usize,
     /// Comments, NAGs, variations written at all.
@@ -483,7 +486,7 @@ fn write_line(
             if w.rng.gen_bool(0.06) {
                 let nag = w.rng.gen_range(1..=200);
                 w.token(&format!("${nag}"));
-                interrupted = true;
+                interrupted |= w.style.nag_numbers;
             }
             if w.rng.gen_bool(0.08) {
                 w.comment();
@@ -535,6 +538,7 @@ fn random_file(rng: &mut StdRng) -> (Vec<u8>, Vec<Vec<Move>>, u64) {
         glued_notes: rng.gen_bool(0.3),
         overrun: false,
         mate_plus: rng.gen_bool(0.2),
+        nag_numbers: rng.gen_bool(0.7),
     };
     let style = if style.width > 0 && rng.gen_bool(0.25) {
         Style {

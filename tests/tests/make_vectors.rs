@@ -1223,9 +1223,10 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                     move pair: the first game has lines of 82 and 80 bytes beside a line \
                     broken at 73, which no greedy width gives. Its second layout byte has \
                     bit 7 (lines run past the width) and the width 72. They also write a \
-                    checkmate with `+`: the second game ends `18.Kd2+`, a mate, and its \
-                    layout record has a third byte with bit 0 set (its lines are greedy, \
-                    width 82). Neither game needs a text patch. The moves are those of \
+                    checkmate with `+`, and no move number before a black move after a \
+                    NAG: the second game ends `18.Kd2+`, a mate, and has `11.Qxh7+ $1 \
+                    Kxh7`; its layout record has a third byte with bits 0 and 1 set (its \
+                    lines are greedy, width 85). Neither game needs a text patch. The moves are those of \
                     Savrov - Alekhine, Moscow 1906, and Edward Lasker - Thomas, London \
                     1912.",
             pgn: "[Event \"Spec ChessBase\"]\r\n[Site \"Moscow\"]\r\n[Date \"1906.??.??\"]\r\n\
@@ -1242,7 +1243,7 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                   [Round \"?\"]\r\n[White \"Lasker, Edward\"]\r\n[Black \"Thomas, George Alan\"]\r\n\
                   [Result \"1-0\"]\r\n\r\n\
                   1.d4 e6 2.Nf3 f5 3.Nc3 Nf6 4.Bg5 Be7 5.Bxf6 Bxf6 6.e4 fxe4 7.Nxe4 b6 8.Ne5 O-O\r\n\
-                  9.Bd3 Bb7 10.Qh5 Qe7 11.Qxh7+ Kxh7 12.Nxf6+ Kh6 13.Neg4+ Kg5 14.h4+ Kf4 15.g3+ Kf3\r\n\
+                  9.Bd3 Bb7 10.Qh5 Qe7 11.Qxh7+ $1 Kxh7 12.Nxf6+ Kh6 13.Neg4+ Kg5 14.h4+ Kf4 15.g3+ Kf3\r\n\
                   16.Be2+ Kg2 17.Rh2+ Kg1 18.Kd2+  1-0\r\n\r\n"
                 .to_string(),
         },
@@ -1586,12 +1587,17 @@ impl RecordWalk {
                     );
                 }
                 if let Some(&f3) = payload.get(self.used - 3) {
-                    let set = if f3 & 1 != 0 {
-                        "a checkmate ends in `+`"
-                    } else {
-                        "none"
-                    };
-                    self.put(1, format!("third layout flags 0x{f3:02x}: {set}"));
+                    let mut set = Vec::new();
+                    if f3 & 1 != 0 {
+                        set.push("a checkmate ends in `+`");
+                    }
+                    if f3 & 2 != 0 {
+                        set.push("no `N...` after a NAG");
+                    }
+                    self.put(
+                        1,
+                        format!("third layout flags 0x{f3:02x}: {}", set.join(", ")),
+                    );
                 }
             }
             ext::VERBATIM => self.text(payload, "text kept as read"),

@@ -62,6 +62,9 @@ pub struct Layout {
     /// A checkmating move ends in `+`, not `#` (ChessBase's exports, as
     /// pgnmentor serves them).
     pub mate_as_check: bool,
+    /// Write `N...` before a black move that follows a NAG (section
+    /// 8.2.2.2: "intervening annotation"). ChessBase's exports do not.
+    pub number_after_nag: bool,
     /// Spaces (0 to 3) before the line end that starts a move's line under
     /// `ply_per_line` or `move_per_line` (early TCEC archives end each such
     /// line with two).
@@ -90,6 +93,7 @@ impl Layout {
         comment_glued: false,
         overrun: false,
         mate_as_check: false,
+        number_after_nag: true,
         line_end_spaces: 0,
         trailer: 2,
     };
@@ -118,7 +122,7 @@ impl Layout {
         out.push(self.trailer);
         // A second flags byte, only when one of its flags or of the third
         // byte's is set; the third only when one of its flags is.
-        let flags3 = u8::from(self.mate_as_check);
+        let flags3 = u8::from(self.mate_as_check) | u8::from(!self.number_after_nag) << 1;
         let flags2 = u8::from(self.glued_numbers)
             | u8::from(self.pair_words) << 1
             | u8::from(self.ply_per_line) << 2
@@ -137,7 +141,7 @@ impl Layout {
     /// Reads a LAYOUT payload: flags, width (LEB128 of at most 32 bits),
     /// trailer, an optional second flags byte (bit 5, a CR alone, only
     /// without bit 0 of the first, CR LF) and after it an optional third
-    /// (only bit 0 used); nothing after them.
+    /// (only bits 0 and 1 used); nothing after them.
     ///
     /// # Errors
     /// A [`PayloadError`] at the first byte that does not fit.
@@ -166,11 +170,11 @@ impl Layout {
         };
         let flags3 = match payload.get(at + 2) {
             None => 0,
-            Some(&f) if f & !1 == 0 => f,
+            Some(&f) if f & !3 == 0 => f,
             Some(&f) => {
                 return Err(PayloadError {
                     at: at + 2,
-                    expected: "a third flags byte with only bit 0 set",
+                    expected: "a third flags byte with only bits 0 and 1 set",
                     found: Found::Byte(f),
                 });
             }
@@ -198,6 +202,7 @@ impl Layout {
             comment_glued: flags2 & 0x40 != 0,
             overrun: flags2 & 0x80 != 0,
             mate_as_check: flags3 & 1 != 0,
+            number_after_nag: flags3 & 2 == 0,
             line_end_spaces: (flags2 >> 3) & 3,
             width,
             trailer,
@@ -235,12 +240,13 @@ mod tests {
             comment_glued: true,
             overrun: true,
             mate_as_check: true,
+            number_after_nag: false,
             line_end_spaces: 2,
             trailer: 1,
         };
         let mut p = Vec::new();
         l.to_payload(&mut p);
-        assert_eq!(p, [0b1111_1111, 0, 1, 0b1101_0111, 1]);
+        assert_eq!(p, [0b1111_1111, 0, 1, 0b1101_0111, 3]);
         assert_eq!(Layout::from_payload(&p), Ok(l));
         let mut p = Vec::new();
         Layout {
@@ -250,6 +256,7 @@ mod tests {
             comment_glued: false,
             overrun: false,
             mate_as_check: false,
+            number_after_nag: true,
             line_end_spaces: 0,
             ..l
         }
@@ -264,6 +271,7 @@ mod tests {
                 comment_glued: false,
                 overrun: false,
                 mate_as_check: false,
+                number_after_nag: true,
                 line_end_spaces: 0,
                 ..l
             })
@@ -309,7 +317,7 @@ mod tests {
         );
         // CR alone and CR LF at once.
         assert_eq!(e(&[1, 79, 2, 0x20]), (3, Found::Byte(0x20)));
-        assert_eq!(e(&[0, 79, 2, 1, 2]), (4, Found::Byte(2)));
+        assert_eq!(e(&[0, 79, 2, 1, 4]), (4, Found::Byte(4)));
         assert_eq!(e(&[0, 79, 2, 1, 0, 0]), (5, Found::Trailing(1)));
         assert_eq!(
             e(&[0, 0xff, 0xff, 0xff, 0xff, 0xff, 2]),

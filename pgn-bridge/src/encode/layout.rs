@@ -60,6 +60,7 @@ struct Used {
     number_after_comment: bool,
     glyphs: bool,
     mate: bool,
+    number_after_nag: bool,
 }
 
 /// Renders a game while it is read and finds its layout.
@@ -267,6 +268,13 @@ impl LayoutTracker {
             // The first black move after a comment: does the text number it?
             self.used.number_after_comment = true;
             self.writer.layout_mut().number_after_comment = g.number;
+        }
+        if !white && self.writer.black_after_nag() && !self.used.number_after_nag {
+            // The first black move after a NAG: does the text number it?
+            // (ChessBase does not.) After a comment too, the text's choice
+            // is given by this fact and `number_after_comment` alike.
+            self.used.number_after_nag = true;
+            self.writer.layout_mut().number_after_nag = g.number;
         }
         let numbered = self.writer.numbers(white);
         if numbered && !self.used.numbers {

@@ -820,6 +820,34 @@ fn a_checkmate_written_with_a_plus_is_one_layout_bit() {
 }
 
 #[test]
+fn no_move_number_after_a_nag_is_one_layout_bit() {
+    // ChessBase writes no `N...` before a black move after a NAG.
+    let text = format!(
+        "{}\n1. e4 $1 e5 2. Nf3 $6 Nc6 3. Bb5 $14 a6 *\n\n",
+        STR_TAGS.replace("1-0", "*")
+    );
+    let (layout, patch) = layout_of(&text);
+    let layout = layout.expect("a layout record");
+    assert!(!patch && !layout.number_after_nag, "{layout:?}");
+    assert_eq!(
+        crate::layout::Layout {
+            number_after_nag: true,
+            ..layout
+        },
+        crate::layout::Layout::EXPORT
+    );
+    // With the numbers (8.2.2.2): the export layout.
+    let numbered = text
+        .replace("$1 e5", "$1 1... e5")
+        .replace("$6 Nc6", "$6 2... Nc6")
+        .replace("$14 a6", "$14 3... a6");
+    assert_eq!(layout_of(&numbered), (None, false));
+    // A comment after the NAG keeps its own rule: numbered, no patch.
+    let (layout, patch) = layout_of(&text.replace("$6 Nc6", "$6 {a comment} 2... Nc6"));
+    assert!(!patch && !layout.expect("a layout record").number_after_nag);
+}
+
+#[test]
 fn one_move_pair_per_line_with_comments() {
     let sans: Vec<&str> = LONG_GAME.split_whitespace().take(12).collect();
     let lines: Vec<String> = sans
@@ -905,11 +933,12 @@ fn glyphs_and_a_narrow_line() {
     // The width that breaks the first line where the text does: its length.
     assert_eq!(layout.width, "1. e4! 1... e5?? 2. Nf3".len() as u32);
     assert!(!patch);
-    // Without the number the export writer writes, a text patch.
+    // Without the number: a layout bit, no text patch.
     let text = text.replace("1... ", "");
     let (layout, patch) = layout_of(&text);
-    assert!(layout.expect("a layout record").glyphs);
-    assert!(patch);
+    let layout = layout.expect("a layout record");
+    assert!(layout.glyphs && !layout.number_after_nag);
+    assert!(!patch);
 }
 
 #[test]
