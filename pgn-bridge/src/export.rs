@@ -443,9 +443,10 @@ impl ExportWriter {
         self.after_comment && !self.black_number
     }
 
-    /// Whether the number of a black move here depends on the layout's
+    /// Whether the number of a black move here may depend on the layout's
     /// `number_after_nag` (a NAG, and no variation, since the white move;
-    /// after a comment too, with `number_after_comment`).
+    /// after a comment too, where `number_after_comment` does not number
+    /// it).
     pub(crate) fn black_after_nag(&self) -> bool {
         self.after_nag && !self.black_number
     }

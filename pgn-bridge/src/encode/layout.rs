@@ -270,11 +270,15 @@ impl LayoutTracker {
             self.writer.layout_mut().number_after_comment = g.number;
         }
         if !white && self.writer.black_after_nag() && !self.used.number_after_nag {
-            // The first black move after a NAG: does the text number it?
-            // (ChessBase does not.) After a comment too, the text's choice
-            // is given by this fact and `number_after_comment` alike.
-            self.used.number_after_nag = true;
-            self.writer.layout_mut().number_after_nag = g.number;
+            // The first black move after a NAG whose number the fact
+            // decides: does the text number it? (ChessBase does not.) After
+            // a comment that numbers the move, the fact is not used yet.
+            let by_comment =
+                self.writer.black_after_comment() && self.writer.layout().number_after_comment;
+            if !by_comment {
+                self.used.number_after_nag = true;
+                self.writer.layout_mut().number_after_nag = g.number;
+            }
         }
         let numbered = self.writer.numbers(white);
         if numbered && !self.used.numbers {

@@ -842,8 +842,11 @@ fn no_move_number_after_a_nag_is_one_layout_bit() {
         .replace("$6 Nc6", "$6 2... Nc6")
         .replace("$14 a6", "$14 3... a6");
     assert_eq!(layout_of(&numbered), (None, false));
-    // A comment after the NAG keeps its own rule: numbered, no patch.
+    // A comment after the NAG keeps its own rule: numbered, no patch;
+    // also where it comes first, before any NAG alone.
     let (layout, patch) = layout_of(&text.replace("$6 Nc6", "$6 {a comment} 2... Nc6"));
+    assert!(!patch && !layout.expect("a layout record").number_after_nag);
+    let (layout, patch) = layout_of(&text.replace("$1 e5", "$1 {a comment} 1... e5"));
     assert!(!patch && !layout.expect("a layout record").number_after_nag);
 }
 
