@@ -326,16 +326,14 @@ impl LayoutTracker {
         }
         self.consume_gap(broke);
         self.moves += 1;
-        let mut want = want_suffix();
-        if let [b'#'] = want {
-            if !self.used.mate {
-                // The first checkmate: `#`, or `+` as ChessBase writes it.
-                self.used.mate = true;
-                self.writer.layout_mut().mate_as_check = matches!(suffix, [b'+']);
-            }
-            if self.writer.layout().mate_as_check {
-                want = b"+";
-            }
+        let want = want_suffix();
+        if let [b'#'] = want
+            && !self.used.mate
+        {
+            // The first checkmate: `#`, or `+` as ChessBase writes it (the
+            // writer spells it so).
+            self.used.mate = true;
+            self.writer.layout_mut().mate_as_check = matches!(suffix, [b'+']);
         }
         if canonical && same_suffix(suffix, want) {
             self.writer.san(&mut self.render, number, white, token);
