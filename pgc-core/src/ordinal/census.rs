@@ -561,26 +561,80 @@ impl<'a, P: Position> Census<'a, P> {
     /// count of the position's legal moves).
     #[inline]
     pub(crate) fn count_from(&mut self, class: usize) -> usize {
-        let mut n: usize = (class.min(PAWNS)..PAWNS).map(|c| self.count(c)).sum();
-        // The pawns on the files from the class's on, as whole target sets
-        // (a capture towards the a-file lands one file left of its pawn,
-        // one towards the h-file one file right).
-        let file = class.saturating_sub(PAWNS);
-        let from_file = |f: usize| {
-            let f = f.min(8);
-            Bitboard(((0xffu64 << f) & 0xff) * 0x0101_0101_0101_0101)
+        let mut n = 0;
+        if class == 0 {
+            n += self.count_role(0);
+        }
+        if class <= 1 {
+            n += self.count_king();
+        }
+        if class <= 2 {
+            n += self.count_role(2);
+        }
+        if class <= CASTLE {
+            n += self.count(CASTLE);
+        }
+        if class <= 4 {
+            n += self.count_role(4);
+        }
+        if class <= 5 {
+            n += self.count_role(5);
+        }
+        n + self.count_pawn_files(class.saturating_sub(PAWNS), 8)
+    }
+
+    /// How many legal moves the classes before `class` hold: the piece
+    /// classes one by one, then the pawns of the files before the class's
+    /// as whole target sets (no call per class or per file).
+    #[inline]
+    pub(crate) fn count_below(&mut self, class: usize) -> usize {
+        let mut n = 0;
+        if class > 0 {
+            n += self.count_role(0);
+        }
+        if class > 1 {
+            n += self.count_king();
+        }
+        if class > 2 {
+            n += self.count_role(2);
+        }
+        if class > CASTLE {
+            n += self.count(CASTLE);
+        }
+        if class > 4 {
+            n += self.count_role(4);
+        }
+        if class > 5 {
+            n += self.count_role(5);
+        }
+        if class > PAWNS {
+            n += self.count_pawn_files(0, class - PAWNS);
+        }
+        n
+    }
+
+    /// Legal moves of our pawns on the files `first..end` (`end` ≤ 8),
+    /// from the whole target sets: a capture towards the a-file lands one
+    /// file left of its pawn, one towards the h-file one file right.
+    #[inline(always)]
+    fn count_pawn_files(&mut self, first: usize, end: usize) -> usize {
+        // The files `first..end` (each bound clamped to 0..=8).
+        let files = |first: usize, end: usize| {
+            let (first, end) = (first.min(8), end.min(8));
+            let row = (0xffu64 << first) & !(0xffu64 << end) & 0xff;
+            Bitboard(row * 0x0101_0101_0101_0101)
         };
-        let pawns = self.ours(Role::Pawn) & from_file(file);
+        let here = files(first, end);
+        let pawns = self.ours(Role::Pawn) & here;
         if pawns.is_empty() {
-            return n;
+            return 0;
         }
         let s = self.pawn_sets();
-        let here = from_file(file);
         let single = s.single & here;
         let double = s.double & here;
-        let west = s.west & from_file(file.saturating_sub(1));
-        let east = s.east & from_file(file + 1);
-        n += single.count() + double.count() + west.count() + east.count();
+        let west = s.west & files(first.saturating_sub(1), end.saturating_sub(1));
+        let east = s.east & files(first + 1, end + 1);
+        let mut n = single.count() + double.count() + west.count() + east.count();
         if ((single | west | east) & Bitboard::BACKRANKS).any() {
             // A promotion is four moves.
             n += 3
@@ -1190,6 +1244,14 @@ mod tests {
             );
         }
         assert_eq!(Census::new(p).unwrap().count_from(0), legal.len(), "all");
+        for class in 0..=CLASSES {
+            let below = legal.iter().filter(|&&m| class_of(m) < class).count();
+            assert_eq!(
+                Census::new(p).unwrap().count_below(class),
+                below,
+                "below {class}"
+            );
+        }
         assert_eq!(
             Census::new(p).unwrap().has_legal_move(),
             !legal.is_empty(),

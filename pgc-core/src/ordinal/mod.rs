@@ -59,12 +59,6 @@ use key::{
     CASTLE, INDEX_MASK, KeyBuilder, PAWNS, class_of, class_of_first, key_text, san_key_plain,
 };
 
-/// Legal moves of classes before `class`, counted by `census`.
-#[inline]
-fn count_below<P: Position>(census: &mut Census<'_, P>, class: usize) -> usize {
-    (0..class).map(|c| census.count(c)).sum()
-}
-
 /// The `n`-th smallest of `keys` (`n < keys.len()`): insertion sort for the
 /// few keys of a typical class, quickselect beyond.
 #[inline]
@@ -228,7 +222,7 @@ pub(crate) fn find_canonical_census<'a, P: Position>(
         let to = square_of(f, r)?;
         match census.rank_plain(class, capture, to) {
             PlainRank::Found(m, n) => {
-                return Some((m, (count_below(&mut census, class) + n) as u8));
+                return Some((m, (census.count_below(class) + n) as u8));
             }
             PlainRank::Absent => return None,
             PlainRank::Keys => {}
@@ -258,7 +252,7 @@ pub(crate) fn find_canonical_census<'a, P: Position>(
     // Under the census bound, at most 255 moves precede one of at most 256.
     Some((
         census.to_move(class, key),
-        (count_below(&mut census, class) + below) as u8,
+        (census.count_below(class) + below) as u8,
     ))
 }
 
@@ -308,7 +302,7 @@ pub fn encode<P: Position>(pos: &P, m: Move) -> Result<u8, OrdinalError> {
         .ok_or(illegal)?
         & !INDEX_MASK;
     let below = keys.iter().filter(|&&k| k & !INDEX_MASK < key).count();
-    Ok((count_below(&mut census, class) + below) as u8)
+    Ok((census.count_below(class) + below) as u8)
 }
 
 /// The number of legal moves of `pos`, counted per SAN class from
