@@ -38,7 +38,7 @@ use shakmaty::{
     Bitboard, CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square, attacks,
 };
 
-use super::key::{CASTLE, KeyBuilder, MAX_ORDINALS, PAWNS, role_char};
+use super::key::{CASTLE, CLASSES, KeyBuilder, MAX_ORDINALS, PAWNS, role_char};
 use super::slider;
 
 /// The SAN sort keys of one class (see the module doc).
@@ -561,54 +561,44 @@ impl<'a, P: Position> Census<'a, P> {
     /// count of the position's legal moves).
     #[inline]
     pub(crate) fn count_from(&mut self, class: usize) -> usize {
-        let mut n = 0;
-        if class == 0 {
-            n += self.count_role(0);
-        }
-        if class <= 1 {
-            n += self.count_king();
-        }
-        if class <= 2 {
-            n += self.count_role(2);
-        }
-        if class <= CASTLE {
-            n += self.count(CASTLE);
-        }
-        if class <= 4 {
-            n += self.count_role(4);
-        }
-        if class <= 5 {
-            n += self.count_role(5);
-        }
-        n + self.count_pawn_files(class.saturating_sub(PAWNS), 8)
+        self.count_classes(class, CLASSES)
     }
 
-    /// How many legal moves the classes before `class` hold: the piece
-    /// classes one by one, then the pawns of the files before the class's
-    /// as whole target sets (no call per class or per file).
-    #[inline]
+    /// How many legal moves the classes before `class` hold. Out of line:
+    /// inlined, it took the encoder's move path out of its token handler
+    /// (0.9 % more instructions).
+    #[inline(never)]
     pub(crate) fn count_below(&mut self, class: usize) -> usize {
+        self.count_classes(0, class)
+    }
+
+    /// How many legal moves the classes `first..end` hold: the piece
+    /// classes one by one, then the pawns of those files as whole target
+    /// sets (no call per class or per file).
+    #[inline(always)]
+    fn count_classes(&mut self, first: usize, end: usize) -> usize {
+        let within = |class: usize| first <= class && class < end;
         let mut n = 0;
-        if class > 0 {
+        if within(0) {
             n += self.count_role(0);
         }
-        if class > 1 {
+        if within(1) {
             n += self.count_king();
         }
-        if class > 2 {
+        if within(2) {
             n += self.count_role(2);
         }
-        if class > CASTLE {
+        if within(CASTLE) {
             n += self.count(CASTLE);
         }
-        if class > 4 {
+        if within(4) {
             n += self.count_role(4);
         }
-        if class > 5 {
+        if within(5) {
             n += self.count_role(5);
         }
-        if class > PAWNS {
-            n += self.count_pawn_files(0, class - PAWNS);
+        if end > PAWNS {
+            n += self.count_pawn_files(first.saturating_sub(PAWNS), end - PAWNS);
         }
         n
     }
@@ -1222,7 +1212,7 @@ fn push(out: &mut Keys, key: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ordinal::key::{CLASSES, INDEX_MASK, class_of};
+    use crate::ordinal::key::{INDEX_MASK, class_of};
     use shakmaty::{Chess, fen::Fen};
 
     fn pos(fen: &str) -> Chess {
