@@ -1782,13 +1782,55 @@ impl RecordWalk {
                 }
             } else {
                 self.used = base + at;
-                let p = payload[at];
-                self.put(1, format!("stream {id} (numbers): predictor {p}"));
+                let byte = payload[at];
+                let (p, planes) = (byte & 0x7f, byte & 0x80 != 0);
+                let how = if planes {
+                    ", residuals in byte planes"
+                } else {
+                    ""
+                };
+                self.put(1, format!("stream {id} (numbers): predictor {p}{how}"));
                 at += 1;
                 let n = field(self, &mut at, "count");
                 assert_eq!(n as usize, need);
                 let mut values: Vec<i64> = Vec::new();
-                for i in 0..n as usize {
+                if planes {
+                    let (n, w) = (n as usize, usize::from(payload[at]));
+                    self.used = base + at;
+                    self.put(1, format!("{w} byte planes of {n} bytes"));
+                    at += 1;
+                    let mut zs = vec![0u64; n];
+                    for k in 0..w {
+                        for (i, z) in zs.iter_mut().enumerate() {
+                            *z |= u64::from(payload[at + k * n + i]) << (8 * k);
+                        }
+                    }
+                    for (i, &z) in zs.iter().enumerate() {
+                        let r = (z >> 1) as i64 ^ -((z & 1) as i64);
+                        let back = usize::from(p);
+                        let v = if p == 0 || i < back {
+                            r
+                        } else {
+                            values[i - back] + r
+                        };
+                        values.push(v);
+                    }
+                    for k in 0..w {
+                        self.used = base + at;
+                        let what = if k + 1 == w {
+                            let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                            format!(
+                                "plane {k}: byte {k} of each residual; values {}",
+                                list.join(" ")
+                            )
+                        } else {
+                            format!("plane {k}: byte {k} of each residual")
+                        };
+                        self.put(n, what);
+                        at += n;
+                    }
+                }
+                for i in 0..if planes { 0 } else { n as usize } {
                     let (z, zn) = leb(at);
                     let r = (z >> 1) as i64 ^ -((z & 1) as i64);
                     let back = p as usize;

@@ -50,6 +50,16 @@ pub(super) enum Predictor {
 /// Bit 7 of a product's scale: multiply by the power of ten.
 pub(super) const MULTIPLY: u8 = 0x80;
 
+/// Bit 7 of a predictor's first byte: the stream's residuals follow its
+/// count as byte planes (a width byte of 2 to 8, then the residuals'
+/// lowest bytes, then their next bytes, and so on) instead of one LEB128
+/// each (`spec/extensions-engine.md` section 5).
+pub(super) const PLANES: u8 = 0x80;
+
+/// The widest byte planes a reader accepts: a zig-zag residual of a value
+/// within ±10^18 takes at most 8 bytes.
+pub(super) const MAX_PLANES: u8 = 8;
+
 /// The residuals of [`Predictor::SpeedTime`] pack `δ + DELTA_BIAS` in
 /// their low six bits.
 const DELTA_BITS: u32 = 6;
@@ -182,15 +192,18 @@ impl Predictor {
         }
     }
 
-    fn write(self, out: &mut Vec<u8>) {
+    /// Writes the predictor; `planes`: with [`PLANES`] set in its first
+    /// byte.
+    fn write(self, out: &mut Vec<u8>, planes: bool) {
+        let flag = if planes { PLANES } else { 0 };
         match self {
-            Predictor::Value => out.push(0),
-            Predictor::Previous => out.push(1),
-            Predictor::TwoBack => out.push(2),
-            Predictor::Product { a, b, scale } => out.extend_from_slice(&[3, a, b, scale]),
-            Predictor::SpeedTime { a, b, scale } => out.extend_from_slice(&[5, a, b, scale]),
+            Predictor::Value => out.push(flag),
+            Predictor::Previous => out.push(1 | flag),
+            Predictor::TwoBack => out.push(2 | flag),
+            Predictor::Product { a, b, scale } => out.extend_from_slice(&[3 | flag, a, b, scale]),
+            Predictor::SpeedTime { a, b, scale } => out.extend_from_slice(&[5 | flag, a, b, scale]),
             Predictor::TwoBackLess { a, bias } => {
-                out.extend_from_slice(&[4, a]);
+                out.extend_from_slice(&[4 | flag, a]);
                 put_varint(out, zigzag(bias));
             }
         }
@@ -361,18 +374,45 @@ pub(super) fn write_numbers(
         // The hint is not a candidate here: a search without its bound.
         best = best_predictor(v, me, streams, usize::MAX, search);
     }
-    best.1.write(out);
-    put_varint(out, v.len() as u64);
+    let zs = &mut search.residuals;
+    zs.clear();
     for_residuals(v, best.1, streams, |r| {
-        put_varint(out, zigzag(r.unwrap_or(0)));
+        zs.push(zigzag(r.unwrap_or(0)));
         ControlFlow::Continue(())
     });
+    // Wide residuals go in byte planes: zstd codes all the literals of a
+    // block with one Huffman table, on which the LEB128 bytes of wide,
+    // evenly spread residuals cost more than their bits. Planes of two
+    // bytes or more, where they take at most 1.5 times the LEB128 bytes
+    // (a stream of mostly small residuals stays LEB128).
+    let width = zs.iter().map(|&z| plane_width(z)).max().unwrap_or(0);
+    let leb: usize = zs.iter().map(|&z| leb_len(z)).sum();
+    let planes = width >= 2 && 2 * zs.len() * width <= 3 * leb;
+    best.1.write(out, planes);
+    put_varint(out, v.len() as u64);
+    if planes {
+        out.push(width as u8);
+        for plane in 0..width {
+            out.extend(zs.iter().map(|&z| (z >> (8 * plane)) as u8));
+        }
+    } else {
+        for &z in zs.iter() {
+            put_varint(out, z);
+        }
+    }
     best.1
+}
+
+/// Bytes a zig-zag residual takes in a byte plane layout (0 for 0).
+fn plane_width(z: u64) -> usize {
+    (u64::BITS - z.leading_zeros()).div_ceil(8) as usize
 }
 
 /// Buffers of the predictor search, kept from stream to stream.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Search {
+    /// The zig-zag residuals of the stream being written.
+    residuals: Vec<u64>,
     /// Earlier numbers streams with as many values as the one searched.
     peers: Vec<u8>,
     /// The mean magnitude of each peer's values.

@@ -5,7 +5,7 @@ use super::limits::{MAX_EXPANSION, MAX_MOVES, MAX_NUMBER, MAX_STREAMS, MAX_TEMPL
 use super::moves::MovesFrom;
 use super::note::EngineNote;
 use super::number::NumberFormat;
-use super::predictor::{MULTIPLY, Predictor};
+use super::predictor::{MAX_PLANES, MULTIPLY, PLANES, Predictor};
 use super::stream::{StreamKind, TAG_LITERAL, TAG_MOVES, TAG_NUMBER};
 use crate::ext::cursor::{Bytes, unzigzag};
 use crate::ext::error::{Found, PayloadError};
@@ -201,7 +201,8 @@ impl GameNotesReader {
                 StreamKind::Numbers => {
                     let at = r.pos;
                     let kind_byte = r.byte("a predictor")?;
-                    let p = match kind_byte {
+                    let planes = kind_byte & PLANES != 0;
+                    let p = match kind_byte & !PLANES {
                         0 => Predictor::Value,
                         1 => Predictor::Previous,
                         2 => Predictor::TwoBack,
@@ -219,8 +220,12 @@ impl GameNotesReader {
                             b: r.byte("a stream")?,
                             scale: r.byte("a scale")?,
                         },
-                        b => {
-                            return Err(r.err_at(at, "a predictor 0 to 5", Found::Byte(b)));
+                        _ => {
+                            return Err(r.err_at(
+                                at,
+                                "a predictor 0 to 5 (0x80 to 0x85 with byte planes)",
+                                Found::Byte(kind_byte),
+                            ));
                         }
                     };
                     let at_count = r.pos;
@@ -259,11 +264,40 @@ impl GameNotesReader {
                             Found::Value(n as u64),
                         ));
                     }
+                    // Byte planes: the width, then `width` planes of `n` bytes
+                    // each, lowest first.
+                    let planes = if planes {
+                        let at = r.pos;
+                        let width = r.byte("a byte-plane width")?;
+                        if !(2..=MAX_PLANES).contains(&width) {
+                            return Err(r.err_at(
+                                at,
+                                "a byte-plane width of 2 to 8",
+                                Found::Byte(width),
+                            ));
+                        }
+                        let at = r.pos;
+                        let bytes = r.take(n * usize::from(width), "the residuals' byte planes")?;
+                        Some((at, bytes))
+                    } else {
+                        None
+                    };
                     let start = self.numbers.len();
                     self.numbers.reserve(n);
                     for j in 0..n {
-                        let at = r.pos;
-                        let res = unzigzag(r.u64("a number")?);
+                        let (at, z) = match planes {
+                            Some((at, bytes)) => (
+                                at + j,
+                                bytes
+                                    .iter()
+                                    .skip(j)
+                                    .step_by(n)
+                                    .enumerate()
+                                    .fold(0u64, |z, (k, &b)| z | u64::from(b) << (8 * k)),
+                            ),
+                            None => (r.pos, r.u64("a number")?),
+                        };
+                        let res = unzigzag(z);
                         let (own, streams) = (&self.numbers[start..], &self.streams);
                         let numbers = &self.numbers;
                         let v = p.value(res, own, j, |s| {

@@ -431,6 +431,68 @@ fn predictors_pick_the_smallest() {
     assert_eq!(numbers_payload(&[3, -2, 7]), [0, 3, 6, 3, 14]);
 }
 
+/// Residuals spread evenly over 26 bits go in byte planes: the predictor
+/// byte with bit 7, the count, the width, then each plane of the values'
+/// bytes, lowest first.
+#[test]
+fn wide_residuals_go_in_byte_planes() {
+    let v: Vec<i64> = (0..40i64).map(|i| (i * 982_451_653) % (1 << 26)).collect();
+    let out = numbers_payload(&v);
+    assert_eq!(
+        &out[..3],
+        &[PLANES, 40, 4],
+        "predictor 0, 40 values, 4 planes"
+    );
+    assert_eq!(out.len(), 3 + 4 * 40);
+    for (i, &x) in v.iter().enumerate() {
+        let z = (x as u64) << 1;
+        for plane in 0..4 {
+            assert_eq!(out[3 + plane * 40 + i], (z >> (8 * plane)) as u8);
+        }
+    }
+    // The example of spec/extensions-engine.md section 5: z(5) = 0x0a,
+    // z(300) = 0x258, z(−70,000) = 0x222df; LEB128 1 + 2 + 3 bytes,
+    // three planes 9 = 1.5 × 6.
+    assert_eq!(
+        numbers_payload(&[5, 300, -70_000]),
+        [
+            0x80, 3, 3, 0x0a, 0x58, 0xdf, 0x00, 0x02, 0x22, 0x00, 0x00, 0x02
+        ]
+    );
+    // Mostly one-byte residuals with one wide one: planes would take more
+    // than 1.5 times the LEB128 bytes, so LEB128 it stays.
+    let mut small: Vec<i64> = (0..40).map(|i| i % 50).collect();
+    small.push(5_000_000);
+    assert_eq!(numbers_payload(&small)[0], 0);
+}
+
+/// Byte planes read back, and a width outside 2 to 8 is refused at its
+/// byte.
+#[test]
+fn byte_planes_read_back_and_their_width_is_checked() {
+    let notes = engine_notes(3, false);
+    let payload = notes_record(&mut GameNotes::new(), &notes);
+    let mut r = GameNotesReader::from_payload(&payload).unwrap();
+    let mut got = EngineNote::new();
+    for (i, want) in notes.iter().enumerate() {
+        assert!(r.note_at(i as u64, &mut got));
+        assert_eq!(&got, want, "note {i}");
+    }
+    // A stream whose residuals spread over three bytes: predictor 1 with
+    // byte planes, 60 values, 3 planes.
+    let at = payload
+        .windows(3)
+        .position(|w| w == [PLANES | 1, 60, 3])
+        .expect("the nodes in byte planes")
+        + 2;
+    for width in [0u8, 1, 9, 0xff] {
+        let mut bad = payload.clone();
+        bad[at] = width;
+        let e = GameNotesReader::from_payload(&bad).unwrap_err();
+        assert_eq!((e.at, e.found), (at, Found::Byte(width)), "width {width}");
+    }
+}
+
 /// TCEC-like values: nodes = speed × time / 1000, time left falls by the
 /// move time and rises by the increment; both predicted from the other
 /// streams, and read back exactly.
@@ -683,14 +745,15 @@ proptest::proptest! {
         }
         let mut payload = Vec::new();
         game.to_payload(&mut payload);
-        // Stream 2 (`n=`) from speed stream 1 over time stream 0.
-        let at = payload.windows(4).position(|w| w == [5, 1, 0, 3]);
+        // Stream 2 (`n=`) from speed stream 1 over time stream 0 (its
+        // residuals in byte planes or not).
+        let at = payload.windows(4).position(|w| w[0] & !PLANES == 5 && w[1..] == [1, 0, 3]);
         proptest::prop_assert!(at.is_some());
         // A scale past 18 is refused at the predictor's byte, named.
         let mut bad = payload.clone();
         bad[at.unwrap() + 3] = 19;
         let e = GameNotesReader::from_payload(&bad).unwrap_err();
-        proptest::prop_assert_eq!((e.at, e.found), (at.unwrap(), Found::Byte(5)));
+        proptest::prop_assert_eq!((e.at, e.found), (at.unwrap(), Found::Byte(payload[at.unwrap()])));
         let mut r = GameNotesReader::from_payload(&payload).unwrap();
         let mut got = EngineNote::new();
         for (i, w) in want.iter().enumerate() {
@@ -754,8 +817,8 @@ fn nodes_from_kilonodes_and_seconds_multiply() {
     write_numbers(2, &n, &streams, None, &mut Search::default(), &mut out);
     assert_eq!(
         &out[..4],
-        &[3, 0, 1, 0x83],
-        "product of streams 0 and 1, times 1000"
+        &[3 | PLANES, 0, 1, 0x83],
+        "product of streams 0 and 1, times 1000, residuals in byte planes"
     );
     let p = Predictor::Product {
         a: 0,
