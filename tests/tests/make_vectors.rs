@@ -1793,56 +1793,51 @@ impl RecordWalk {
                 at += 1;
                 let n = field(self, &mut at, "count");
                 assert_eq!(n as usize, need);
+                // The walk-through knows predictors 0 to 2 (the value, or
+                // the one 1 or 2 back): those of the vectors.
+                assert!(p <= 2, "predictor {p} in a vector");
                 let mut values: Vec<i64> = Vec::new();
-                if planes {
-                    let (n, w) = (n as usize, usize::from(payload[at]));
-                    self.used = base + at;
-                    self.put(1, format!("{w} byte planes of {n} bytes"));
-                    at += 1;
-                    let mut zs = vec![0u64; n];
-                    for k in 0..w {
-                        for (i, z) in zs.iter_mut().enumerate() {
-                            *z |= u64::from(payload[at + k * n + i]) << (8 * k);
-                        }
-                    }
-                    for (i, &z) in zs.iter().enumerate() {
-                        let r = (z >> 1) as i64 ^ -((z & 1) as i64);
-                        let back = usize::from(p);
-                        let v = if p == 0 || i < back {
-                            r
-                        } else {
-                            values[i - back] + r
-                        };
-                        values.push(v);
-                    }
-                    for k in 0..w {
-                        self.used = base + at;
-                        let what = if k + 1 == w {
-                            let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
-                            format!(
-                                "plane {k}: byte {k} of each residual; values {}",
-                                list.join(" ")
-                            )
-                        } else {
-                            format!("plane {k}: byte {k} of each residual")
-                        };
-                        self.put(n, what);
-                        at += n;
-                    }
-                }
-                for i in 0..if planes { 0 } else { n as usize } {
-                    let (z, zn) = leb(at);
+                // Residual and value of zig-zag residual `z`, the next value.
+                let mut next = |z: u64| {
                     let r = (z >> 1) as i64 ^ -((z & 1) as i64);
-                    let back = p as usize;
+                    let (i, back) = (values.len(), usize::from(p));
                     let v = if p == 0 || i < back {
                         r
                     } else {
                         values[i - back] + r
                     };
                     values.push(v);
+                    (r, v)
+                };
+                if planes {
+                    let (n, w) = (n as usize, usize::from(payload[at]));
                     self.used = base + at;
-                    self.put(zn, format!("LEB128 {z}: residual {r}, value {v}"));
-                    at += zn;
+                    self.put(1, format!("{w} byte planes of {n} bytes"));
+                    at += 1;
+                    let planes = &payload[at..at + w * n];
+                    let list: Vec<String> = (0..n)
+                        .map(|i| {
+                            (0..w).fold(0u64, |z, k| z | u64::from(planes[k * n + i]) << (8 * k))
+                        })
+                        .map(|z| next(z).1.to_string())
+                        .collect();
+                    for k in 0..w {
+                        self.used = base + at;
+                        let mut what = format!("plane {k}: byte {k} of each residual");
+                        if k + 1 == w {
+                            what += &format!("; values {}", list.join(" "));
+                        }
+                        self.put(n, what);
+                        at += n;
+                    }
+                } else {
+                    for _ in 0..n {
+                        let (z, zn) = leb(at);
+                        let (r, v) = next(z);
+                        self.used = base + at;
+                        self.put(zn, format!("LEB128 {z}: residual {r}, value {v}"));
+                        at += zn;
+                    }
                 }
             }
         }
