@@ -277,8 +277,9 @@ impl GameNotesReader {
                             ));
                         }
                         let at = r.pos;
-                        let bytes = r.take(n * usize::from(width), "the residuals' byte planes")?;
-                        Some((at, bytes))
+                        let width = usize::from(width);
+                        let bytes = r.take(n * width, "the residuals' byte planes")?;
+                        Some((at, width, bytes))
                     } else {
                         None
                     };
@@ -286,14 +287,11 @@ impl GameNotesReader {
                     self.numbers.reserve(n);
                     for j in 0..n {
                         let (at, z) = match planes {
-                            Some((at, bytes)) => (
+                            // Byte `k` of residual `j` is in plane `k`.
+                            Some((at, width, bytes)) => (
                                 at + j,
-                                bytes
-                                    .iter()
-                                    .skip(j)
-                                    .step_by(n)
-                                    .enumerate()
-                                    .fold(0u64, |z, (k, &b)| z | u64::from(b) << (8 * k)),
+                                (0..width)
+                                    .fold(0u64, |z, k| z | u64::from(bytes[k * n + j]) << (8 * k)),
                             ),
                             None => (r.pos, r.u64("a number")?),
                         };

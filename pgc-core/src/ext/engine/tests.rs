@@ -485,6 +485,13 @@ fn byte_planes_read_back_and_their_width_is_checked() {
         .position(|w| w == [PLANES | 1, 60, 3])
         .expect("the nodes in byte planes")
         + 2;
+    // Cut anywhere, the planes included: an error.
+    for cut in 0..payload.len() {
+        assert!(
+            GameNotesReader::from_payload(&payload[..cut]).is_err(),
+            "prefix {cut}"
+        );
+    }
     for width in [0u8, 1, 9, 0xff] {
         let mut bad = payload.clone();
         bad[at] = width;
