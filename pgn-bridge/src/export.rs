@@ -444,9 +444,8 @@ impl ExportWriter {
     }
 
     /// Whether the number of a black move here may depend on the layout's
-    /// `number_after_nag` (a NAG, and no variation, since the white move;
-    /// after a comment too, where `number_after_comment` does not number
-    /// it).
+    /// `number_after_nag`: a NAG, and no variation, since the white move
+    /// (a comment after it may number the move by its own rule).
     pub(crate) fn black_after_nag(&self) -> bool {
         self.after_nag && !self.black_number
     }
