@@ -536,7 +536,8 @@ fn blank_lines_over_the_limit_are_no_game() {
 // ---- 14. A game over --max-game-bytes is a rejected game ----
 
 /// One game over the limit no longer aborts the run: it is rejected (its
-/// whole text in the rejects file) and the games after it are converted.
+/// whole text kept as read in the output and in the rejects file) and the
+/// games after it are converted.
 #[test]
 fn a_game_over_the_size_limit_is_rejected_and_the_run_goes_on() {
     let first = "[Event \"a\"]\n\n1. e4 e5 *\n\n";
@@ -554,7 +555,8 @@ fn a_game_over_the_size_limit_is_rejected_and_the_run_goes_on() {
             err.contains("rejected game 2 (line 5, byte 25)") && err.contains("--max-game-bytes"),
             "{err}"
         );
-        assert_eq!(decode(&out), format!("{first}{last}").as_bytes());
+        // Kept as read in the output, as other rejected games are.
+        assert_eq!(decode(&out), pgn.as_bytes());
         let rejects = String::from_utf8(rejects).unwrap();
         let (header, body) = rejects.split_once('\n').unwrap();
         assert!(
@@ -562,6 +564,14 @@ fn a_game_over_the_size_limit_is_rejected_and_the_run_goes_on() {
             "{header}"
         );
         assert_eq!(body, big);
+        // Without a rejects file too (the text goes through a temporary
+        // file all the same).
+        let o = run(
+            &["encode", "-q", "--max-game-bytes", "100000", "-j", jobs],
+            pgn.as_bytes(),
+        );
+        assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+        assert_eq!(decode(&o.stdout), pgn.as_bytes());
     }
 }
 
@@ -625,15 +635,18 @@ fn one_job_converts_games_as_read_like_two() {
         "-j 1 and -j 2 write different rejects"
     );
     verifies(&pgc1);
-    // Everything but the game over the limit (counted, not held) comes
-    // back byte for byte.
-    let over = long(5_000_000, "over the limit");
-    let at = pgn.windows(40).position(|w| w == &over[..40]).unwrap();
-    let mut kept = pgn[..at].to_vec();
-    kept.extend(&pgn[at + over.len()..]);
+    // The whole input comes back byte for byte, the game over the limit
+    // (never held whole: verbatim records of at most 1 MiB each) included.
+    assert!(decode(&pgc1) == pgn, "the decode is the input");
+    // With --strict the game over the limit leaves the output, as every
+    // rejected game's text does.
+    let (c, e, strict, _) = encode_with_rejects(&pgn, &[&["--strict"][..], &limit].concat());
+    assert_eq!(c, Some(1), "{e}");
+    let back = decode(&strict);
     assert!(
-        decode(&pgc1) == kept,
-        "the decode is the input without the oversized game"
+        !back.windows(20).any(|w| w == b"[Event \"over the li")
+            && back.windows(20).any(|w| w == b"[Event \"straddles\"]\n"),
+        "--strict keeps the games it converts and drops the one over the limit"
     );
 }
 

@@ -237,6 +237,7 @@ fn encode_next_batch<R: Read>(
     damage: Option<&DamageWatch>,
     opts: EncodeOptions,
     keep_rejects: bool,
+    keep_oversized: bool,
     sel: &Selection,
     keep_pgn: bool,
 ) -> Result<Option<Done>> {
@@ -244,7 +245,7 @@ fn encode_next_batch<R: Read>(
     let mut each = |this: GameStart, at: usize, output: GameOutput, enc: &mut Encoder| {
         state.game(this, at, output, enc);
     };
-    let job = next_batch_converted(reader, name, damage, keep_rejects, None, enc, &mut each)?;
+    let job = next_batch_converted(reader, name, damage, keep_oversized, None, enc, &mut each)?;
     Ok(job.map(|job| state.finish(job)))
 }
 
@@ -331,6 +332,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         max_game_bytes,
     };
     let sel = a.select.selection();
+    // A game over --max-game-bytes is kept as read in the output, as other
+    // rejected games are, read back from a temporary file.
+    let inline_oversized = !opts.strict && sel.filter.is_none();
+    let keep_oversized = a.rejects.is_some() || inline_oversized;
     crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let dup_out = match &a.select.duplicates {
         Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
@@ -364,6 +369,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
         consume(
             done,
             name,
+            inline_oversized,
             &mut sink,
             dedup.as_mut(),
             dup_sink.as_mut(),
@@ -404,6 +410,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                         opened.damage.as_ref(),
                         opts,
                         a.rejects.is_some(),
+                        keep_oversized,
                         &sel,
                         keep_pgn,
                     )
@@ -413,7 +420,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
                         &mut reader,
                         &input.name,
                         opened.damage.as_ref(),
-                        a.rejects.is_some(),
+                        keep_oversized,
                         None,
                     )
                     .map(|job| job.map(Made::Job))
@@ -489,6 +496,37 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     })
 }
 
+/// Writes a game over `--max-game-bytes`, read back from its temporary
+/// file, as verbatim records at its place in the output (spec/extensions.md,
+/// kind 0x0a): one record per full chunk of the file, so the bytes do not
+/// depend on how reads return, and the game is held a chunk at a time.
+fn put_oversized_verbatim(text: &std::fs::File, name: &str, sink: &mut Sink) -> Result<()> {
+    let mut text = text;
+    std::io::Seek::rewind(&mut text).map_err(|e| Error::io(name, &e))?;
+    let mut buf = vec![0u8; ext::verbatim::CHUNK];
+    loop {
+        let mut n = 0;
+        while n < buf.len() {
+            match text.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Error::io(name, &e)),
+            }
+        }
+        if n == 0 {
+            break;
+        }
+        ext::verbatim::write_with(&buf[..n], |b| sink.put(b))?;
+        if n < buf.len() {
+            break;
+        }
+    }
+    // The game's records end at a game boundary (a frame of a seekable
+    // `.pgc.zst` may end there).
+    sink.put_games(&[])
+}
+
 /// What is said on stderr at the end of a run.
 #[derive(Default)]
 struct Notes {
@@ -502,6 +540,7 @@ struct Notes {
 fn consume(
     done: Done,
     name: &str,
+    inline_oversized: bool,
     sink: &mut Sink,
     dedup: Option<&mut Dedup>,
     mut duplicates: Option<&mut Sink>,
@@ -549,8 +588,12 @@ fn consume(
         }
     }
     if let Some(o) = done.oversized {
+        if let (true, Some(text)) = (inline_oversized, o.text.as_ref()) {
+            put_oversized_verbatim(text, name, sink)?;
+        }
         if let (Some(rs), Some(mut text)) = (rejects, o.text) {
             // As write_reject, from the temporary file.
+            std::io::Seek::rewind(&mut text).map_err(|e| Error::io(name, &e))?;
             let header = format!("% pgc: rejected {name}: {}\n", o.reject);
             rs.put(header.as_bytes())?;
             let mut last = b'\n';
