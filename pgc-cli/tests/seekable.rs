@@ -223,8 +223,31 @@ fn games_on_seekable_pick_the_games_of_plain_pgc() {
     // Without the index the file is scanned, and the damage found.
     std::fs::remove_file(f.dir.path().join("games.pgc.zst.idx")).unwrap();
     let o = run_env(&["decode", "-q", "--games", "23999..", p(&f.zst)], None);
-    assert_ne!(o.status.code(), Some(0), "the damaged frame is read");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("zstd frame"));
+    // A fault of the data (exit 1, as for a damaged zstd stream), which
+    // names where the good data ends: the damaged frame's start.
+    assert_eq!(o.status.code(), Some(1), "the damaged frame is read");
+    let start: u64 = table
+        .iter()
+        .scan(0usize, |off, &(c, d)| {
+            let here = (*off, d);
+            *off += c;
+            Some(here)
+        })
+        .take_while(|&(off, _)| off < at)
+        .map(|(_, d)| d as u64)
+        .sum();
+    let e = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        e.contains("zstd frame")
+            && e.contains(&format!("after {start} good decompressed bytes"))
+            && start > 0,
+        "{e}"
+    );
+    // Every game before the damaged frame is written.
+    let o = run_env(&["decode", "-q", p(&f.zst)], None);
+    assert_eq!(o.status.code(), Some(1));
+    let whole = ok(&["decode", "-q", p(&f.pgc)]);
+    assert!(!o.stdout.is_empty() && whole.starts_with(&o.stdout));
     std::fs::write(&f.zst, &z).unwrap();
     assert_eq!(
         ok(&["decode", "-q", "--games", "12345", p(&f.zst)]),
@@ -601,4 +624,43 @@ fn split_refuses_a_one_stream_compression_by_its_whole_magic() {
         assert_ne!(o.status.code(), Some(0), "{name}");
         assert!(err.contains("is compressed as one stream"), "{name}: {err}");
     }
+}
+
+/// `pgc verify` checks the seek table as `decode` follows it: a table
+/// whose compressed sizes run past the file, or whose decompressed sizes
+/// are not what the frames hold, is a problem (exit 1), and `decode` fails
+/// on the same files.
+#[test]
+fn verify_checks_the_seek_table_as_decode_follows_it() {
+    let f = fixture(3000, 2048);
+    let z = std::fs::read(&f.zst).unwrap();
+    let table = seek_table(&z);
+    assert!(table.len() >= 2, "several frames");
+    let at = z.len() - (8 + table.len() * 8 + 9);
+    let bad = f.dir.path().join("bad.pgc.zst");
+    // Entry 0's compressed size (+100), then its decompressed size (+1).
+    for (field, what) in [(0, "compressed bytes"), (4, "decompressed bytes")] {
+        let mut b = z.clone();
+        let i = at + 8 + field;
+        let v = u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        let v = if field == 0 { v + 100 } else { v + 1 };
+        b[i..i + 4].copy_from_slice(&v.to_le_bytes());
+        std::fs::write(&bad, &b).unwrap();
+        let o = run_env(&["verify", p(&bad)], None);
+        let out = String::from_utf8_lossy(&o.stdout).to_string();
+        assert_eq!(o.status.code(), Some(1), "{what}: {out}");
+        assert!(
+            out.contains("seek table") && out.contains("invalid"),
+            "{what}: {out}"
+        );
+        let o = run_env(&["decode", "-q", p(&bad)], None);
+        assert_eq!(o.status.code(), Some(1), "{what}: decode");
+        let o = run_env(&["verify", "--json", p(&bad)], None);
+        let json = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(
+            json.contains("\"valid\":false") && json.contains("a bad seek table"),
+            "{what}: {json}"
+        );
+    }
+    assert_eq!(run_env(&["verify", p(&f.zst)], None).status.code(), Some(0));
 }

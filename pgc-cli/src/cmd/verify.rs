@@ -21,6 +21,9 @@ struct Checked {
     /// Where its compressed data is damaged: the report covers the data
     /// before the damage.
     damaged: Option<Damaged>,
+    /// What is wrong with the seek table of a file in zstd's seekable
+    /// format, which `decode` and the other readers follow.
+    seek_table: Option<String>,
     report: Report,
 }
 
@@ -34,7 +37,10 @@ struct Damaged {
 
 impl Checked {
     fn is_ok(&self) -> bool {
-        self.not_pgc.is_none() && self.damaged.is_none() && self.report.is_ok()
+        self.not_pgc.is_none()
+            && self.damaged.is_none()
+            && self.seek_table.is_none()
+            && self.report.is_ok()
     }
 }
 
@@ -57,19 +63,39 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
                 name: input.name.clone(),
                 not_pgc: Some(input.not_pgc()),
                 damaged: None,
+                seek_table: None,
                 report: Report::default(),
             }
         } else {
+            // The data is read as one zstd stream; the readers that seek
+            // follow the seek table, which is checked here as they check it.
+            let (table, mut seek_table) = match input.seek_table() {
+                Ok(t) => (t.map(|(_, t)| t), None),
+                Err(Error::Data(m)) => (None, Some(m)),
+                Err(e) => return Err(e),
+            };
             let report = pgn_bridge::verify(&verifier, opened.reader)
                 .map_err(|e| Error::io(&input.name, &e))?;
             let damaged = opened.damage.and_then(|w| w.take()).map(|d| Damaged {
                 offset: d.decompressed,
                 message: format!("{d}; the data after it is not checked"),
             });
+            if let Some(t) = table.filter(|_| damaged.is_none()) {
+                let listed: u64 = t.frames.iter().map(|f| u64::from(f.decompressed)).sum();
+                if listed != report.bytes {
+                    seek_table = Some(format!(
+                        "{}: the seek table lists {} of {listed} decompressed bytes in all; the data holds {}",
+                        input.name,
+                        counted(t.frames.len() as u64, "frame", "frames"),
+                        report.bytes
+                    ));
+                }
+            }
             Checked {
                 name: input.name.clone(),
                 not_pgc: None,
                 damaged,
+                seek_table,
                 report,
             }
         };
@@ -108,6 +134,9 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
     if let Some(d) = &c.damaged {
         writeln!(out, "{}: {}", c.name, d.message)?;
     }
+    if let Some(m) = &c.seek_table {
+        writeln!(out, "{m}")?;
+    }
     if c.is_ok() {
         writeln!(
             out,
@@ -115,7 +144,8 @@ fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
             c.name, r.games, r.plies, r.bytes
         )
     } else {
-        let problems = r.problem_count() + u64::from(c.damaged.is_some());
+        let problems =
+            r.problem_count() + u64::from(c.damaged.is_some()) + u64::from(c.seek_table.is_some());
         writeln!(
             out,
             "{}: invalid: {} in {} bytes ({}, {} with problems, {} bytes skipped)",
@@ -222,6 +252,16 @@ fn json(all: &[Checked]) -> String {
                 "{{\"offset\":{},\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"intact compressed data\",\"found\":\"damaged compressed data\",\"message\":{}}}",
                 d.offset,
                 json_str(&d.message)
+            );
+        }
+        if let Some(m) = &c.seek_table {
+            if !r.problems.is_empty() || c.damaged.is_some() {
+                o.push(',');
+            }
+            let _ = write!(
+                o,
+                "{{\"offset\":null,\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"a seek table that matches the frames\",\"found\":\"a bad seek table\",\"message\":{}}}",
+                json_str(m)
             );
         }
         let _ = write!(

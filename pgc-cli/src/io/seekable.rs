@@ -442,19 +442,32 @@ fn decompress(file: &File, index: usize, frame: Frame) -> io::Result<Vec<u8>> {
     // Reserve no more than a frame's usual size on the table's word: a
     // larger frame grows as its data arrives.
     let mut out = Vec::with_capacity((frame.decompressed as usize).min(2 * FRAME_BYTES));
+    // What the frame's bytes hold is the data's fault (exit 1, as for a
+    // damaged zstd stream): the good data ends where the frame starts.
+    let damaged = |what: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            crate::error::Damage {
+                compression: "zstd",
+                compressed: frame.offset + u64::from(frame.compressed),
+                decompressed: frame.start,
+                error: at(what),
+            },
+        )
+    };
     let decoder =
-        zstd::stream::read::Decoder::with_buffer(&src[..]).map_err(|e| at(e.to_string()))?;
+        zstd::stream::read::Decoder::with_buffer(&src[..]).map_err(|e| damaged(e.to_string()))?;
     decoder
         .take(want + 1)
         .read_to_end(&mut out)
-        .map_err(|e| at(e.to_string()))?;
+        .map_err(|e| damaged(e.to_string()))?;
     if out.len() as u64 != want {
         let got = if out.len() as u64 > want {
             "more".to_string()
         } else {
             out.len().to_string()
         };
-        return Err(at(format!(
+        return Err(damaged(format!(
             "decompresses to {got} bytes; the seek table says {want}"
         )));
     }
