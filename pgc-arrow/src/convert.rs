@@ -237,7 +237,8 @@ fn edit_pgc(
 ///
 /// # Errors
 /// [`Error::NoPgcColumn`] without the column; [`Error::NullPgc`] for a row
-/// whose `pgc` is null.
+/// whose `pgc` is null; [`Error::BadPgc`] for one whose `pgc` is empty or
+/// does not frame as PGC records to its last byte (nothing is appended).
 pub fn append_pgc(batch: &RecordBatch, out: &mut Vec<u8>) -> Result<(), Error> {
     let schema = batch.schema();
     let Ok(i) = schema.index_of(Column::Pgc.name()) else {
@@ -249,8 +250,10 @@ pub fn append_pgc(batch: &RecordBatch, out: &mut Vec<u8>) -> Result<(), Error> {
         return Err(Error::NullPgc { row });
     }
     if let Some(a) = col.as_any().downcast_ref::<BinaryArray>() {
+        (0..a.len()).try_for_each(|row| check_cell(row, a.value(row)))?;
         out.extend_from_slice(values_span(a.value_offsets(), a.value_data()));
     } else if let Some(a) = col.as_any().downcast_ref::<LargeBinaryArray>() {
+        (0..a.len()).try_for_each(|row| check_cell(row, a.value(row)))?;
         out.extend_from_slice(values_span(a.value_offsets(), a.value_data()));
     } else {
         return Err(Error::PgcType {
@@ -258,6 +261,24 @@ pub fn append_pgc(batch: &RecordBatch, out: &mut Vec<u8>) -> Result<(), Error> {
         });
     }
     Ok(())
+}
+
+/// Checks that a `pgc` cell is PGC records, whole: at least one, framed
+/// to its last byte (what `pgc export` writes: a game's records, or the
+/// verbatim record of text it kept as read).
+fn check_cell(row: usize, cell: &[u8]) -> Result<(), Error> {
+    let bad = |message: String| Err(Error::BadPgc { row, message });
+    if cell.is_empty() {
+        return bad("the cell is empty".into());
+    }
+    let mut r = pgc_core::Reader::new(cell);
+    loop {
+        match r.next_raw() {
+            Ok(Some(_)) => {}
+            Ok(None) => return Ok(()),
+            Err(e) => return bad(e.to_string()),
+        }
+    }
 }
 
 /// The bytes of every value of a binary array with no nulls, at once (the

@@ -41,6 +41,14 @@ pub enum Error {
         /// 0-based row in its batch.
         row: usize,
     },
+    /// A row's `pgc` is not PGC records.
+    #[error("row {row} of the table: its `pgc` is not PGC records ({message})")]
+    BadPgc {
+        /// 0-based row in its batch.
+        row: usize,
+        /// Where its records stop framing, and why.
+        message: String,
+    },
     /// The `pgc` column is not binary.
     #[error("the `pgc` column is {found}, expected binary")]
     PgcType {

@@ -182,6 +182,38 @@ fn every_column_holds_what_the_pgn_says() {
     assert_eq!(back, pgc);
 }
 
+/// A `pgc` cell that is not whole PGC records (text, an empty cell, a
+/// record cut short) is refused with its row, and nothing is appended.
+#[test]
+fn a_pgc_cell_that_does_not_frame_is_refused() {
+    use std::sync::Arc;
+    let pgc = pgc_of(PGN);
+    let b = &convert_par(&pgc, 1, &ExportOptions::default()).unwrap()[0];
+    let i = b.schema().index_of("pgc").unwrap();
+    let good = b.column(i).as_binary::<i32>().value(0).to_vec();
+    for (bad, what) in [
+        (&b"garbage"[..], "unknown record marker"),
+        (&b""[..], "empty"),
+        // A game begins, then a tag pair whose name claims 5 bytes.
+        (&[0x05, 0x02, 0x05, b'E'][..], ""),
+    ] {
+        let cells = arrow_array::BinaryArray::from(vec![&good[..], bad]);
+        let mut columns = b.columns().to_vec();
+        columns[i] = Arc::new(cells.slice(0, 2));
+        let rows =
+            RecordBatch::try_new(b.schema(), columns.iter().map(|c| c.slice(0, 2)).collect());
+        let rows = rows.unwrap();
+        let mut back = Vec::new();
+        let e = append_pgc(&rows, &mut back).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            matches!(e, pgc_arrow::Error::BadPgc { row: 1, .. }) && msg.contains(what),
+            "{msg}"
+        );
+        assert!(back.is_empty());
+    }
+}
+
 #[test]
 fn chosen_columns_only() {
     let pgc = pgc_of(PGN);

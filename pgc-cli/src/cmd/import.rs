@@ -41,8 +41,20 @@ pub fn run(a: &ImportArgs) -> Result<Status> {
             .map_err(|e| table_error(&input.name, &e))?
         {
             pgc.clear();
+            // Rows are counted from 1 over the whole table.
+            let row = |r: usize| games + r as u64 + 1;
             pgc_arrow::append_pgc(&batch, &mut pgc).map_err(|e| match e {
                 pgc_arrow::Error::NoPgcColumn => Error::Usage(format!("{}: {e}", input.name)),
+                pgc_arrow::Error::BadPgc { row: r, message } => Error::Data(format!(
+                    "{}: row {} of the table: its `pgc` is not PGC records ({message})",
+                    input.name,
+                    row(r)
+                )),
+                pgc_arrow::Error::NullPgc { row: r } => Error::Data(format!(
+                    "{}: row {} of the table has a null `pgc` (expected the game's PGC records)",
+                    input.name,
+                    row(r)
+                )),
                 e => Error::Data(format!("{}: {e}", input.name)),
             })?;
             sink.put(&pgc)?;
