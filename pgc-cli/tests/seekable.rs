@@ -627,9 +627,9 @@ fn split_refuses_a_one_stream_compression_by_its_whole_magic() {
 }
 
 /// `pgc verify` checks the seek table as `decode` follows it: a table
-/// whose compressed sizes run past the file, or whose decompressed sizes
-/// are not what the frames hold, is a problem (exit 1), and `decode` fails
-/// on the same files.
+/// whose compressed sizes run past the file, or a frame that does not
+/// decompress to the table's size, is a problem (exit 1), and `decode`
+/// fails on the same files.
 #[test]
 fn verify_checks_the_seek_table_as_decode_follows_it() {
     let f = fixture(3000, 2048);
@@ -658,9 +658,37 @@ fn verify_checks_the_seek_table_as_decode_follows_it() {
         let o = run_env(&["verify", "--json", p(&bad)], None);
         let json = String::from_utf8_lossy(&o.stdout).to_string();
         assert!(
-            json.contains("\"valid\":false") && json.contains("a bad seek table"),
+            json.contains("\"valid\":false") && json.contains("seek table"),
             "{what}: {json}"
         );
     }
     assert_eq!(run_env(&["verify", p(&f.zst)], None).status.code(), Some(0));
+}
+
+/// `pgc verify` reads a seekable file frame by frame, as `decode` does: a
+/// damaged frame in the middle ends the data at the frame's start, the
+/// games before it are checked, and nothing after it is reported as
+/// problems of its own.
+#[test]
+fn verify_stops_at_a_damaged_frame_where_it_starts() {
+    let f = fixture(12_000, 2048);
+    let z = std::fs::read(&f.zst).unwrap();
+    let table = seek_table(&z);
+    assert!(table.len() >= 4, "several frames: {}", table.len());
+    let (at, start) = table[..2]
+        .iter()
+        .fold((0, 0), |(a, s), &(c, d)| (a + c, s + d));
+    let mut b = z.clone();
+    b[at + table[2].0 / 2] ^= 0xff;
+    let bad = f.dir.path().join("bad.pgc.zst");
+    std::fs::write(&bad, &b).unwrap();
+    let o = run_env(&["verify", p(&bad)], None);
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!("after {start} good decompressed bytes"))
+            && out.contains("zstd frame 3")
+            && out.contains(&format!("invalid: 1 problem in {start} bytes")),
+        "{out}"
+    );
 }

@@ -7,11 +7,11 @@
 //! problem of each game besides.
 
 use crate::args::VerifyArgs;
-use crate::error::{Error, Result, Status};
+use crate::error::{Damage, Error, Result, Status};
 use crate::io::{Format, Input};
 use pgc_core::{Problem, Report, Verifier};
 use std::fmt::Write as _;
-use std::io::Write;
+use std::io::{Read, Write};
 
 /// One checked input.
 struct Checked {
@@ -27,12 +27,48 @@ struct Checked {
     report: Report,
 }
 
+/// A reader whose damaged compressed data ([`Damage`], a seekable file's
+/// frame that does not decompress) ends the data, kept for the report.
+struct StopAtDamage<R> {
+    inner: R,
+    damage: Option<Damage>,
+}
+
+impl<R: Read> Read for StopAtDamage<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.damage.is_some() {
+            return Ok(0);
+        }
+        match self.inner.read(buf) {
+            Err(e) if Error::is_damage(&e) => {
+                // `is_damage` saw the payload.
+                self.damage = e
+                    .into_inner()
+                    .and_then(|inner| inner.downcast::<Damage>().ok())
+                    .map(|d| *d);
+                Ok(0)
+            }
+            r => r,
+        }
+    }
+}
+
 /// A compressed input's damage.
 struct Damaged {
     /// Decompressed bytes read before it.
     offset: u64,
     /// What the decompressor said, and where.
     message: String,
+}
+
+impl Damaged {
+    /// The damage `d`, after which nothing is checked.
+    fn after(d: Damage) -> Damaged {
+        Damaged {
+            offset: d.decompressed,
+            message: format!("{d}; the data after it is not checked"),
+        }
+    }
 }
 
 impl Checked {
@@ -74,12 +110,38 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
                 Err(Error::Data(m)) => (None, Some(m)),
                 Err(e) => return Err(e),
             };
-            let report = pgn_bridge::verify(&verifier, opened.reader)
-                .map_err(|e| Error::io(&input.name, &e))?;
-            let damaged = opened.damage.and_then(|w| w.take()).map(|d| Damaged {
-                offset: d.decompressed,
-                message: format!("{d}; the data after it is not checked"),
-            });
+            // A seekable file is read frame by frame, as the seeking
+            // readers read it: a damaged frame ends the data at its start.
+            // (The first frame is read on opening, to tell PGC from PGN.)
+            let framed = match table {
+                Some(_) => input.open_seekable(None, 1, true, crate::batch::index_path),
+                None => Ok(None),
+            };
+            let (report, damaged) = match framed {
+                Ok(Some(s)) => {
+                    let mut r = StopAtDamage {
+                        inner: s.reader,
+                        damage: None,
+                    };
+                    let report = pgn_bridge::verify(&verifier, &mut r)
+                        .map_err(|e| Error::io(&input.name, &e))?;
+                    (report, r.damage.map(Damaged::after))
+                }
+                Ok(None) => {
+                    let report = pgn_bridge::verify(&verifier, opened.reader)
+                        .map_err(|e| Error::io(&input.name, &e))?;
+                    let damage = opened.damage.and_then(|w| w.take());
+                    (report, damage.map(Damaged::after))
+                }
+                Err(Error::Data(m)) => (
+                    Report::default(),
+                    Some(Damaged {
+                        offset: 0,
+                        message: format!("{m}; the data after it is not checked"),
+                    }),
+                ),
+                Err(e) => return Err(e),
+            };
             if let Some(t) = table.filter(|_| damaged.is_none()) {
                 let listed: u64 = t.frames.iter().map(|f| u64::from(f.decompressed)).sum();
                 if listed != report.bytes {
