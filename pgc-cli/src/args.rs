@@ -189,13 +189,19 @@ pub struct DecodeArgs {
     /// Inputs, output, games, workers, limits, reporting.
     #[command(flatten)]
     pub batch: PgcBatchArgs,
-    /// The standard's strict export tag order (Seven Tag Roster first, then
-    /// the other tags in ASCII order); layout records are ignored.
+    /// The standard's strict export format (section 8.2.1): the Seven Tag
+    /// Roster first, a missing roster tag with its unknown value (`?`,
+    /// `????.??.??`, `*`), then the other tags in ASCII order, and a
+    /// termination marker ending every game (`*` where it has none);
+    /// layout records are ignored.
     #[arg(long)]
     pub strict_export: bool,
-    /// Every game in the export format (section 8.2), whatever its layout
-    /// in the file it came from: layout records and text patches are
-    /// ignored (by default the text comes back byte for byte).
+    /// Every game in the export format's text layout (section 8.2: line
+    /// width, spacing, move numbers), whatever its layout in the file it
+    /// came from: layout records and text patches are ignored (by default
+    /// the text comes back byte for byte). The tags stay as the game has
+    /// them, and a game without a termination marker gets none: add
+    /// `--strict-export` for the roster and the marker.
     #[arg(long)]
     pub export: bool,
     /// Output format: `pgn` (export format) or `jsonl` (one JSON object per
