@@ -31,13 +31,13 @@ fn strict_reports_per_game_and_in_total() {
     assert_eq!(run.status.code(), Some(0));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
-        err.contains("--strict: not kept: 2 comments, 1 null moves, 1 moves after null moves"),
+        err.contains("--strict: not kept: 2 comments, 1 null move, 1 move after a null move"),
         "{err}"
     );
     let rep = std::fs::read_to_string(&report).expect("report");
     assert_eq!(rep.lines().count(), 1, "{rep}");
     assert!(
-        rep.contains("game 1: not kept: 2 comments, 1 null moves, 1 moves after null moves"),
+        rep.contains("game 1: not kept: 2 comments, 1 null move, 1 move after a null move"),
         "{rep}"
     );
     // A pure 1994 file: no extension marker 0x80 among its records.

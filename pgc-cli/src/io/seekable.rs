@@ -142,8 +142,9 @@ pub enum SeekTableError {
     },
     /// The compressed sizes add up to more than the bytes before the table.
     #[error(
-        "the seek table at byte {offset} lists {frames} frames of {covered} compressed bytes \
-         in all, but only {have} bytes precede it"
+        "the seek table at byte {offset} lists {} of {covered} compressed bytes in all, but \
+         only {have} bytes precede it",
+        if *.frames == 1 { "1 frame".to_string() } else { format!("{} frames", .frames) }
     )]
     Sizes {
         /// Offset of the table.

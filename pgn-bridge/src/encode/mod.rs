@@ -118,7 +118,13 @@ impl std::fmt::Display for Losses {
                 if !first {
                     f.write_str(", ")?;
                 }
-                write!(f, "{n} {name}")?;
+                // `1 layout`, `2 layouts`; `1 NAG over 255`.
+                let one = match name {
+                    "NAGs over 255" => "NAG over 255",
+                    "moves after null moves" => "move after a null move",
+                    _ => name.strip_suffix('s').unwrap_or(name),
+                };
+                write!(f, "{n} {}", if n == 1 { one } else { name })?;
                 first = false;
             }
         }
