@@ -459,3 +459,37 @@ def test_to_python_chess_and_back(corpus_dir):
         assert [n.comment for n in nodes] == comments
         assert [n.clock() for n in nodes] == [n.clock() for n in pc.mainline()]
         assert [n.eval() for n in nodes] == [n.eval() for n in pc.mainline()]
+
+
+def test_to_python_chess_is_the_game_itself():
+    # A rejected game (kept as read in the PGC before the next game's
+    # records) and text before the first game are not the game.
+    pgn = (
+        b"Some notes before the games.\n\n"
+        b'[Event "A"]\n\n1. e4 e5 2. Nf3 *\n\n'
+        b'[Event "B"]\n\n1. e4 e5 2. Ke3 *\n\n'
+        b'[Event "C"]\n\n1. d4 d5 2. c4 *\n'
+    )
+    with pytest.warns(pgc.RejectedGamesWarning):
+        games = list(pgc.read(pgn))
+    assert [g.tags["Event"] for g in games] == ["A", "C"]
+    text = io.StringIO(pgn.decode())
+    want = {
+        g.headers["Event"]: [m.uci() for m in g.mainline_moves()]
+        for g in iter(lambda: chess.pgn.read_game(text), None)
+    }
+    for g in games:
+        pc = g.to_python_chess()
+        assert pc.headers["Event"] == g.tags["Event"]
+        assert [m.uci() for m in pc.mainline_moves()] == want[g.tags["Event"]] == g.uci
+
+
+def test_to_python_chess_reads_crlf_text_as_a_text_file():
+    # A clock command whose comment spans a CRLF line end: python-chess
+    # reading the file in text mode finds both clocks.
+    pgn = b'[Event "x"]\r\n\r\n1. e4 { [%clk 1:30:57] } e5 { [%clk\r\n1:30:50] } *\r\n'
+    (game,) = list(pgc.read(pgn))
+    direct = chess.pgn.read_game(io.StringIO(pgn.decode(), newline=None))
+    clocks = [n.clock() for n in direct.mainline()]
+    assert clocks == [5457.0, 5450.0]
+    assert [n.clock() for n in game.to_python_chess().mainline()] == clocks

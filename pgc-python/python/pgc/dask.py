@@ -128,6 +128,7 @@ def encode_shards(
     ``max_rav_depth``: as for ``pgc.encode``."""
     from distributed import default_client
 
+    shards = list(shards)
     limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
     client = client or default_client()
     futures = [
@@ -138,7 +139,8 @@ def encode_shards(
     tmp = f"{os.fspath(output)}.part"
     try:
         with open(tmp, "wb") as out:
-            for shard, f in zip(shards, futures, strict=True):
+            # (No `strict=`: the package runs on Python 3.9.)
+            for shard, f in zip(shards, futures):  # noqa: B905
                 part, rejected = f.result()
                 f.release()
                 for message in rejected:
