@@ -493,3 +493,12 @@ def test_to_python_chess_reads_crlf_text_as_a_text_file():
     clocks = [n.clock() for n in direct.mainline()]
     assert clocks == [5457.0, 5450.0]
     assert [n.clock() for n in game.to_python_chess().mainline()] == clocks
+
+
+def test_a_table_of_no_columns_is_refused_at_once():
+    data = (SAMPLES / "opera.pgn").read_bytes()
+    with pytest.raises(ValueError, match=r"columns=\[\]"):
+        pgc.read_arrow(data, columns=[])
+    table = pgc.read_arrow(data, columns=["pgc"]).read_all()
+    with pytest.raises(ValueError, match=r"columns=\[\]"):
+        pgc.batch_to_arrow(table.column("pgc"), columns=[])

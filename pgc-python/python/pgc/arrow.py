@@ -14,6 +14,17 @@ from pgc.games import Source, _column_list, to_pgc
 COLUMNS = tuple(_pgc.column_names())
 
 
+def _table_columns(columns: Any) -> list[str] | None:
+    """``columns=`` of a table: as for ``read``, and at least one."""
+    names = _column_list(columns)
+    if names == []:
+        raise ValueError(
+            "columns=[]: a table needs at least one column; name some (such as "
+            "['White', 'Result']) or leave columns out for the default"
+        )
+    return names
+
+
 def read_arrow(
     source: Source,
     columns: list[str] | None = None,
@@ -47,7 +58,7 @@ def read_arrow(
     ``max_rav_depth``: the reading limits, as for ``read``."""
     import pyarrow as pa
 
-    columns = _column_list(columns)
+    columns = _table_columns(columns)
     limits = {"max_string": max_string, "max_rav_depth": max_rav_depth}
     batches = _pgc.read_arrow(
         to_pgc(source, threads=threads, **limits), columns, uci, san, threads, where, **limits
@@ -102,7 +113,7 @@ def batch_to_arrow(
 
     batch = _pgc.batch_to_arrow(
         _pgc_bytes(array),
-        _column_list(columns),
+        _table_columns(columns),
         uci,
         san,
         max_string=max_string,
