@@ -1086,15 +1086,19 @@ fn bridge_vectors() -> Vec<BridgeVector> {
                     format, `mt=00:02:36` a clock of 156 seconds with two hour digits), \
                     move lists as \
                     ordinals from a position of the line (`pv=` from before the move \
-                    played, `pd=` from before the opponent's move or after the move). The \
-                    comments cut no move run: the three moves are one 0x03 record. Layout \
-                    note: the movetext is one line, so a layout record (kind 0x07) comes \
-                    first.",
+                    played, `pd=` from before the opponent's move or after the move). A \
+                    `pd=` of one move that a PV implies is its header alone: the third \
+                    note's `pd=e5` is the second move of the PV two notes back, the \
+                    fourth's `pd=Bb5` the second move of its own PV. The comments cut no \
+                    move run: the four moves are one 0x03 record. Layout note: the \
+                    movetext is one line, so a layout record (kind 0x07) comes first.",
             pgn: str_header("engine-tcec", "*")
                 + "1. e4 {d=20, sd=31, mt=1500, tl=899000, n=15000000, pv=e4 e5 Nf3, tb=0, \
                    wv=0.35, mb=+0+0+0+0+0,} 1... e5 {d=19, sd=29, pd=e4, mt=1712, tl=898700, \
                    n=17120000, pv=e5 Nf3 Nc6, tb=0, wv=-0.30, mb=+0+0-1+0+0,} 2. Nf3 { ev=0.28, \
-                   d=24, pd=Nc6, mt=00:02:36, tl=01:06:02, s=19672 kN/s, tb=0,  } *\n\n",
+                   d=24, pd=e5, mt=00:02:36, tl=01:06:02, s=19672 kN/s, tb=0,  } 2... Nc6 { \
+                   ev=-0.25, d=22, pd=Bb5, mt=00:01:10, tl=01:05:30, s=18500 kN/s, pv=Nc6 Bb5 \
+                   a6, tb=0,  } *\n\n",
         },
         BridgeVector {
             name: "engine-cutechess",
@@ -1746,6 +1750,20 @@ impl RecordWalk {
                         "text",
                     ][(h & 3) as usize];
                     self.used = base + at;
+                    if h == 0 || h == 2 {
+                        // One move the PV implies: no bytes follow.
+                        let by = if h == 0 {
+                            "the second move of this note's PV"
+                        } else {
+                            "the second move of the PV two notes back"
+                        };
+                        self.put(
+                            hn,
+                            format!("LEB128 {h}: one move from {start}, implied: {by}"),
+                        );
+                        at += hn;
+                        continue;
+                    }
                     self.put(hn, format!("LEB128 {h}: {} bytes, from {start}", h >> 2));
                     at += hn;
                     let len = (h >> 2) as usize;

@@ -939,7 +939,13 @@ impl Visitor for Encoder {
                 &self.last_note,
                 &mut self.note,
             )
-            && self.notes.push(anchors.written - 1, &self.note)
+            && {
+                // One-move lists where the PV implies them (kind 0x14).
+                let two_back = self.notes.two_back_reply();
+                self.note
+                    .prefer_implied(&self.moves.note_positions(), two_back);
+                self.notes.push(anchors.written - 1, &self.note)
+            }
         {
             // An engine note: kept in the game's ENGINE_NOTES record; the
             // anchor takes no other typed comment after it.

@@ -104,6 +104,60 @@ impl EngineNote {
         self.pieces.push(Piece::Moves(from, s, e));
     }
 
+    /// The reply the note's engine expects: the second ordinal of the
+    /// note's first list of two moves or more from before the last move
+    /// (its PV, which begins with the move played). A one-move list from
+    /// after the last move equal to it, or from before the move before the
+    /// last equal to that of the note two notes back, is implied
+    /// (`spec/extensions-engine.md` section 5).
+    pub(super) fn pv_reply(&self) -> Option<u8> {
+        self.pieces.iter().find_map(|p| match *p {
+            Piece::Moves(MovesFrom::Before, s, e) if e - s >= 2 => Some(self.bytes[s as usize + 1]),
+            _ => None,
+        })
+    }
+
+    /// Moves a one-move list to the start from which the note's PV
+    /// implies it (`spec/extensions-engine.md` section 5), where it reads
+    /// the same from there: a reply the engine expected (`pd=` of TCEC's
+    /// early seasons) that also replays from before the move before the
+    /// last is stored from after the last move, as the PV's second move.
+    /// `two_back` is the reply of the note two notes before this one
+    /// ([`GameNotes::two_back_reply`](super::GameNotes::two_back_reply)): a
+    /// list from before the move before the last that it implies stays.
+    pub fn prefer_implied(&mut self, line: &LinePositions<'_>, two_back: Option<u8>) {
+        let Some(reply) = self.pv_reply() else {
+            return;
+        };
+        let Some(after) = line.after else {
+            return;
+        };
+        let (mut mine, mut theirs) = (Vec::new(), Vec::new());
+        for i in 0..self.pieces.len() {
+            let Piece::Moves(from, s, e) = self.pieces[i] else {
+                continue;
+            };
+            let Some(pos) = from.position(line).filter(|_| from != MovesFrom::After) else {
+                continue;
+            };
+            let &[o] = &self.bytes[s as usize..e as usize] else {
+                continue;
+            };
+            if from == MovesFrom::BeforePrevious && two_back == Some(o) {
+                continue;
+            }
+            mine.clear();
+            theirs.clear();
+            if render_moves(pos, &[o], &mut mine).is_ok()
+                && render_moves(after, &[reply], &mut theirs).is_ok()
+                && mine == theirs
+            {
+                self.bytes[s as usize] = reply;
+                self.pieces[i] = Piece::Moves(MovesFrom::After, s, e);
+            }
+        }
+    }
+
     /// Appends a move list kept as text.
     pub fn push_moves_as_text(&mut self, text: &[u8]) {
         let (s, e) = self.range(text);

@@ -12,6 +12,10 @@ use crate::ext::error::{Found, PayloadError};
 use crate::ext::placement::Placement;
 use std::ops::Range;
 
+/// Header code bit of a list whose one move is implied, until it is
+/// resolved.
+const IMPLIED: u8 = 4;
+
 #[derive(Debug, Clone, Copy)]
 enum TPiece {
     Literal(u32, u32),
@@ -37,6 +41,9 @@ pub struct GameNotesReader {
     move_bytes: Vec<u8>,
     /// Per stream, the next value.
     at: Vec<usize>,
+    /// Lists of one implied move: their index in `moves` and the payload
+    /// offset of their header, in list order.
+    implied: Vec<(usize, usize)>,
     scratch: EngineNote,
 }
 
@@ -67,6 +74,7 @@ impl GameNotesReader {
         self.moves.clear();
         self.move_bytes.clear();
         self.at.clear();
+        self.implied.clear();
     }
 
     /// Reads and checks a payload in place of the record read before. On
@@ -342,6 +350,15 @@ impl GameNotesReader {
                             ));
                         }
                         let s = self.move_bytes.len() as u32;
+                        if h == 0 || h == 2 {
+                            // One move the PV implies, found once every
+                            // list is read (`resolve_implied`).
+                            self.implied.push((self.moves.len(), at));
+                            self.move_bytes.push(0);
+                            self.moves
+                                .push(((h as u8) | IMPLIED, s, self.move_bytes.len() as u32));
+                            continue;
+                        }
                         let mut shared = 0;
                         if h & 3 != 3 && len >= 2 {
                             let at = r.pos;
@@ -400,6 +417,84 @@ impl GameNotesReader {
             ));
         }
         self.at = self.streams.iter().map(|s| s.1.start).collect();
+        if !self.implied.is_empty() {
+            self.resolve_implied(payload)?;
+        }
+        Ok(())
+    }
+
+    /// Gives each implied list its move (`spec/extensions-engine.md`
+    /// section 5), walking the notes in record order as [`Self::note_at`]
+    /// hands them out: from after the last move, the second ordinal of the
+    /// same note's PV; from before the move before the last, that of the
+    /// note two notes back.
+    fn resolve_implied(&mut self, payload: &[u8]) -> Result<(), PayloadError> {
+        let mut at = self.at.clone();
+        let mut replies: [Option<u8>; 2] = [None, None];
+        let mut lists: Vec<usize> = Vec::new();
+        for &(t, k) in self.place.template_runs() {
+            let start = if t == 0 {
+                0
+            } else {
+                self.template_ends[t as usize - 1]
+            };
+            let pieces = &self.pieces[start..self.template_ends[t as usize]];
+            if !pieces.iter().any(|p| matches!(p, TPiece::Moves(_))) {
+                // Notes without lists: no reply (`k` may be any size).
+                replies = if k >= 2 {
+                    [None, None]
+                } else {
+                    [replies[1], None]
+                };
+                continue;
+            }
+            // Each note takes one list a piece: at most as many notes as
+            // lists, which the streams hold.
+            for _ in 0..k {
+                lists.clear();
+                for p in pieces {
+                    if let TPiece::Moves(s) = *p {
+                        lists.push(at[usize::from(s)]);
+                        at[usize::from(s)] += 1;
+                    }
+                }
+                let reply = lists.iter().find_map(|&i| match self.moves.get(i) {
+                    Some(&(1, a, b)) if b - a >= 2 => Some(self.move_bytes[a as usize + 1]),
+                    _ => None,
+                });
+                for &i in &lists {
+                    let Some(&(code, a, _)) = self.moves.get(i) else {
+                        continue;
+                    };
+                    if code & IMPLIED == 0 {
+                        continue;
+                    }
+                    let from = code & 3;
+                    let Some(ordinal) = (if from == 0 { reply } else { replies[0] }) else {
+                        let header = self
+                            .implied
+                            .binary_search_by_key(&i, |&(list, _)| list)
+                            .map_or(0, |j| self.implied[j].1);
+                        let r = Bytes {
+                            buf: payload,
+                            pos: header,
+                        };
+                        return Err(r.err_at(
+                            header,
+                            if from == 0 {
+                                "an implied move after a PV of two moves or more in its note"
+                            } else {
+                                "an implied move two notes after a PV of two moves or more"
+                            },
+                            Found::Value(u64::from(from)),
+                        ));
+                    };
+                    self.move_bytes[a as usize] = ordinal;
+                    self.moves[i].0 = from;
+                }
+                replies = [replies[1], reply];
+            }
+        }
         Ok(())
     }
 

@@ -85,6 +85,14 @@ impl MoveStream {
     /// longest prefix it can with the list one back (from its second move)
     /// or two back (from its third).
     pub(super) fn push_ordinals(&mut self, from: MovesFrom, o: &[u8]) {
+        // An empty list renders alike from any start: it is written from
+        // before the last move, so that the headers 0 and 2 stand for an
+        // implied move.
+        let from = if o.is_empty() {
+            MovesFrom::Before
+        } else {
+            from
+        };
         let mut best = (0usize, 0u64);
         // A list of one move shares nothing: the field would cost its byte.
         for back in (1..=2usize).filter(|_| o.len() >= 2) {
@@ -108,6 +116,17 @@ impl MoveStream {
         self.out.extend_from_slice(&o[best.0..]);
         let a = self.full.len() as u32;
         self.full.extend_from_slice(o);
+        self.lists.push((true, a, self.full.len() as u32));
+    }
+
+    /// Appends a list of one move, `ordinal`, from `from` (after the last
+    /// move, or before the one before it) that the PV implies: its header
+    /// alone.
+    pub(super) fn push_implied(&mut self, from: MovesFrom, ordinal: u8) {
+        debug_assert!(from != MovesFrom::Before);
+        put_varint(&mut self.out, from as u64);
+        let a = self.full.len() as u32;
+        self.full.push(ordinal);
         self.lists.push((true, a, self.full.len() as u32));
     }
 

@@ -861,3 +861,107 @@ fn a_clock_move_time_reads_in_milliseconds() {
         (Some(Score::Centipawns(-18)), Some(27), Some(176_000))
     );
 }
+
+/// Lines of a game from its start: the positions before and after each
+/// move of `moves` (SAN), as the writer and the readers keep them.
+fn positions_of(moves: &[&str]) -> Vec<VariantPosition> {
+    let mut p = Chess::default();
+    let mut out = vec![VariantPosition::Chess(p.clone())];
+    for m in moves {
+        let mv = m
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&p)
+            .unwrap();
+        p.play_unchecked(mv);
+        out.push(VariantPosition::Chess(p.clone()));
+    }
+    out
+}
+
+/// One-move lists that the PVs imply are their header alone, and read back
+/// as the moves they stand for: `pd=` of the same note's PV (from after
+/// the last move) and of the PV two notes back (from before the move
+/// before the last); a list the PV does not give keeps its ordinal.
+#[test]
+fn one_move_lists_the_pv_implies_are_their_header() {
+    let pos = positions_of(&["e4", "e5", "Nf3", "Nc6"]);
+    let at = |i: usize| LinePositions {
+        after: Some(&pos[i + 1]),
+        before: Some(&pos[i]),
+        before_previous: i.checked_sub(1).map(|j| &pos[j]),
+    };
+    // (ply index, pd, pv)
+    type Note<'a> = (usize, Option<&'a [u8]>, &'a [u8]);
+    let notes: [Note<'_>; 4] = [
+        (0, None, b"e4 e5 Nf3"),
+        (1, Some(b"e4"), b"e5 Nf3 Nc6"),
+        (2, Some(b"e5"), b"Nf3 Nc6"),
+        (3, Some(b"Bb5"), b"Nc6 Bb5 a6"),
+    ];
+    let mut game = GameNotes::new();
+    let mut written = Vec::new();
+    for (i, pd, pv) in notes {
+        let mut n = EngineNote::new();
+        if let Some(pd) = pd {
+            n.push_literal(b"pd=");
+            assert!(n.push_moves_text_preferring(pd, &at(i), MovesFrom::Before));
+            n.push_literal(b", ");
+        }
+        n.push_literal(b"pv=");
+        assert!(n.push_moves_text(pv, &at(i)));
+        n.prefer_implied(&at(i), game.two_back_reply());
+        assert!(game.push(i as u64, &n));
+        written.push(n);
+    }
+    // `Bb5` replays from before `2. Nf3` too: it is moved to after `2...
+    // Nc6`, where the note's PV implies it.
+    assert!(matches!(
+        written[3].parts().nth(1),
+        Some(NotePart::Moves(MovesFrom::After, _))
+    ));
+    let mut payload = Vec::new();
+    game.to_payload(&mut payload);
+    let mut r = GameNotesReader::from_payload(&payload).unwrap();
+    let mut texts = Vec::new();
+    for (i, n) in written.iter().enumerate() {
+        let mut back = EngineNote::new();
+        assert!(r.note_at(i as u64, &mut back));
+        assert_eq!(&back, n, "note {i}");
+        let mut text = Vec::new();
+        render_note(&back, &at(i), &mut text).unwrap();
+        texts.push(String::from_utf8(text).unwrap());
+    }
+    assert_eq!(texts[2], "pd=e5, pv=Nf3 Nc6");
+    assert_eq!(texts[3], "pd=Bb5, pv=Nc6 Bb5 a6");
+    // The `pd=` stream: three lists; the second note's `pd=e4` has no
+    // note two back and keeps its ordinal (header 1 << 2 | 2, then e4 =
+    // 13); the third's and the fourth's are the headers 2 and 0 alone.
+    assert!(
+        payload.windows(5).any(|w| w == [3, 0x06, 13, 0x02, 0x00]),
+        "{payload:02x?}"
+    );
+}
+
+/// An implied move whose note, or the note two notes before it, has no PV
+/// of two moves to take it from is an error at its header.
+#[test]
+fn an_implied_move_without_its_pv_is_an_error_at_its_header() {
+    let start = VariantPosition::default();
+    for header in [0u8, 2] {
+        let mut n = EngineNote::new();
+        n.push_literal(b"pd=");
+        assert!(n.push_moves_text(b"d4", &line(&start)));
+        let mut game = GameNotes::new();
+        assert!(game.push(0, &n));
+        let mut payload = Vec::new();
+        game.to_payload(&mut payload);
+        // The payload ends with the list: header 1 << 2 | 1, then d4 = 11.
+        assert_eq!(payload[payload.len() - 2..], [0x05, 11]);
+        payload.truncate(payload.len() - 2);
+        payload.push(header);
+        let e = GameNotesReader::from_payload(&payload).unwrap_err();
+        assert_eq!(e.at, payload.len() - 1, "{e:?}");
+        assert!(e.expected.contains("implied move"), "{e:?}");
+    }
+}

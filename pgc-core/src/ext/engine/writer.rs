@@ -1,6 +1,7 @@
 //! The per-game engine-notes record, written ([`GameNotes`]).
 
 use super::limits::MAX_TEMPLATES;
+use super::moves::MovesFrom;
 use super::note::{EngineNote, Piece};
 use super::predictor::{Predictor, Search, write_numbers};
 use super::stream::{MoveStream, Stream, StreamKeys};
@@ -27,6 +28,9 @@ pub struct GameNotes {
     /// templates, the bound that makes the predictor search short.
     hints: Vec<Option<Predictor>>,
     search: Search,
+    /// The reply of each of the last two notes (`EngineNote::pv_reply`),
+    /// the older first.
+    replies: [Option<u8>; 2],
 }
 
 impl GameNotes {
@@ -43,6 +47,7 @@ impl GameNotes {
         self.place.clear();
         self.streams.clear();
         self.notes = 0;
+        self.replies = [None, None];
     }
 
     /// Whether no note was pushed (then write no record).
@@ -53,6 +58,13 @@ impl GameNotes {
     /// Notes pushed.
     pub fn len(&self) -> u64 {
         self.notes
+    }
+
+    /// The reply of the note two notes before the next one pushed: what a
+    /// one-move list from before the move before the last may be implied
+    /// by ([`EngineNote::prefer_implied`]).
+    pub fn two_back_reply(&self) -> Option<u8> {
+        self.replies[0]
     }
 
     /// Whether [`GameNotes::push`] would take a note for `anchor`.
@@ -100,6 +112,7 @@ impl GameNotes {
             .pieces
             .iter()
             .filter(|p| !matches!(p, Piece::Literal(..)));
+        let reply = note.pv_reply();
         for (p, &id) in values.zip(&self.ids) {
             let id = usize::from(id);
             while self.streams.len() <= id {
@@ -111,7 +124,18 @@ impl GameNotes {
             match (&mut self.streams[id], *p) {
                 (Stream::Numbers(v), Piece::Number(x, _)) => v.push(x),
                 (Stream::Moves(m), Piece::Moves(from, s, e)) => {
-                    m.push_ordinals(from, &note.bytes[s as usize..e as usize]);
+                    let o = &note.bytes[s as usize..e as usize];
+                    // A one-move list the PV implies (section 5).
+                    let implied = match (from, o) {
+                        (MovesFrom::After, &[x]) => reply == Some(x),
+                        (MovesFrom::BeforePrevious, &[x]) => self.replies[0] == Some(x),
+                        _ => false,
+                    };
+                    if implied {
+                        m.push_implied(from, o[0]);
+                    } else {
+                        m.push_ordinals(from, o);
+                    }
                 }
                 (Stream::Moves(m), Piece::MovesText(s, e)) => {
                     m.push_text(&note.bytes[s as usize..e as usize]);
@@ -119,6 +143,7 @@ impl GameNotes {
                 _ => {}
             }
         }
+        self.replies = [self.replies[1], reply];
         self.notes += 1;
         true
     }
