@@ -70,6 +70,13 @@ fn decode<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let limits = limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let data = data.bytes();
+    if let Some(c) = pgn_bridge::sniff::compression(data) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "the data is compressed with {}; decompress it first, or give it to pgc.to_pgc \
+             or pgc.read, which read zstd, gzip and bzip2",
+            c.name()
+        )));
+    }
     let opts = DecodeOptions {
         export,
         limits,

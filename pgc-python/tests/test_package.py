@@ -502,3 +502,11 @@ def test_a_table_of_no_columns_is_refused_at_once():
     table = pgc.read_arrow(data, columns=["pgc"]).read_all()
     with pytest.raises(ValueError, match=r"columns=\[\]"):
         pgc.batch_to_arrow(table.column("pgc"), columns=[])
+
+
+def test_decode_of_compressed_pgc_says_so():
+    pgc_bytes = pgc.encode((SAMPLES / "opera.pgn").read_bytes())
+    for packed, name in [(gzip.compress(pgc_bytes), "gzip"), (bz2.compress(pgc_bytes), "bzip2")]:
+        with pytest.raises(ValueError, match=f"compressed with {name}"):
+            pgc.decode(packed)
+        assert pgc.decode(pgc.to_pgc(packed)) == pgc.decode(pgc_bytes)

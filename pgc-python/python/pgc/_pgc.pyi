@@ -107,7 +107,9 @@ def decode(
     bytes; default 16 MiB) and ``max_rav_depth`` (deepest nesting of
     variations; default 256), the command line's ``--max-string`` and
     ``--max-rav-depth``. Data over a limit raises ``PgcError`` naming its
-    keyword; a limit of 0, below 0 or over 2**32 - 1 ``ValueError``."""
+    keyword; a limit of 0, below 0 or over 2**32 - 1 ``ValueError``; data
+    compressed with zstd, gzip or bzip2 ``ValueError`` (``to_pgc`` and
+    ``read`` decompress)."""
 
 def verify(
     data: bytes | bytearray | memoryview,
