@@ -229,6 +229,17 @@ impl GameRecord {
         let data = self.data.bind(py).as_bytes();
         PyBytes::new(py, data.get(self.g.span.0..self.g.span.1).unwrap_or(&[]))
     }
+
+    /// The game's own records, from its first (without the text kept as
+    /// read before it).
+    #[getter]
+    fn own_pgc<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let data = self.data.bind(py).as_bytes();
+        let first = usize::try_from(self.g.offset)
+            .unwrap_or(self.g.span.1)
+            .clamp(self.g.span.0, self.g.span.1);
+        PyBytes::new(py, data.get(first..self.g.span.1).unwrap_or(&[]))
+    }
 }
 
 /// Where the games of `data` are cut into parts: `(offset, games before)`

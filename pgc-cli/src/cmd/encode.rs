@@ -503,22 +503,18 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
 fn put_oversized_verbatim(text: &std::fs::File, name: &str, sink: &mut Sink) -> Result<()> {
     let mut text = text;
     std::io::Seek::rewind(&mut text).map_err(|e| Error::io(name, &e))?;
-    let mut buf = vec![0u8; ext::verbatim::CHUNK];
+    let chunk = ext::verbatim::CHUNK as u64;
+    let mut buf = Vec::with_capacity(ext::verbatim::CHUNK);
     loop {
-        let mut n = 0;
-        while n < buf.len() {
-            match text.read(&mut buf[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(Error::io(name, &e)),
-            }
+        buf.clear();
+        let n = (&mut text)
+            .take(chunk)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io(name, &e))?;
+        if n > 0 {
+            ext::verbatim::write_with(&buf, |b| sink.put(b))?;
         }
-        if n == 0 {
-            break;
-        }
-        ext::verbatim::write_with(&buf[..n], |b| sink.put(b))?;
-        if n < buf.len() {
+        if (n as u64) < chunk {
             break;
         }
     }

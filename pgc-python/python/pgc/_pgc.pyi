@@ -65,6 +65,7 @@ class GameRecord:
     mates: list[int | None]
     result: str
     pgc: bytes
+    own_pgc: bytes
 
 class ArrowBatches:
     def __arrow_c_schema__(self) -> object: ...

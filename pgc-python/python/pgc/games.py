@@ -204,32 +204,12 @@ class Game:
         read as python-chess reads a file opened in text mode."""
         import chess.pgn
 
-        own = self.pgc[_game_begin(self.pgc) :]
-        text = _pgc.decode(own, False, **self._limits).decode("utf-8", errors="replace")
+        text = _pgc.decode(self._r.own_pgc, False, **self._limits)
+        text = text.decode("utf-8", errors="replace")
         game = chess.pgn.read_game(io.StringIO(text, newline=None))
         if game is None:
             raise ValueError(f"game {self.index + 1}: python-chess read no game from its PGN")
         return game
-
-
-def _game_begin(pgc: bytes) -> int:
-    """The offset of the game-begin record (``0x05``) of a game's PGC, past
-    the extension records before it (text kept as read between games); 0
-    when the records before it are not extension records."""
-    at = 0
-    while at < len(pgc) and pgc[at] == 0x80:
-        # Extension: marker, kind, LEB128 length, payload.
-        at += 2
-        length, shift = 0, 0
-        while at < len(pgc):
-            b = pgc[at]
-            at += 1
-            length |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                break
-        at += length
-    return at if at < len(pgc) and pgc[at] == 0x05 else 0
 
 
 def from_python_chess(

@@ -95,17 +95,25 @@ impl Losses {
         self.layouts += o.layouts;
     }
 
-    /// `(name, count)` pairs for reports.
-    pub fn items(&self) -> [(&'static str, u64); 8] {
+    /// `(name of one, name of several, count)` for reports.
+    pub fn items(&self) -> [(&'static str, &'static str, u64); 8] {
         [
-            ("comments", self.comments),
-            ("line comments", self.line_comments),
-            ("termination markers", self.terminations),
-            ("null moves", self.null_moves),
-            ("moves after null moves", self.moves_after_null),
-            ("long tags", self.long_tags),
-            ("NAGs over 255", self.long_nags),
-            ("layouts", self.layouts),
+            ("comment", "comments", self.comments),
+            ("line comment", "line comments", self.line_comments),
+            (
+                "termination marker",
+                "termination markers",
+                self.terminations,
+            ),
+            ("null move", "null moves", self.null_moves),
+            (
+                "move after a null move",
+                "moves after null moves",
+                self.moves_after_null,
+            ),
+            ("long tag", "long tags", self.long_tags),
+            ("NAG over 255", "NAGs over 255", self.long_nags),
+            ("layout", "layouts", self.layouts),
         ]
     }
 }
@@ -113,18 +121,12 @@ impl Losses {
 impl std::fmt::Display for Losses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut first = true;
-        for (name, n) in self.items() {
+        for (one, several, n) in self.items() {
             if n > 0 {
                 if !first {
                     f.write_str(", ")?;
                 }
-                // `1 layout`, `2 layouts`; `1 NAG over 255`.
-                let one = match name {
-                    "NAGs over 255" => "NAG over 255",
-                    "moves after null moves" => "move after a null move",
-                    _ => name.strip_suffix('s').unwrap_or(name),
-                };
-                write!(f, "{n} {}", if n == 1 { one } else { name })?;
+                write!(f, "{n} {}", if n == 1 { one } else { several })?;
                 first = false;
             }
         }
