@@ -758,15 +758,23 @@ impl GameParser {
                     payload,
                 } => {
                     self.lead = false;
+                    // A long tag is a tag pair to every reader; one that
+                    // does not decode stays an extension, for its reader
+                    // to report.
                     match long_tag(payload) {
-                        Some((b"FEN", value)) => self.set_fen(value, offset, marker),
-                        Some((b"Variant", value)) => self.set_variant(value),
-                        _ => {}
+                        Some((name, value)) => {
+                            if name == b"FEN" {
+                                self.set_fen(value, offset, marker);
+                            } else if name == b"Variant" {
+                                self.set_variant(value);
+                            }
+                            Self::step(Event::Tag { name, value })
+                        }
+                        None => Self::step(Event::Extension {
+                            kind: ext::LONG_TAG,
+                            payload,
+                        }),
                     }
-                    Self::step(Event::Extension {
-                        kind: ext::LONG_TAG,
-                        payload,
-                    })
                 }
                 RecordRef::Noop => Self::step(Event::Noop),
                 RecordRef::Escape(t) => {

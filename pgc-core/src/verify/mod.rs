@@ -714,14 +714,6 @@ impl Checker {
         if kind == ext::ENGINE_NOTES {
             self.notes.loaded = self.notes.reader.load(payload).is_ok();
         }
-        // A long tag's value, in a tag section (its place is the grammar's
-        // to check), is checked as any tag value.
-        if kind == ext::LONG_TAG
-            && let Ok((tag, value)) = ext::simple::long_tag(payload)
-            && let Some(index) = game.filter(|_| !self.parser.in_movetext())
-        {
-            self.tag_value(offset, index, marker, tag, value);
-        }
     }
 
     fn null_move(&mut self, g: &mut Game, offset: u64) {
