@@ -34,13 +34,17 @@
 //! # Game boundaries
 //!
 //! A game ends after its termination marker at variation depth 0 plus the
-//! whitespace, `%` escape lines, `;` comments and junk that follow it; the
-//! next tag (`[`) or movetext token (symbol, `{`, `(`, `$`, `*`) starts the
-//! next game. A `[` after movetext started also ends a game (it lacked its
-//! marker), and so does the end of the input. In a tag section, a tag
-//! whose name already occurred in it (among the first 32 tags) starts a new
-//! game: the previous one had tags only (lichess broadcast exports end such
-//! games without movetext or marker). A blank line does not end a tag
+//! whitespace, `%` escape lines (also after a byte order mark at a line's
+//! start, as in files joined with `cat`), `;` comments, `{` comments (as
+//! python-chess reads them; one that no `}` closes is the next game's) and
+//! junk that follow it; the next tag (`[`) or movetext token (symbol, `(`,
+//! `$`, `*`) starts the next game. A `[` after movetext started also ends a
+//! game (it lacked its marker), and so does the end of the input. In a tag
+//! section, a tag whose name already occurred in it (among the first 32
+//! tags) after an empty line starts a new game: the previous one had tags
+//! only (lichess broadcast exports end such games without movetext or
+//! marker); without the empty line the name is repeated within the game,
+//! as python-chess and pgn-reader read it. A blank line does not end a tag
 //! section (ChessBase exports contain one). Whitespace before the first
 //! token of the input belongs to the first game; an input without any token
 //! has no game.
@@ -587,6 +591,9 @@ struct Machine<'a> {
 struct SeenTags {
     names: [(usize, usize); MAX_SEEN_TAGS],
     len: usize,
+    /// An empty line stood since the last tag: a repeated name after it
+    /// starts a new game.
+    blank: bool,
 }
 
 /// The state machine shared by [`scan_game`] and [`lex_game`].
@@ -617,6 +624,7 @@ fn run<V: Visitor, const FINISH: bool>(
     let mut seen = SeenTags {
         names: [(0, 0); MAX_SEEN_TAGS],
         len: 0,
+        blank: false,
     };
     if ctx.at_input_start {
         if input.starts_with(BOM) {
@@ -684,7 +692,12 @@ impl Machine<'_> {
 
     /// Whether `p` is at column 1.
     #[inline(always)]
-    fn at_col1(&self, p: usize) -> bool {
+    fn at_col1(&self, mut p: usize) -> bool {
+        // A byte order mark at a line's start (files joined with `cat`)
+        // is not a column.
+        while p >= self.line_start_pos + 3 && self.input[p - 3..p] == *BOM {
+            p -= 3;
+        }
         if p == self.line_start_pos {
             self.ctx.at_line_start
         } else {
@@ -710,6 +723,9 @@ impl Machine<'_> {
         if c & WS != 0 {
             let end = run_of(input, pos + 1, WS);
             self.pos = end;
+            if self.phase == Phase::Tags && !seen.blank {
+                seen.blank = line_ends(&input[pos..end]) >= 2;
+            }
             emit!(v.whitespace(&input[pos..end]));
             return Ok(Step::Token);
         }
@@ -717,7 +733,12 @@ impl Machine<'_> {
         // A token starts at `pos`: does it belong to this game?
         if c & START != 0 {
             match self.phase {
-                Phase::Done => return Ok(Step::End),
+                // A comment right after the termination marker is the
+                // game's, as python-chess reads it (a `{` that no `}`
+                // closes is the next game's junk).
+                Phase::Done if b != b'{' || (eof && memchr(b'}', &input[pos + 1..]).is_none()) => {
+                    return Ok(Step::End);
+                }
                 Phase::Movetext if b == b'[' => return Ok(Step::End),
                 Phase::Tags if b != b'[' => {
                     self.phase = Phase::Movetext;
@@ -738,11 +759,14 @@ impl Machine<'_> {
                 TagParse::Tag { name, value, end } => {
                     let this = &input[name.0..name.1];
                     let names = &seen.names[..seen.len];
-                    if names.iter().any(|&(s, e)| &input[s..e] == this) {
-                        // A repeated tag name: the previous game had a tag
-                        // section and nothing else (lichess broadcast exports).
+                    if seen.blank && names.iter().any(|&(s, e)| &input[s..e] == this) {
+                        // A repeated tag name after an empty line: the
+                        // previous game had a tag section and nothing else
+                        // (lichess broadcast exports). Without the empty
+                        // line the name is repeated within the game.
                         return Ok(Step::End);
                     }
+                    seen.blank = false;
                     if seen.len < seen.names.len() {
                         seen.names[seen.len] = name;
                         seen.len += 1;
@@ -1213,6 +1237,49 @@ mod tests {
         );
         has(&g[1], &["tag Event=b", "tag Site=y", "mt"]);
         has(&g[2], &["tag Event=c", "mt", "num 1 1 \"1.\"", "san e4"]);
+    }
+
+    #[test]
+    fn escape_line_after_a_byte_order_mark_inside_the_input() {
+        // Two files joined with `cat`, the second starting with a BOM and a
+        // `%` line: an escape line, as at the start of the input.
+        let g = games(b"1. e4 1-0\n\xef\xbb\xbf% made by X\n[Event \"y\"]\n\n1. d4 *\n");
+        assert_eq!(g.len(), 2);
+        has(
+            &g[0],
+            &["outcome 1-0", "junk \"\\u{feff}\"", "escape \" made by X\""],
+        );
+        has(&g[1], &["tag Event=y"]);
+        // Not after other text on the line.
+        let g = games(b"1. e4 1-0 \xef\xbb\xbf% x\n");
+        assert!(!g[0].iter().any(|e| e.starts_with("escape")), "{g:?}");
+    }
+
+    #[test]
+    fn repeated_tag_without_an_empty_line_stays_in_its_game() {
+        let g = games(b"[Event \"x\"]\n[White \"a\"]\n[White \"b\"]\n\n1. e4 1-0\n");
+        assert_eq!(g.len(), 1);
+        has(&g[0], &["tag Event=x", "tag White=a", "tag White=b", "mt"]);
+        has(&g[0], &["san e4", "outcome 1-0"]);
+        let g = games(b"[White \"a\"]\r\n\r\n[White \"b\"]\r\n\r\n1. e4 1-0\r\n");
+        assert_eq!(g.len(), 2);
+    }
+
+    #[test]
+    fn comment_after_the_termination_marker_stays_in_its_game() {
+        let g =
+            games(b"[Event \"x\"]\n\n1. e4 e5 1-0 {won on time}\n\n[Event \"y\"]\n\n1. d4 0-1\n");
+        assert_eq!(g.len(), 2);
+        has(&g[0], &["san e5", "outcome 1-0", "comment \"won on time\""]);
+        has(&g[1], &["tag Event=y", "mt"]);
+        has(&g[1], &["san d4", "outcome 0-1"]);
+        // Games without tags: the next move number starts the next game.
+        let g = games(b"1. e4 1-0 {a} 1. d4 0-1\n");
+        assert_eq!(g.len(), 2);
+        // A `{` that nothing closes is the next game's.
+        let g = games(b"1. e4 1-0\n{never closed\n");
+        assert_eq!(g.len(), 2);
+        has(&g[0], &["san e4", "outcome 1-0"]);
     }
 
     #[test]
