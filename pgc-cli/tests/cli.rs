@@ -100,6 +100,56 @@ fn big_pgn(copies: usize) -> Vec<u8> {
 // ---------------------------------------------------------------- encode/decode
 
 #[test]
+fn a_tag_over_255_bytes_is_a_tag_to_every_reader() {
+    // Stored as a long-tag extension record (its value needs more than a
+    // byte of length), it is a tag to JSON Lines, `--where` and `moves`.
+    let long = "x".repeat(300);
+    let pgn = format!("[Event \"{long}\"]\n[Black \"b\"]\n\n1. e4 1-0\n");
+    let pgc_bytes = encode(pgn.as_bytes());
+    assert_eq!(decode(&pgc_bytes), pgn.as_bytes());
+    let json = String::from_utf8(ok(&["decode", "-q", "--format", "jsonl"], &pgc_bytes)).unwrap();
+    assert!(
+        json.contains(&format!("\"Event\":\"{long}\",\"Black\":\"b\"")),
+        "{json}"
+    );
+    let kept = ok(&["decode", "-q", "--where", "Event~xxxx"], &pgc_bytes);
+    assert_eq!(kept, pgn.as_bytes());
+    let none = ok(&["decode", "-q", "--where", "Event=y"], &pgc_bytes);
+    assert!(none.is_empty());
+}
+
+#[test]
+fn lines_from_other_tools_read_as_python_chess_reads_them() {
+    // A comment after the termination marker is the game's; a tag name
+    // repeated on the next line stays in its game; long algebraic with
+    // hyphens is read; a small file whose comment holds control bytes is
+    // PGN. Every file comes back byte for byte.
+    let cases: [(&[u8], &str); 4] = [
+        (
+            b"[Event \"x\"]\n\n1. e4 e5 1-0 {White won on time}\n\n[Event \"y\"]\n\n1. d4 d5 0-1\n",
+            "e2e4 e7e5 1-0\nd2d4 d7d5 0-1\n",
+        ),
+        (
+            b"[Event \"x\"]\n[White \"a\"]\n[White \"b\"]\n\n1. e4 1-0\n",
+            "e2e4 1-0\n",
+        ),
+        (b"1. e2-e4 e7-e5 2. Ng1-f3 1-0\n", "e2e4 e7e5 g1f3 1-0\n"),
+        (
+            b"[Event \"x\"]\n\n1. e4 {a\x01b\x02c} e5 1-0\n",
+            "e2e4 e7e5 1-0\n",
+        ),
+    ];
+    for (pgn, moves) in cases {
+        let o = run(&["encode"], pgn);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stderr(&o).contains("0 rejected"), "{}", stderr(&o));
+        assert_eq!(decode(&o.stdout), pgn);
+        let listed = ok(&["moves", "-q"], &o.stdout);
+        assert_eq!(String::from_utf8_lossy(&listed), moves);
+    }
+}
+
+#[test]
 fn opera_round_trips_through_files_byte_for_byte() {
     let d = tmp();
     let pgc_path = d.path().join("opera.pgc");

@@ -101,7 +101,7 @@ fn encode_batch(batch: &[u8], start: GameStart, opts: EncodeOptions) -> (Vec<u8>
         GameOutput::Rejected(r) => {
             rejected.add(&r);
             if !opts.strict {
-                verbatim::write(&mut pgc, enc.take_game());
+                verbatim::write(&mut pgc, enc.take_game(), opts.max_payload());
             }
         }
     });

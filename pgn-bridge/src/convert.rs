@@ -150,7 +150,9 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
                 stats.rejected += 1;
                 if !opts.strict {
                     // Kept at its place, as read (verbatim records).
-                    ext::verbatim::write_with(conv.rejected_raw(), |b| w.raw(b))?;
+                    ext::verbatim::write_with(conv.rejected_raw(), opts.max_payload(), |b| {
+                        w.raw(b)
+                    })?;
                 }
                 if let Some(out) = rejects.as_deref_mut() {
                     write_reject(out, "input", &r, conv.rejected_raw())?;
@@ -164,7 +166,7 @@ pub fn pgn_to_pgc<R: Read, W: Write>(
     // An input with no game: its whitespace, kept at its place.
     let unclaimed = conv.reader.take_unclaimed();
     if !unclaimed.is_empty() && !opts.strict {
-        ext::verbatim::write_with(&unclaimed, |b| w.raw(b))?;
+        ext::verbatim::write_with(&unclaimed, opts.max_payload(), |b| w.raw(b))?;
     }
     stats.bytes_in = conv.offset();
     stats.bytes_out = w.bytes_written();

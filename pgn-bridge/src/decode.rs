@@ -37,6 +37,9 @@ pub struct Decoder {
     out: Vec<u8>,
     result_tag: Vec<u8>,
     termination: Option<Outcome>,
+    /// Where the `*` of a Result tag that strict export filled in stands in
+    /// `out`: the game's marker replaces it at the game's end.
+    filled_result: Option<usize>,
     tags: Vec<(Vec<u8>, Vec<u8>)>,
     in_movetext: bool,
     /// The game's text patch payload, if it has one, and its record's
@@ -104,6 +107,7 @@ impl Decoder {
             out: Vec::with_capacity(8192),
             result_tag: Vec::new(),
             termination: None,
+            filled_result: None,
             tags: Vec::new(),
             in_movetext: false,
             patch: Vec::new(),
@@ -205,7 +209,11 @@ impl Decoder {
                 .map(|p| tags.remove(p).1)
                 .unwrap_or_else(|| match i {
                     2 => b"????.??.??".to_vec(),
-                    6 => b"*".to_vec(),
+                    6 => {
+                        // `[Result "*"]`, the game's marker once known.
+                        self.filled_result = Some(self.out.len() + b"[Result \"".len());
+                        b"*".to_vec()
+                    }
                     _ => b"?".to_vec(),
                 });
             if self.writer.tag(&mut self.out, name, &value) {
@@ -367,6 +375,7 @@ impl GameVisitor for Decoder {
         self.writer.begin_game(&mut self.out, Layout::EXPORT);
         self.result_tag.clear();
         self.termination = None;
+        self.filled_result = None;
         self.tags.clear();
         self.in_movetext = false;
         self.anchors.begin_game();
@@ -542,6 +551,7 @@ impl GameVisitor for Decoder {
                 }
                 self.after_anchor();
             }
+            // A long tag that decodes comes as a tag pair (`tag`).
             ExtKind::LONG_TAG => match simple::long_tag(payload) {
                 Ok((name, value)) => self.tag_value(name, value),
                 Err(e) => self.fail(kind, e),
@@ -575,6 +585,14 @@ impl GameVisitor for Decoder {
             marker = b"*";
         }
         self.writer.outcome(&mut self.out, marker);
+        if let Some(at) = self.filled_result.take() {
+            // The Result tag strict export filled in agrees with the
+            // marker (8.2.6).
+            let o = self.termination.map_or(marker, |o| o.as_bytes());
+            if !o.is_empty() && o != b"*" && self.out.get(at) == Some(&b'*') {
+                self.out.splice(at..at + 1, o.iter().copied());
+            }
+        }
         self.writer.end_game(&mut self.out);
         if self.has_patch {
             self.has_patch = false;

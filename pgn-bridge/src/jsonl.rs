@@ -15,7 +15,8 @@
 //!   engine wrote it, or `{"mate":n}`), `depth`, `seldepth`, `time` in
 //!   seconds, `nodes`, and `pv` as UCI moves; the note's text is in
 //!   `comments` too.
-//! * `comments` lists a move's comment texts that are not typed commands.
+//! * `comments` lists a move's comment texts that are not typed commands
+//!   with a value (`[%cal]` and `[%csl]` are written as their text).
 //! * Strings are the PGN's bytes; bytes that are not UTF-8 are written as
 //!   `\u00XX` (Latin-1 reading), so every line is valid JSON.
 //!
@@ -203,8 +204,18 @@ impl JsonlWriter {
             if let Some(c) = self.typed.clk() {
                 self.values.clk.get_or_insert(c.millis);
             }
+            if let Some(c) = self.typed.emt() {
+                self.values.emt.get_or_insert(c.millis);
+            }
             if let Some(e) = self.typed.eval() {
                 self.values.eval.get_or_insert(e);
+            }
+            if self.typed.has_marks() && self.open_move {
+                // Arrows and squares have no value of their own: the
+                // comment's text, as a text comment holding them is.
+                let mut text = Vec::new();
+                crate::commands::render(&self.typed, &mut text);
+                self.comments.push(text.trim_ascii().to_vec());
             }
         }
         if self.anchors.has_notes() {
@@ -582,6 +593,22 @@ mod tests {
              {\"uci\":\"e7e5\",\"san\":\"e5\",\"clk\":5,\"eval\":{\"cp\":120},\
              \"comments\":[\"[%eval 1.2,20] [%clk 0:0:5]\"]}],\
              \"result\":\"*\"}\n"
+        );
+    }
+
+    /// An `[%emt]` stored typed is a number; arrows and squares, which
+    /// have none, stay among the comments as their text.
+    #[test]
+    fn move_times_are_numbers_and_marks_are_comments() {
+        let out = jsonl(
+            b"[Result \"1-0\"]\n\n1. e4 { [%emt 0:00:05] } e5 { [%csl Ga1] [%cal Ge2e4] } 1-0\n\n",
+        );
+        assert_eq!(
+            out,
+            "{\"game\":1,\"offset\":0,\"tags\":{\"Result\":\"1-0\"},\"moves\":[\
+             {\"uci\":\"e2e4\",\"san\":\"e4\",\"emt\":5},\
+             {\"uci\":\"e7e5\",\"san\":\"e5\",\"comments\":[\"[%csl Ga1] [%cal Ge2e4]\"]}],\
+             \"result\":\"1-0\"}\n"
         );
     }
 

@@ -119,7 +119,8 @@ fn is_marker(b: u8) -> bool {
 /// text that does not frame is PGN. Otherwise data is PGN when it is
 /// text: at most one byte in twenty a control character that text does
 /// not hold, or, when it starts as text, one such byte in a short file (a
-/// stray one in a comment is still PGN; random bytes are not). NUL bytes
+/// stray one in a comment is still PGN; random bytes are not), or it
+/// starts with a tag pair's `[Name "`. NUL bytes
 /// are left out of that count: old tools pad a file with them to a whole
 /// block, and the PGN reader keeps them; data of NUL bytes alone, shorter
 /// than [`SNIFF`] bytes, is PGN (no record, nothing lost).
@@ -138,8 +139,51 @@ pub fn sniff(head: &[u8]) -> Format {
                 Format::Pgc
             }
         }
-        Some(_) if is_text(head, 1) => Format::Pgn,
+        Some(_) if is_text(head, 1) || starts_with_tag_pair(head) => Format::Pgn,
         Some(_) => Format::Pgc,
+    }
+}
+
+/// Whether `head` starts with a tag pair's opening, `[Name "` (after a
+/// byte order mark and whitespace): PGN, whatever control bytes its
+/// comments hold.
+fn starts_with_tag_pair(head: &[u8]) -> bool {
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let start = head.iter().take(256).position(|b| !b.is_ascii_whitespace());
+    let Some(rest) = start.and_then(|i| head[i..].strip_prefix(b"[")) else {
+        return false;
+    };
+    let name = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && rest[name..].starts_with(b" \"")
+}
+
+/// The UTF-16 encoding `head` is in, if it looks like UTF-16 text: a byte
+/// order mark, or (without one) mostly ASCII characters each paired with a
+/// zero byte.
+pub fn utf16(head: &[u8]) -> Option<&'static str> {
+    match head {
+        [0xff, 0xfe, ..] => return Some("UTF-16LE"),
+        [0xfe, 0xff, ..] => return Some("UTF-16BE"),
+        _ => {}
+    }
+    let text = |c: u8| matches!(c, b'\t' | b'\n' | b'\r' | 0x20..=0x7e);
+    let (mut pairs, mut le, mut be) = (0, 0, 0);
+    for p in head.chunks_exact(2).take(256) {
+        pairs += 1;
+        le += usize::from(p[1] == 0 && text(p[0]));
+        be += usize::from(p[0] == 0 && text(p[1]));
+    }
+    if pairs < 2 {
+        None
+    } else if le * 4 >= pairs * 3 {
+        Some("UTF-16LE")
+    } else if be * 4 >= pairs * 3 {
+        Some("UTF-16BE")
+    } else {
+        None
     }
 }
 
@@ -228,6 +272,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn recognises_utf16() {
+        let le: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [b, 0]).collect();
+        let be: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [0, b]).collect();
+        assert_eq!(utf16(&le), Some("UTF-16LE"));
+        assert_eq!(utf16(&be), Some("UTF-16BE"));
+        assert_eq!(utf16(&[&[0xff, 0xfe][..], &le].concat()), Some("UTF-16LE"));
+        assert_eq!(utf16(&[&[0xfe, 0xff][..], &be].concat()), Some("UTF-16BE"));
+        assert_eq!(utf16(b"[Event \"x\"]\n"), None);
+        assert_eq!(utf16(&[0x05, 0x02, 0x05, 0x00, 0x00, 0x00]), None);
+        assert_eq!(utf16(&[0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(utf16(b"\x0a\x05\x00hello\x05\x06"), None);
+    }
+
+    #[test]
     fn compressed_data_is_recognised_by_its_magic() {
         // An empty bzip2 stream, as `bzip2` writes it: header, end magic, CRC.
         let empty_bz2 = b"BZh9\x17\x72\x45\x38\x50\x90\0\0\0\0";
@@ -281,6 +339,11 @@ mod tests {
         // One control byte in a short file.
         assert_eq!(sniff(b"[Event \"?\"\x18\n"), Format::Pgn);
         assert_eq!(sniff(b"[E\x18\x18\n"), Format::Pgc, "two in five bytes");
+        // A tag pair first: PGN, whatever its comments hold.
+        let pgn = b"[Event \"x\"]\n\n1. e4 {a\x01b\x02c} e5 1-0\n";
+        assert_eq!(sniff(pgn), Format::Pgn);
+        assert_eq!(sniff(b"\xef\xbb\xbf\r\n[Event \"\x01\x02"), Format::Pgn);
+        assert_eq!(sniff(b"[Event\x01\x02\x03\""), Format::Pgc);
     }
 
     #[test]

@@ -144,6 +144,33 @@ fn strict_export_ends_a_game_without_result_tag_with_a_marker() {
 }
 
 #[test]
+fn strict_export_fills_in_the_result_tag_the_marker_gives() {
+    // No Result tag and `1-0` ending the movetext: the Result tag strict
+    // export fills in is the marker (8.2.6), with and without a comment
+    // after it.
+    for (pgn, end) in [
+        ("[Event \"E\"]\n\n1. e4 e5 1-0\n", "1. e4 e5 1-0\n\n"),
+        (
+            "[Event \"E\"]\n\n1. e4 0-1 {lost}\n",
+            "1. e4 0-1 {lost}\n\n",
+        ),
+        ("1. d4 1/2-1/2\n", "1. d4 1/2-1/2\n\n"),
+    ] {
+        let mut pgc = Vec::new();
+        pgn_to_pgc(pgn.as_bytes(), &mut pgc, None, &EncodeOptions::default()).expect("encode");
+        let strict = DecodeOptions {
+            strict_export: true,
+            ..DecodeOptions::default()
+        };
+        let text = decode(&pgc, strict);
+        let marker = end.split(' ').find(|t| t.contains('-')).expect("a marker");
+        let marker = marker.trim_end();
+        assert!(text.contains(&format!("[Result \"{marker}\"]\n")), "{text}");
+        assert!(text.ends_with(end), "{text:?}");
+    }
+}
+
+#[test]
 fn a_layout_record_gives_the_line_ends() {
     let mut pgc = vec![0x05, 0x80, ext::LAYOUT, 3, 0b1, 79, 2];
     tag(&mut pgc, "Result", "*");
@@ -282,7 +309,7 @@ fn an_input_of_whitespace_only_comes_back_whole() {
     assert_eq!((stats.games, stats.bytes_in), (0, input.len() as u64));
     // A verbatim extension record: 0x80, kind 0x0a, the bytes.
     let mut expected = Vec::new();
-    ext::verbatim::write(&mut expected, input);
+    ext::verbatim::write(&mut expected, input, pgc_core::Limits::DEFAULT.max_string);
     assert_eq!(pgc, expected);
     let mut back = Vec::new();
     pgc_to_pgn(&pgc[..], &mut back, &DecodeOptions::default()).unwrap();

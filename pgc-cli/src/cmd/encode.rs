@@ -144,7 +144,7 @@ impl<'a> BatchState<'a> {
                 // A game that cannot be encoded is not selected by
                 // `--where` (its tags and moves are not known for sure).
                 if !self.opts.strict && sel.filter.is_none() {
-                    ext::verbatim::write(&mut done.pgc, enc.take_game());
+                    ext::verbatim::write(&mut done.pgc, enc.take_game(), self.opts.max_payload());
                 }
                 // The text is held for the rejects file only when there is one.
                 let mut raw = Vec::new();
@@ -184,14 +184,14 @@ impl<'a> BatchState<'a> {
             done.stats.rejected += 1;
             done.stats.bytes_in += raw.len() as u64;
             if !opts.strict {
-                ext::verbatim::write(&mut done.pgc, &raw);
+                ext::verbatim::write(&mut done.pgc, &raw, opts.max_payload());
             }
             done.rejects.push((r, raw));
         }
         if !job.unclaimed.is_empty() {
             done.stats.bytes_in += job.unclaimed.len() as u64;
             if !opts.strict {
-                ext::verbatim::write(&mut done.pgc, &job.unclaimed);
+                ext::verbatim::write(&mut done.pgc, &job.unclaimed, opts.max_payload());
             }
         }
         if let Some(o) = job.oversized {
@@ -334,8 +334,10 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let sel = a.select.selection();
     // A game over --max-game-bytes is kept as read in the output, as other
     // rejected games are, read back from a temporary file.
-    let inline_oversized = !opts.strict && sel.filter.is_none();
-    let keep_oversized = a.rejects.is_some() || inline_oversized;
+    // A game over --max-game-bytes is kept inline in records of at most
+    // the string limit.
+    let inline_oversized = (!opts.strict && sel.filter.is_none()).then_some(opts.max_payload());
+    let keep_oversized = a.rejects.is_some() || inline_oversized.is_some();
     crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
     let dup_out = match &a.select.duplicates {
         Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
@@ -500,21 +502,26 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
 /// file, as verbatim records at its place in the output (spec/extensions.md,
 /// kind 0x0a): one record per full chunk of the file, so the bytes do not
 /// depend on how reads return, and the game is held a chunk at a time.
-fn put_oversized_verbatim(text: &std::fs::File, name: &str, sink: &mut Sink) -> Result<()> {
+fn put_oversized_verbatim(
+    text: &std::fs::File,
+    name: &str,
+    max_string: u32,
+    sink: &mut Sink,
+) -> Result<()> {
     let mut text = text;
     std::io::Seek::rewind(&mut text).map_err(|e| Error::io(name, &e))?;
-    let chunk = ext::verbatim::CHUNK as u64;
-    let mut buf = Vec::with_capacity(ext::verbatim::CHUNK);
+    let chunk = ext::verbatim::chunk_for(max_string);
+    let mut buf = Vec::with_capacity(chunk);
     loop {
         buf.clear();
         let n = (&mut text)
-            .take(chunk)
+            .take(chunk as u64)
             .read_to_end(&mut buf)
             .map_err(|e| Error::io(name, &e))?;
         if n > 0 {
-            ext::verbatim::write_with(&buf, |b| sink.put(b))?;
+            ext::verbatim::write_with(&buf, max_string, |b| sink.put(b))?;
         }
-        if (n as u64) < chunk {
+        if n < chunk {
             break;
         }
     }
@@ -536,7 +543,7 @@ struct Notes {
 fn consume(
     done: Done,
     name: &str,
-    inline_oversized: bool,
+    inline_oversized: Option<u32>,
     sink: &mut Sink,
     dedup: Option<&mut Dedup>,
     mut duplicates: Option<&mut Sink>,
@@ -584,8 +591,8 @@ fn consume(
         }
     }
     if let Some(o) = done.oversized {
-        if let (true, Some(text)) = (inline_oversized, o.text.as_ref()) {
-            put_oversized_verbatim(text, name, sink)?;
+        if let (Some(max_string), Some(text)) = (inline_oversized, o.text.as_ref()) {
+            put_oversized_verbatim(text, name, max_string, sink)?;
         }
         if let (Some(rs), Some(mut text)) = (rejects, o.text) {
             // As write_reject, from the temporary file.

@@ -265,6 +265,9 @@ fn positions_of(
 /// A batch's games encoded as `pgc encode` encodes them: their PGC, and the
 /// games it rejected (kept as read, as `pgc encode` keeps them: their
 /// verbatim records go with the next game's row, or the last row).
+/// The string limit of the `pgc` column's records (the encoder's default).
+const DEFAULT_STRING: u32 = pgc_core::Limits::DEFAULT.max_string;
+
 #[derive(Default)]
 struct Encoded {
     pgc: Vec<u8>,
@@ -277,7 +280,7 @@ impl Encoded {
         match output {
             GameOutput::Encoded { .. } => enc.append_game_to(&mut self.pgc),
             GameOutput::Rejected(r) => {
-                pgc_core::ext::verbatim::write(&mut self.pgc, enc.take_game());
+                pgc_core::ext::verbatim::write(&mut self.pgc, enc.take_game(), DEFAULT_STRING);
                 self.rejects.push(r);
             }
         }
@@ -343,7 +346,7 @@ fn convert_encoded(
     // with: a table of no game is empty.)
     if let Some((r, raw)) = job.cut {
         bytes_in += raw.len() as u64;
-        pgc_core::ext::verbatim::write(&mut pgc, &raw);
+        pgc_core::ext::verbatim::write(&mut pgc, &raw, DEFAULT_STRING);
         rejects.push(r);
     }
     bytes_in += job.unclaimed.len() as u64;

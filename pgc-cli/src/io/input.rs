@@ -9,33 +9,6 @@ use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// The UTF-16 encoding `head` is in, if it looks like UTF-16 text: a byte
-/// order mark, or (without one) mostly ASCII characters each paired with a
-/// zero byte.
-fn utf16(head: &[u8]) -> Option<&'static str> {
-    match head {
-        [0xff, 0xfe, ..] => return Some("UTF-16LE"),
-        [0xfe, 0xff, ..] => return Some("UTF-16BE"),
-        _ => {}
-    }
-    let text = |c: u8| matches!(c, b'\t' | b'\n' | b'\r' | 0x20..=0x7e);
-    let (mut pairs, mut le, mut be) = (0, 0, 0);
-    for p in head.chunks_exact(2).take(256) {
-        pairs += 1;
-        le += usize::from(p[1] == 0 && text(p[0]));
-        be += usize::from(p[0] == 0 && text(p[1]));
-    }
-    if pairs < 2 {
-        None
-    } else if le * 4 >= pairs * 3 {
-        Some("UTF-16LE")
-    } else if be * 4 >= pairs * 3 {
-        Some("UTF-16BE")
-    } else {
-        None
-    }
-}
-
 /// One input: a file or stdin.
 #[derive(Debug, Clone)]
 pub struct Input {
@@ -331,7 +304,7 @@ impl Input {
             None => Box::new(counted.inner),
         };
         let (head, data) = self.peek(data)?;
-        if let Some(encoding) = utf16(&head) {
+        if let Some(encoding) = sniff::utf16(&head) {
             return Err(Error::Usage(format!(
                 "{}: is {encoding} text; pgc reads PGN in UTF-8 (or Latin-1): convert it \
                  first, e.g. `iconv -f {encoding} -t UTF-8`",
@@ -540,19 +513,5 @@ mod tests {
         let mut random = random;
         random[0] = b'Q';
         assert_eq!(sniff(&random), Format::Pgc);
-    }
-
-    #[test]
-    fn recognises_utf16() {
-        let le: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [b, 0]).collect();
-        let be: Vec<u8> = "[Event \"x\"]\n".bytes().flat_map(|b| [0, b]).collect();
-        assert_eq!(utf16(&le), Some("UTF-16LE"));
-        assert_eq!(utf16(&be), Some("UTF-16BE"));
-        assert_eq!(utf16(&[&[0xff, 0xfe][..], &le].concat()), Some("UTF-16LE"));
-        assert_eq!(utf16(&[&[0xfe, 0xff][..], &be].concat()), Some("UTF-16BE"));
-        assert_eq!(utf16(b"[Event \"x\"]\n"), None);
-        assert_eq!(utf16(&[0x05, 0x02, 0x05, 0x00, 0x00, 0x00]), None);
-        assert_eq!(utf16(&[0, 0, 0, 0, 0, 0]), None);
-        assert_eq!(utf16(b"\x0a\x05\x00hello\x05\x06"), None);
     }
 }

@@ -75,6 +75,9 @@ pub struct Losses {
     pub long_nags: u64,
     /// Games whose text layout (for a byte-identical round trip) was dropped.
     pub layouts: u64,
+    /// Runs of text that are no PGN token (`<x>`, a stray `)`, a malformed
+    /// tag pair) dropped.
+    pub junk: u64,
 }
 
 impl Losses {
@@ -93,10 +96,11 @@ impl Losses {
         self.long_tags += o.long_tags;
         self.long_nags += o.long_nags;
         self.layouts += o.layouts;
+        self.junk += o.junk;
     }
 
     /// `(name of one, name of several, count)` for reports.
-    pub fn items(&self) -> [(&'static str, &'static str, u64); 8] {
+    pub fn items(&self) -> [(&'static str, &'static str, u64); 9] {
         [
             ("comment", "comments", self.comments),
             ("line comment", "line comments", self.line_comments),
@@ -114,6 +118,11 @@ impl Losses {
             ("long tag", "long tags", self.long_tags),
             ("NAG over 255", "NAGs over 255", self.long_nags),
             ("layout", "layouts", self.layouts),
+            (
+                "run of text that is no PGN token",
+                "runs of text that are no PGN token",
+                self.junk,
+            ),
         ]
     }
 }
@@ -312,7 +321,7 @@ pub const MAX_PAYLOAD: u32 = pgc_core::Limits::DEFAULT.max_string;
 impl EncodeOptions {
     /// The longest payload written: [`EncodeOptions::max_string`], or
     /// [`MAX_PAYLOAD`] for 0.
-    fn max_payload(&self) -> u32 {
+    pub fn max_payload(&self) -> u32 {
         match self.max_string {
             0 => MAX_PAYLOAD,
             n => n,
@@ -648,7 +657,9 @@ impl Encoder {
             return;
         }
         self.layout.junk(raw);
-        if !self.opts.strict {
+        if self.opts.strict {
+            self.g.losses.junk += 1;
+        } else {
             self.ext(ext::JUNK, raw);
         }
     }
@@ -1031,6 +1042,9 @@ impl Visitor for Encoder {
         }
         self.start_movetext();
         self.game.mark_outcome();
+        // A comment after the marker is text at its place: no typed
+        // command or engine note attaches to the last move from there.
+        self.g.anchors.last_is_anchor = false;
         self.g.outcome = Outcome::from_bytes(raw);
         self.layout.outcome(raw);
         ControlFlow::Continue(())

@@ -121,7 +121,7 @@ impl Resolver {
     /// The legal move a SAN token names, in the current position. The
     /// token may carry a check suffix (`+`, `#`, not checked here); import
     /// spellings are accepted: `0-0`, `e8Q`, `gxf6ep`, over-disambiguation
-    /// (`Nge2`), long algebraic (`g1f3`).
+    /// (`Nge2`), long algebraic (`g1f3`, `Ng1-f3`).
     ///
     /// # Errors
     /// [`RejectReason::IllegalMove`] when no single legal move fits,
@@ -163,11 +163,7 @@ impl Resolver {
         }
         let moves = pos.legal_moves();
         let Some((index, canonical)) = find_move(body, &moves, pos) else {
-            let token = super::reject::quoted(token);
-            return Err(match San::from_ascii(body) {
-                Ok(_) => RejectReason::IllegalMove { token },
-                Err(_) => RejectReason::NotAMove { token },
-            });
+            return Err(not_found(body, token));
         };
         let ordinal = ordinal::rank_of(pos, &moves, index).map_err(RejectReason::Ordinal)?;
         Ok(Resolved {
@@ -287,11 +283,7 @@ fn resolve_variant(
         None => {
             let moves = pos.legal_moves();
             let Some(mv) = find_move_in(body, &moves, pos) else {
-                let token = super::reject::quoted(token);
-                return Err(match San::from_ascii(body) {
-                    Ok(_) => RejectReason::IllegalMove { token },
-                    Err(_) => RejectReason::NotAMove { token },
-                });
+                return Err(not_found(body, token));
             };
             let ordinal = vord::encode_in(pos, mv).map_err(RejectReason::Ordinal)?;
             (mv, ordinal, vord::san_body_in(pos, mv).as_bytes() == body)
@@ -306,7 +298,7 @@ fn resolve_variant(
 
 /// Finds the legal move a SAN token names: its index in `moves` and whether
 /// the token is the canonical SAN body. Import forms are accepted: `0-0`,
-/// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`).
+/// `e8Q`, over-disambiguation (`Nge2`), long algebraic (`g1f3`, `g1-f3`).
 fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)> {
     let m = find_move_in(body, moves, pos)?;
     let index = moves.iter().position(|&x| x == m)?;
@@ -317,6 +309,34 @@ fn find_move(body: &[u8], moves: &MoveList, pos: &Chess) -> Option<(usize, bool)
 /// The legal move among `moves` (the legal moves of `pos`) that a SAN token
 /// in an import spelling names.
 fn find_move_in<P: Position>(body: &[u8], moves: &MoveList, pos: &P) -> Option<Move> {
+    let (buf, n) = import_spelling(body);
+    let fixed = &buf[..n];
+    let m = match San::from_ascii(fixed).map(|san| san.find_move(moves).copied()) {
+        Ok(Ok(m)) => m,
+        _ => {
+            let uci = shakmaty::uci::UciMove::from_ascii(fixed).ok()?;
+            uci.to_move(pos).ok()?
+        }
+    };
+    Some(m)
+}
+
+/// Why no legal move fits a SAN token: an illegal move when its import
+/// spelling is SAN, else not a move at all.
+fn not_found(body: &[u8], token: &[u8]) -> RejectReason {
+    let (buf, n) = import_spelling(body);
+    let token = super::reject::quoted(token);
+    match San::from_ascii(&buf[..n]) {
+        Ok(_) => RejectReason::IllegalMove { token },
+        Err(_) => RejectReason::NotAMove { token },
+    }
+}
+
+/// A SAN token in an import spelling rewritten as shakmaty's SAN parser
+/// reads it (the first `n` bytes of the buffer): zeros of `0-0` as the
+/// letter O, no hyphen between the squares of long algebraic, no glued
+/// `ep`, `=` before a promotion's piece.
+fn import_spelling(body: &[u8]) -> ([u8; 16], usize) {
     let mut buf = [0u8; 16];
     let n = body.len().min(buf.len());
     buf[..n].copy_from_slice(&body[..n]);
@@ -331,6 +351,16 @@ fn find_move_in<P: Position>(body: &[u8], moves: &MoveList, pos: &P) -> Option<M
         }
     }
     let mut n = n;
+    if n >= 5 && buf[0] != b'O' {
+        // `e2-e4`, `Ng1-f3`: long algebraic with a hyphen between the
+        // squares (python-chess reads it too). Castling's hyphens stay.
+        if let Some(i) = (2..n - 2).find(|&i| {
+            buf[i] == b'-' && matches!(buf[i - 1], b'1'..=b'8') && matches!(buf[i + 1], b'a'..=b'h')
+        }) {
+            buf.copy_within(i + 1..n, i);
+            n -= 1;
+        }
+    }
     if n > 4 && buf[..n].ends_with(b"ep") && buf[..n].contains(&b'x') {
         // `gxf6ep`: an en passant capture marked with a glued `ep`.
         n -= 2;
@@ -346,13 +376,5 @@ fn find_move_in<P: Position>(body: &[u8], moves: &MoveList, pos: &P) -> Option<M
         buf[n - 1] = b'=';
         n += 1;
     }
-    let fixed = &buf[..n];
-    let m = match San::from_ascii(fixed).map(|san| san.find_move(moves).copied()) {
-        Ok(Ok(m)) => m,
-        _ => {
-            let uci = shakmaty::uci::UciMove::from_ascii(body).ok()?;
-            uci.to_move(pos).ok()?
-        }
-    };
-    Some(m)
+    (buf, n)
 }

@@ -68,6 +68,11 @@ fn file_disambiguation_names_one_knight() {
     // Over-disambiguated and long algebraic: the same move, not canonical.
     assert_resolves(&mut r, "Nb1d2", b1d2, false);
     assert_resolves(&mut r, "b1d2", b1d2, false);
+    // Long algebraic with a hyphen, as python-chess reads it.
+    assert_resolves(&mut r, "Nb1-d2", b1d2, false);
+    assert_resolves(&mut r, "b1-d2", b1d2, false);
+    assert_resolves(&mut r, "Nf3-d2+", f3d2, false);
+    assert_eq!(r.resolve(b"Nb1-d3"), Err(illegal("Nb1-d3")));
     assert_ne!(
         r.resolve(b"Nbd2").unwrap().ordinal,
         r.resolve(b"Nfd2").unwrap().ordinal
@@ -106,6 +111,7 @@ fn en_passant_captures() {
     assert_resolves(&mut r, "exd6", ep, true);
     assert_resolves(&mut r, "exd6ep", ep, false);
     assert_resolves(&mut r, "e5d6", ep, false);
+    assert_resolves(&mut r, "e5-d6", ep, false);
     // Without the en passant square the capture is illegal.
     let mut r = at("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
     assert_eq!(r.resolve(b"exd6"), Err(illegal("exd6")));
@@ -461,6 +467,26 @@ fn strict_mode_drops_what_1994_cannot_hold_and_may_then_reduce() {
     };
     assert_eq!(losses.long_tags, 1);
     assert_eq!(bytes[0], 0x05);
+    assert!(!bytes.contains(&0x80));
+    // Text that is no token, dropped, is counted: two runs here.
+    let (out, bytes) = encode(
+        &format!(
+            "{STR_TAGS}
+1. e4 <x> e5 ) 1-0
+
+"
+        ),
+        true,
+    );
+    let GameOutput::Encoded { losses, .. } = out else {
+        panic!("{out:?}")
+    };
+    assert_eq!(losses.junk, 2, "{losses:?}");
+    assert!(
+        losses
+            .to_string()
+            .contains("2 runs of text that are no PGN token")
+    );
     assert!(!bytes.contains(&0x80));
 }
 

@@ -166,6 +166,22 @@ impl TypedComment {
         })
     }
 
+    /// The time of the first `[%emt]`, if any.
+    pub fn emt(&self) -> Option<Clock> {
+        self.pieces.iter().find_map(|p| match p {
+            Piece::Cmd(_, Cmd::Time(TimeKind::Emt, c, _)) => Some(*c),
+            _ => None,
+        })
+    }
+
+    /// Whether a command other than `[%clk]`, `[%emt]` and `[%eval]` is
+    /// among the pieces (`[%cal]`, `[%csl]`).
+    pub fn has_marks(&self) -> bool {
+        self.pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Cmd(_, Cmd::Arrows(..) | Cmd::Squares(..))))
+    }
+
     /// The first `[%eval]`, if any.
     pub fn eval(&self) -> Option<Eval> {
         self.pieces.iter().find_map(|p| match p {
