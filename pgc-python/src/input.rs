@@ -90,6 +90,12 @@ pub(crate) fn pgn_text(data: &[u8]) -> Result<std::borrow::Cow<'_, [u8]>, String
     };
     // A run of NUL bytes longer than the sniffer looks at is PGN padding
     // here, as for `pgc encode`.
+    if let Some(encoding) = pgn_bridge::sniff::utf16(head(&text)) {
+        return Err(format!(
+            "the data is {encoding} text; pgc reads PGN in UTF-8 (or Latin-1): convert it \
+             first, e.g. data.decode(\"utf-16\").encode(\"utf-8\")"
+        ));
+    }
     if format_of(&text) == Format::Pgc && !pgn_bridge::sniff::is_nul_run(head(&text)) {
         return Err("the data is PGC, not PGN: pgc.decode turns it into PGN".into());
     }
@@ -101,7 +107,7 @@ fn head(data: &[u8]) -> &[u8] {
     &data[..data.len().min(SNIFF as usize)]
 }
 
-fn format_of(data: &[u8]) -> Format {
+pub(crate) fn format_of(data: &[u8]) -> Format {
     pgn_bridge::sniff::sniff(head(data))
 }
 

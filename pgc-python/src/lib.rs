@@ -77,6 +77,11 @@ fn decode<'py>(
             c.name()
         )));
     }
+    if input::format_of(data) == pgn_bridge::sniff::Format::Pgn {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "the data is PGN text, not PGC: pgc.encode turns it into PGC",
+        ));
+    }
     let opts = DecodeOptions {
         export,
         limits,

@@ -510,3 +510,34 @@ def test_decode_of_compressed_pgc_says_so():
         with pytest.raises(ValueError, match=f"compressed with {name}"):
             pgc.decode(packed)
         assert pgc.decode(pgc.to_pgc(packed)) == pgc.decode(pgc_bytes)
+
+
+def test_decode_of_pgn_and_encode_of_utf16_say_what_the_data_is():
+    pgn = (SAMPLES / "opera.pgn").read_bytes()
+    with pytest.raises(ValueError, match="PGN text, not PGC"):
+        pgc.decode(pgn)
+    for encoding, name in [("utf-16", "UTF-16LE"), ("utf-16-be", "UTF-16BE")]:
+        with pytest.raises(pgc.PgcError, match=name):
+            pgc.encode(pgn.decode("latin-1").encode(encoding))
+
+
+def test_to_python_chess_reads_any_layout():
+    # Tags and moves on one line, as some tools write them: python-chess
+    # does not read that text, but reads the game in the export format.
+    pgn = b'[Event "x"][Round "1"] 1. e4 e5 2. Nf3 {a comment} *\n'
+    (game,) = list(pgc.read(pgn))
+    assert game.uci == ["e2e4", "e7e5", "g1f3"]
+    pc = game.to_python_chess()
+    assert [m.uci() for m in pc.mainline_moves()] == game.uci
+    assert (pc.headers["Event"], pc.headers["Round"]) == ("x", "1")
+    assert [n.comment for n in pc.mainline()] == ["", "", "a comment"]
+
+
+def test_batch_to_arrow_refuses_empty_cells_and_other_types():
+    game = pgc.encode((SAMPLES / "opera.pgn").read_bytes())
+    with pytest.raises(ValueError, match="row 2: the cell is empty"):
+        pgc.batch_to_arrow(pa.array([game, b""], pa.binary()))
+    for wrong in [game, [game]]:
+        with pytest.raises(TypeError, match="pyarrow binary array"):
+            pgc.batch_to_arrow(wrong)
+    assert pgc.batch_to_arrow(pa.array([game], pa.large_binary())).num_rows == 1

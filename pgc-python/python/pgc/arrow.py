@@ -68,11 +68,17 @@ def read_arrow(
 
 
 def _pgc_bytes(array: Any) -> bytes:
-    """The values of a binary array without nulls, concatenated."""
+    """The values of a binary array without nulls or empty values,
+    concatenated."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     if isinstance(array, pa.ChunkedArray):
         return b"".join(_pgc_bytes(c) for c in array.chunks)
+    if not isinstance(array, pa.Array):
+        raise TypeError(
+            f"expected a pyarrow binary array (the `pgc` column), not {type(array).__name__}"
+        )
     if array.null_count:
         raise ValueError("the array has null rows: expected each game's PGC records")
     if pa.types.is_large_binary(array.type):
@@ -83,6 +89,9 @@ def _pgc_bytes(array: Any) -> bytes:
         raise TypeError(f"the array is {array.type}, expected binary (the `pgc` column)")
     if len(array) == 0:
         return b""
+    empty = pc.index(pc.binary_length(array), 0).as_py()
+    if empty >= 0:
+        raise ValueError(f"row {empty + 1}: the cell is empty: expected a game's PGC records")
     offsets = memoryview(array.buffers()[1]).cast("B")
     start = (array.offset) * width
     first = int.from_bytes(offsets[start : start + width], "little")

@@ -197,14 +197,15 @@ class Game:
 
     def to_python_chess(self) -> Any:
         """The game as a ``chess.pgn.Game``: tags, main line, variations,
-        comments, NAGs and clocks as python-chess reads the game's PGN.
+        comments, NAGs and clocks as python-chess reads the game's PGN in
+        the export format (whatever the layout of the text it came from,
+        which python-chess may not read: tags and moves on one line).
 
         The text before the game that ``pgc`` holds (a rejected game kept as
-        read, text before the first game) is left out, and line ends are
-        read as python-chess reads a file opened in text mode."""
+        read, text before the first game) is left out."""
         import chess.pgn
 
-        text = _pgc.decode(self._r.own_pgc, False, **self._limits)
+        text = _pgc.decode(self._r.own_pgc, True, **self._limits)
         text = text.decode("utf-8", errors="replace")
         game = chess.pgn.read_game(io.StringIO(text, newline=None))
         if game is None:
