@@ -472,12 +472,23 @@ fn parse_tag(input: &[u8], pos: usize, eof: bool) -> Result<TagParse, NeedMore> 
             value: (value_start, value_end),
             end: i + 1,
         }),
-        _ => malformed(input, pos, eof),
+        _ => {
+            // Text after the closing quote, `[White ""Socrates Expert""]`:
+            // the value runs to the line's last quote before `]`, as
+            // python-chess reads it.
+            let line_end = match memchr(b'\n', &input[i..]) {
+                Some(k) => i + k,
+                None if eof => len,
+                None => return Err(NeedMore),
+            };
+            unterminated_value(input, pos, value_start, line_end)
+        }
     }
 }
 
-/// A tag value without a closing quote before the line end at `line_end`:
-/// close it at the last quote followed by `]` (blanks between allowed).
+/// A tag value without a closing quote before the line end at `line_end`
+/// (or with text after it): close it at the last quote followed by `]`
+/// (blanks between allowed).
 fn unterminated_value(
     input: &[u8],
     pos: usize,
@@ -1731,6 +1742,15 @@ mod tests {
     fn escaped_closing_quote() {
         let g = one(b"[Event \"Ugra Cup \\\"]\n[Site \"?\"]\n*");
         has(&g, &["tag Event=Ugra Cup \\", "tag Site=?"]);
+    }
+
+    #[test]
+    fn quotes_inside_a_value_run_to_the_last_quote_before_the_bracket() {
+        // As python-chess reads them.
+        let g = one(b"[White \"\"Socrates Expert\"\"]\n[Black \"b\"]\n\n1. e4 *\n");
+        has(&g, &["tag White=\"Socrates Expert\"", "tag Black=b"]);
+        let g = one(b"[Event \"a\" b]\n\n1. e4 *\n");
+        has(&g, &["junk \"[Event \\\"a\\\" b]\"", "mt"]);
     }
 
     #[test]
