@@ -602,9 +602,17 @@ struct Machine<'a> {
 struct SeenTags {
     names: [(usize, usize); MAX_SEEN_TAGS],
     len: usize,
-    /// An empty line stood since the last tag: a repeated name after it
-    /// starts a new game.
-    blank: bool,
+}
+
+/// Whether the whitespace right before `pos` holds an empty line (two line
+/// ends or more).
+#[cold]
+fn after_empty_line(input: &[u8], pos: usize) -> bool {
+    let start = input[..pos]
+        .iter()
+        .rposition(|&b| class(b) & WS == 0)
+        .map_or(0, |i| i + 1);
+    line_ends(&input[start..pos]) >= 2
 }
 
 /// The state machine shared by [`scan_game`] and [`lex_game`].
@@ -635,7 +643,6 @@ fn run<V: Visitor, const FINISH: bool>(
     let mut seen = SeenTags {
         names: [(0, 0); MAX_SEEN_TAGS],
         len: 0,
-        blank: false,
     };
     if ctx.at_input_start {
         if input.starts_with(BOM) {
@@ -703,17 +710,24 @@ impl Machine<'_> {
 
     /// Whether `p` is at column 1.
     #[inline(always)]
-    fn at_col1(&self, mut p: usize) -> bool {
-        // A byte order mark at a line's start (files joined with `cat`)
-        // is not a column.
-        while p >= self.line_start_pos + 3 && self.input[p - 3..p] == *BOM {
-            p -= 3;
-        }
+    fn at_col1(&self, p: usize) -> bool {
         if p == self.line_start_pos {
             self.ctx.at_line_start
         } else {
-            p > 0 && is_line_end(self.input[p - 1])
+            p > 0 && is_line_end(self.input[p - 1]) || self.after_bom_at_col1(p)
         }
+    }
+
+    /// Whether byte order marks at a line's start (files joined with
+    /// `cat`) stand right before `p`: they are not a column.
+    #[cold]
+    fn after_bom_at_col1(&self, mut p: usize) -> bool {
+        let mut marks = 0;
+        while p >= self.line_start_pos + 3 && self.input[p - 3..p] == *BOM {
+            p -= 3;
+            marks += 1;
+        }
+        marks > 0 && self.at_col1(p)
     }
 
     /// Consumes the next token or run of whitespace and reports it.
@@ -734,9 +748,6 @@ impl Machine<'_> {
         if c & WS != 0 {
             let end = run_of(input, pos + 1, WS);
             self.pos = end;
-            if self.phase == Phase::Tags && !seen.blank {
-                seen.blank = line_ends(&input[pos..end]) >= 2;
-            }
             emit!(v.whitespace(&input[pos..end]));
             return Ok(Step::Token);
         }
@@ -746,10 +757,8 @@ impl Machine<'_> {
             match self.phase {
                 // A comment right after the termination marker is the
                 // game's, as python-chess reads it (a `{` that no `}`
-                // closes is the next game's junk).
-                Phase::Done if b != b'{' || (eof && memchr(b'}', &input[pos + 1..]).is_none()) => {
-                    return Ok(Step::End);
-                }
+                // closes is the next game's junk: below).
+                Phase::Done if b != b'{' => return Ok(Step::End),
                 Phase::Movetext if b == b'[' => return Ok(Step::End),
                 Phase::Tags if b != b'[' => {
                     self.phase = Phase::Movetext;
@@ -770,14 +779,15 @@ impl Machine<'_> {
                 TagParse::Tag { name, value, end } => {
                     let this = &input[name.0..name.1];
                     let names = &seen.names[..seen.len];
-                    if seen.blank && names.iter().any(|&(s, e)| &input[s..e] == this) {
+                    if names.iter().any(|&(s, e)| &input[s..e] == this)
+                        && after_empty_line(input, pos)
+                    {
                         // A repeated tag name after an empty line: the
                         // previous game had a tag section and nothing else
                         // (lichess broadcast exports). Without the empty
                         // line the name is repeated within the game.
                         return Ok(Step::End);
                     }
-                    seen.blank = false;
                     if seen.len < seen.names.len() {
                         seen.names[seen.len] = name;
                         seen.len += 1;
@@ -795,6 +805,7 @@ impl Machine<'_> {
                     self.pos = pos + k + 2;
                     emit!(v.comment(&input[pos + 1..pos + 1 + k]));
                 }
+                None if eof && self.phase == Phase::Done => return Ok(Step::End),
                 None if eof => {
                     self.pos = len;
                     emit!(v.junk(&input[pos..]));

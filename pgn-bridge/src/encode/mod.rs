@@ -320,7 +320,7 @@ pub const MAX_PAYLOAD: u32 = pgc_core::Limits::DEFAULT.max_string;
 
 impl EncodeOptions {
     /// The longest payload written: [`EncodeOptions::max_string`], or
-    /// [`MAX_PAYLOAD`] for 0.
+    /// the `max_string` of [`pgc_core::Limits::DEFAULT`] for 0.
     pub fn max_payload(&self) -> u32 {
         match self.max_string {
             0 => MAX_PAYLOAD,
