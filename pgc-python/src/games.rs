@@ -235,10 +235,51 @@ impl GameRecord {
     #[getter]
     fn own_pgc<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         let data = self.data.bind(py).as_bytes();
-        let first = usize::try_from(self.g.offset)
+        PyBytes::new(py, data.get(self.own_start()..self.g.span.1).unwrap_or(&[]))
+    }
+
+    /// The game's PGN text (`own`: from its first record, else with the
+    /// text kept before it; `export`: the export format), read with the
+    /// limits `max_string` and `max_rav_depth`. An error is placed in the
+    /// data the game was read from: its byte offset there and the game's
+    /// number.
+    #[pyo3(signature = (own, export, *, max_string = None, max_rav_depth = None))]
+    fn text<'py>(
+        &self,
+        py: Python<'py>,
+        own: bool,
+        export: bool,
+        max_string: Option<Bound<'py, PyAny>>,
+        max_rav_depth: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
+        let start = if own { self.own_start() } else { self.g.span.0 };
+        let data = self.data.bind(py).as_bytes();
+        let records = data.get(start..self.g.span.1).unwrap_or(&[]);
+        let opts = pgn_bridge::DecodeOptions {
+            export,
+            limits,
+            ..pgn_bridge::DecodeOptions::default()
+        };
+        let mut out = Vec::with_capacity(records.len() * 3);
+        match py.detach(|| pgn_bridge::pgc_to_pgn(records, &mut out, &opts)) {
+            Ok(_) => Ok(PyBytes::new(py, &out)),
+            Err(pgn_bridge::Error::Walk(mut w)) => {
+                w.offset += start as u64;
+                w.game += self.g.index;
+                Err(walk_error(py, &w))
+            }
+            Err(e) => Err(crate::error::bridge_error(py, &e)),
+        }
+    }
+}
+
+impl GameRecord {
+    /// Where the game's own records start in the data.
+    fn own_start(&self) -> usize {
+        usize::try_from(self.g.offset)
             .unwrap_or(self.g.span.1)
-            .clamp(self.g.span.0, self.g.span.1);
-        PyBytes::new(py, data.get(first..self.g.span.1).unwrap_or(&[]))
+            .clamp(self.g.span.0, self.g.span.1)
     }
 }
 

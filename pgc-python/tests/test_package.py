@@ -541,3 +541,23 @@ def test_batch_to_arrow_refuses_empty_cells_and_other_types():
         with pytest.raises(TypeError, match="pyarrow binary array"):
             pgc.batch_to_arrow(wrong)
     assert pgc.batch_to_arrow(pa.array([game], pa.large_binary())).num_rows == 1
+
+
+def test_a_game_text_error_is_placed_in_the_data():
+    # A broken ordinal in the third game: Game.pgn() and to_python_chess()
+    # name its byte offset in the data and the game's number, as decode
+    # of the whole data does. (Reading the tags alone replays no move.)
+    one = pgc.encode(b'[Event "x"]\n\n1. e4 e5 2. Nf3 *\n')
+    data = one * 3
+    # The moves record: 0x03, three moves, e4 e5 Nf3 (13, 12, 9).
+    at = 2 * len(one) + one.index(bytes([0x03, 3, 13, 12, 9])) + 4
+    bad = data[:at] + b"\xff" + data[at + 1 :]
+    with pytest.raises(pgc.PgcError) as whole:
+        pgc.decode(bad)
+    assert (whole.value.offset, whole.value.game) == (at, 2)
+    third = list(pgc.read(bad, columns=["tags"]))[2]
+    for call in (third.pgn, third.to_python_chess):
+        with pytest.raises(pgc.PgcError) as e:
+            call()
+        assert (e.value.offset, e.value.game) == (at, 2), str(e.value)
+        assert "game 3" in str(e.value)

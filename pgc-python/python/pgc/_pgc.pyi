@@ -66,6 +66,14 @@ class GameRecord:
     result: str
     pgc: bytes
     own_pgc: bytes
+    def text(
+        self,
+        own: bool,
+        export: bool,
+        *,
+        max_string: int | None = None,
+        max_rav_depth: int | None = None,
+    ) -> bytes: ...
 
 class ArrowBatches:
     def __arrow_c_schema__(self) -> object: ...

@@ -192,7 +192,7 @@ class Game:
     def pgn(self, export: bool = False) -> str:
         """The game's PGN text, byte for byte as encoded (``export``: the
         export format)."""
-        text = _pgc.decode(self.pgc, export, **self._limits)
+        text = self._r.text(False, export, **self._limits)
         return text.decode("utf-8", errors="replace")
 
     def to_python_chess(self) -> Any:
@@ -205,7 +205,7 @@ class Game:
         read, text before the first game) is left out."""
         import chess.pgn
 
-        text = _pgc.decode(self._r.own_pgc, True, **self._limits)
+        text = self._r.text(True, True, **self._limits)
         text = text.decode("utf-8", errors="replace")
         game = chess.pgn.read_game(io.StringIO(text, newline=None))
         if game is None:
