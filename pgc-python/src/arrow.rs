@@ -334,7 +334,7 @@ pub(crate) fn read_arrow(
     columns: Option<Vec<String>>,
     uci: bool,
     san: bool,
-    threads: usize,
+    #[pyo3(from_py_with = crate::threads::threads_arg)] threads: usize,
     where_: Option<&str>,
     max_string: Option<Bound<'_, PyAny>>,
     max_rav_depth: Option<Bound<'_, PyAny>>,

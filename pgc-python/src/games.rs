@@ -256,14 +256,8 @@ impl GameRecord {
         let start = if own { self.own_start() } else { self.g.span.0 };
         let data = self.data.bind(py).as_bytes();
         let records = data.get(start..self.g.span.1).unwrap_or(&[]);
-        let opts = pgn_bridge::DecodeOptions {
-            export,
-            limits,
-            ..pgn_bridge::DecodeOptions::default()
-        };
-        let mut out = Vec::with_capacity(records.len() * 3);
-        match py.detach(|| pgn_bridge::pgc_to_pgn(records, &mut out, &opts)) {
-            Ok(_) => Ok(PyBytes::new(py, &out)),
+        match py.detach(|| crate::pgn_of(records, export, limits)) {
+            Ok(out) => Ok(PyBytes::new(py, &out)),
             Err(pgn_bridge::Error::Walk(mut w)) => {
                 w.offset += start as u64;
                 w.game += self.g.index;
@@ -362,7 +356,7 @@ impl GameReader {
         data: Bound<'py, PyBytes>,
         moves: bool,
         typed: bool,
-        threads: usize,
+        #[pyo3(from_py_with = crate::threads::threads_arg)] threads: usize,
         where_: Option<&str>,
         max_string: Option<Bound<'py, PyAny>>,
         max_rav_depth: Option<Bound<'py, PyAny>>,

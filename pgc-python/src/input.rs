@@ -150,7 +150,7 @@ pub(crate) fn to_pgc<'py>(
     py: Python<'py>,
     data: Bound<'py, PyBytes>,
     strict: bool,
-    threads: usize,
+    #[pyo3(from_py_with = crate::threads::threads_arg)] threads: usize,
     stacklevel: i32,
     max_string: Option<Bound<'py, PyAny>>,
     max_rav_depth: Option<Bound<'py, PyAny>>,

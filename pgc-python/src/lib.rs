@@ -40,7 +40,7 @@ fn encode<'py>(
     py: Python<'py>,
     pgn: Data<'py>,
     strict: bool,
-    threads: usize,
+    #[pyo3(from_py_with = crate::threads::threads_arg)] threads: usize,
     max_string: Option<Bound<'py, PyAny>>,
     max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
@@ -82,18 +82,26 @@ fn decode<'py>(
             "the data is PGN text, not PGC: pgc.encode turns it into PGC",
         ));
     }
+    let out = py
+        .detach(|| pgn_of(data, export, limits))
+        .map_err(|e| bridge_error(py, &e))?;
+    Ok(PyBytes::new(py, &out))
+}
+
+/// The PGN text of PGC records (`export`: the export format), read with
+/// `limits`.
+pub(crate) fn pgn_of(
+    records: &[u8],
+    export: bool,
+    limits: pgc_core::Limits,
+) -> Result<Vec<u8>, pgn_bridge::Error> {
     let opts = DecodeOptions {
         export,
         limits,
         ..DecodeOptions::default()
     };
-    let out = py
-        .detach(|| {
-            let mut out = Vec::with_capacity(data.len() * 3);
-            pgc_to_pgn(data, &mut out, &opts).map(|_| out)
-        })
-        .map_err(|e| bridge_error(py, &e))?;
-    Ok(PyBytes::new(py, &out))
+    let mut out = Vec::with_capacity(records.len() * 3);
+    pgc_to_pgn(records, &mut out, &opts).map(|_| out)
 }
 
 /// One problem of PGC data found by `verify`.

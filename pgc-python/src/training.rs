@@ -911,7 +911,7 @@ impl Column {
 pub(crate) fn training_arrays<'py>(
     py: Python<'py>,
     data: &[u8],
-    threads: usize,
+    #[pyo3(from_py_with = crate::threads::threads_arg)] threads: usize,
     where_: Option<&str>,
     max_string: Option<Bound<'py, PyAny>>,
     max_rav_depth: Option<Bound<'py, PyAny>>,

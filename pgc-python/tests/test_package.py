@@ -561,3 +561,21 @@ def test_a_game_text_error_is_placed_in_the_data():
             call()
         assert (e.value.offset, e.value.game) == (at, 2), str(e.value)
         assert "game 3" in str(e.value)
+
+
+def test_a_negative_thread_count_is_a_value_error():
+    pgn = (SAMPLES / "opera.pgn").read_bytes()
+    data = pgc.encode(pgn)
+    calls = [
+        lambda t: pgc.encode(pgn, threads=t),
+        lambda t: pgc.to_pgc(pgn, threads=t),
+        lambda t: list(pgc.read(data, threads=t)),
+        lambda t: pgc.read_arrow(data, threads=t).read_all(),
+        lambda t: pgc.training_arrays(data, threads=t),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="threads=-1"):
+            call(-1)
+        with pytest.raises(TypeError):
+            call("2")
+        call(1)
