@@ -256,7 +256,7 @@ impl GameRecord {
         let start = if own { self.own_start() } else { self.g.span.0 };
         let data = self.data.bind(py).as_bytes();
         let records = data.get(start..self.g.span.1).unwrap_or(&[]);
-        match py.detach(|| crate::pgn_of(records, export, limits)) {
+        match py.detach(|| pgn_of(records, export, limits)) {
             Ok(out) => Ok(PyBytes::new(py, &out)),
             Err(pgn_bridge::Error::Walk(mut w)) => {
                 w.offset += start as u64;
@@ -266,6 +266,22 @@ impl GameRecord {
             Err(e) => Err(crate::error::bridge_error(py, &e)),
         }
     }
+}
+
+/// The PGN text of PGC records (`export`: the export format), read with
+/// `limits`.
+pub(crate) fn pgn_of(
+    records: &[u8],
+    export: bool,
+    limits: pgc_core::Limits,
+) -> Result<Vec<u8>, pgn_bridge::Error> {
+    let opts = pgn_bridge::DecodeOptions {
+        export,
+        limits,
+        ..pgn_bridge::DecodeOptions::default()
+    };
+    let mut out = Vec::with_capacity(records.len() * 3);
+    pgn_bridge::pgc_to_pgn(records, &mut out, &opts).map(|_| out)
 }
 
 impl GameRecord {

@@ -24,7 +24,6 @@ use error::{PgcError, RejectedGamesWarning, bridge_error, python_words, walk_err
 use input::Data;
 use limits::limits;
 use pgc_core::Verifier;
-use pgn_bridge::{DecodeOptions, pgc_to_pgn};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -83,25 +82,9 @@ fn decode<'py>(
         ));
     }
     let out = py
-        .detach(|| pgn_of(data, export, limits))
+        .detach(|| games::pgn_of(data, export, limits))
         .map_err(|e| bridge_error(py, &e))?;
     Ok(PyBytes::new(py, &out))
-}
-
-/// The PGN text of PGC records (`export`: the export format), read with
-/// `limits`.
-pub(crate) fn pgn_of(
-    records: &[u8],
-    export: bool,
-    limits: pgc_core::Limits,
-) -> Result<Vec<u8>, pgn_bridge::Error> {
-    let opts = DecodeOptions {
-        export,
-        limits,
-        ..DecodeOptions::default()
-    };
-    let mut out = Vec::with_capacity(records.len() * 3);
-    pgc_to_pgn(records, &mut out, &opts).map(|_| out)
 }
 
 /// One problem of PGC data found by `verify`.
