@@ -507,23 +507,7 @@ impl GameVisitor for Decoder {
                 if self.count_commands {
                     self.comment_stats.add(payload, false);
                 }
-                if !self.keeps_layout() && payload.contains(&b'\r') {
-                    // The export format's line ends inside a comment too:
-                    // CR LF and a CR alone become LF.
-                    self.rendered.clear();
-                    let mut bytes = payload.iter().peekable();
-                    while let Some(&b) = bytes.next() {
-                        if b == b'\r' {
-                            bytes.next_if_eq(&&b'\n');
-                            self.rendered.push(b'\n');
-                        } else {
-                            self.rendered.push(b);
-                        }
-                    }
-                    self.writer.comment(&mut self.out, &self.rendered);
-                } else {
-                    self.writer.comment(&mut self.out, payload);
-                }
+                self.writer.comment(&mut self.out, payload);
                 self.after_anchor();
             }
             ExtKind::COMMANDS => {

@@ -171,25 +171,6 @@ fn strict_export_fills_in_the_result_tag_the_marker_gives() {
 }
 
 #[test]
-fn export_writes_lf_line_ends_inside_comments_too() {
-    // A CRLF file with a comment over two lines, and a CR alone: the
-    // export format has LF line ends throughout; by default the text
-    // comes back as it was.
-    let pgn = b"[Event \"E\"]\r\n\r\n1. e4 {two\r\nlines} e5 {a\rb} *\r\n\r\n";
-    let mut pgc = Vec::new();
-    pgn_to_pgc(&pgn[..], &mut pgc, None, &EncodeOptions::default()).expect("encode");
-    assert_eq!(decode(&pgc, DecodeOptions::default()).as_bytes(), &pgn[..]);
-    let export = DecodeOptions {
-        export: true,
-        ..DecodeOptions::default()
-    };
-    assert_eq!(
-        decode(&pgc, export),
-        "[Event \"E\"]\n\n1. e4 {two\nlines} 1... e5 {a\nb} *\n\n"
-    );
-}
-
-#[test]
 fn a_layout_record_gives_the_line_ends() {
     let mut pgc = vec![0x05, 0x80, ext::LAYOUT, 3, 0b1, 79, 2];
     tag(&mut pgc, "Result", "*");
