@@ -15,10 +15,14 @@ pub(crate) fn thread_count(threads: usize) -> usize {
 /// conversion to an unsigned number); a value that is no int, a
 /// `TypeError`.
 pub(crate) fn threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let n: i64 = obj.extract()?;
-    usize::try_from(n).map_err(|_| {
-        PyValueError::new_err(format!(
-            "threads={n}: expected 0 (one thread per core) or a number of threads"
-        ))
-    })
+    match obj.extract::<u64>() {
+        // A huge count is capped (`thread_count`).
+        Ok(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        Err(e) => match obj.extract::<i64>() {
+            Ok(n) if n < 0 => Err(PyValueError::new_err(format!(
+                "threads={n}: expected 0 (one thread per core) or a number of threads"
+            ))),
+            _ => Err(e),
+        },
+    }
 }
