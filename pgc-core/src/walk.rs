@@ -9,6 +9,7 @@ use crate::ext::{ExtError, ExtKind, PayloadError};
 use crate::game::{Event, GameError, GameParser};
 pub use crate::game::{GameInfo, STR_TAGS};
 use crate::opening::{NO_NODE, OpeningCache};
+use crate::ordinal::memo::{CensusMemo, check_suffix_memo, select_move_counted_memo};
 use crate::ordinal::{MoveText, OrdinalError};
 use crate::record::{Marker, RecordRef};
 use crate::setup::{SetupError, variant_start_position};
@@ -649,6 +650,9 @@ fn play_run<V: GameVisitor>(
         node,
     } = frame;
     let last = ordinals.len().saturating_sub(1);
+    // The checkers and pins of the position after a move, found for its
+    // check suffix, then used to decode the next move.
+    let mut memo = CensusMemo::new();
     for (i, &ord) in ordinals.iter().enumerate() {
         // Standard chess (and Chess960): the census and the opening cache.
         // The other variants have their own loop, out of this hot one.
@@ -662,11 +666,11 @@ fn play_run<V: GameVisitor>(
             // legal moves too; the cache would skip it.
             *node = NO_NODE;
             let (m, san_of, n) =
-                crate::ordinal::select_move_counted(c, ord).map_err(|e| (*ply + 1, i as u64, e))?;
+                select_move_counted_memo(c, &mut memo, ord).map_err(|e| (*ply + 1, i as u64, e))?;
             (m, san_of, Some(u16::try_from(n).unwrap_or(u16::MAX)))
         } else {
             let (m, san_of) = opening
-                .select(node, *ply, c, ord)
+                .select(node, *ply, c, &mut memo, ord)
                 .map_err(|e| (*ply + 1, i as u64, e))?;
             (m, san_of, None)
         };
@@ -682,9 +686,10 @@ fn play_run<V: GameVisitor>(
         let mut san = MoveText::new();
         if let VariantPosition::Chess(c) = &mut *pos {
             c.play_unchecked(m);
+            memo.clear();
             if want_san {
                 san = san_of.text(m);
-                for &b in crate::ordinal::check_suffix(c) {
+                for &b in check_suffix_memo(c, &mut memo) {
                     san.push(b);
                 }
             }

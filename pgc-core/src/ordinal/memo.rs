@@ -4,7 +4,10 @@
 //! encoder, through `internals`, and the engine notes' move lists).
 
 use super::census::{Census, Core};
-use super::{find_canonical_census, mate_suffix};
+use super::{
+    OrdinalError, SanOf, find_canonical_census, mate_suffix, select_move_census,
+    select_move_counted_census,
+};
 use shakmaty::{Move, Position};
 
 /// The census's facts of one position (checkers, pins), found once for
@@ -63,6 +66,30 @@ pub fn find_canonical_memo<P: Position>(
     san: &[u8],
 ) -> Option<(Move, u8)> {
     find_canonical_census(pos, || memo.census(pos), san)
+}
+
+/// The move with ordinal `ordinal` in `pos` and how its SAN is written
+/// (as `select_move`), with the census's facts of `pos` taken from `memo`
+/// (see [`check_suffix_memo`]). Out of line, as `select_move` is: the
+/// census inlined into it keeps its state in registers.
+#[inline(never)]
+pub(crate) fn select_move_memo<P: Position>(
+    pos: &P,
+    memo: &mut CensusMemo,
+    ordinal: u8,
+) -> Result<(Move, SanOf), OrdinalError> {
+    select_move_census(pos, memo.census(pos), ordinal)
+}
+
+/// [`select_move_memo`], and the number of legal moves of `pos` (as
+/// `select_move_counted`).
+#[inline(never)]
+pub(crate) fn select_move_counted_memo<P: Position>(
+    pos: &P,
+    memo: &mut CensusMemo,
+    ordinal: u8,
+) -> Result<(Move, SanOf, usize), OrdinalError> {
+    select_move_counted_census(pos, memo.census(pos), ordinal)
 }
 
 #[cfg(test)]

@@ -120,7 +120,18 @@ pub(crate) fn select_move<P: Position>(
     pos: &P,
     ordinal: u8,
 ) -> Result<(Move, SanOf), OrdinalError> {
-    let Some(mut census) = Census::new(pos) else {
+    select_move_census(pos, Census::new(pos), ordinal)
+}
+
+/// [`select_move`] with the census of `pos` (`None` beyond its bound)
+/// made by the caller.
+#[inline(always)]
+pub(crate) fn select_move_census<'a, P: Position>(
+    pos: &'a P,
+    census: Option<Census<'a, P>>,
+    ordinal: u8,
+) -> Result<(Move, SanOf), OrdinalError> {
+    let Some(mut census) = census else {
         let (m, text) = select(pos, &pos.legal_moves(), ordinal)?;
         // A SAN body has at most six bytes, all a key holds.
         let mut k = KeyBuilder::new();
@@ -148,12 +159,23 @@ pub(crate) fn select_move<P: Position>(
 
 /// [`select_move`], and the number of legal moves of `pos`, counted by
 /// the same census (the classes after the move's counted on).
-#[inline]
+#[cfg(test)]
 pub(crate) fn select_move_counted<P: Position>(
     pos: &P,
     ordinal: u8,
 ) -> Result<(Move, SanOf, usize), OrdinalError> {
-    let Some(mut census) = Census::new(pos) else {
+    select_move_counted_census(pos, Census::new(pos), ordinal)
+}
+
+/// [`select_move_counted`] with the census of `pos` (`None` beyond its
+/// bound) made by the caller.
+#[inline(always)]
+pub(crate) fn select_move_counted_census<'a, P: Position>(
+    pos: &'a P,
+    census: Option<Census<'a, P>>,
+    ordinal: u8,
+) -> Result<(Move, SanOf, usize), OrdinalError> {
+    let Some(mut census) = census else {
         let legal = pos.legal_moves().len();
         let (m, san) = select_move(pos, ordinal)?;
         return Ok((m, san, legal));

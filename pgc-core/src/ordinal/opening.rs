@@ -16,8 +16,9 @@
 //! It is bounded: at most [`MAX_DEPTH`] plies deep and [`CAPACITY`] entries
 //! (a fixed table, allocated on first use), after which it stops growing.
 
+use super::memo::{CensusMemo, select_move_memo};
 use super::node_table::NodeTable;
-use crate::ordinal::{self, OrdinalError, SanOf};
+use crate::ordinal::{OrdinalError, SanOf};
 use shakmaty::{Chess, Move};
 
 /// The deepest ply remembered (plies 1 to `MAX_DEPTH` of a game).
@@ -74,8 +75,9 @@ impl OpeningCache {
     /// The move `ordinal` stands for in `pos`, `plies` plies into its line,
     /// and how its SAN is written: remembered when `node` (the position's
     /// node, or [`NO_NODE`]) holds it, else decoded (`ordinal::select_move`)
-    /// and remembered. `node` moves on to the move's node, or to [`NO_NODE`]
-    /// past [`MAX_DEPTH`] and when the table is full.
+    /// and remembered, with the census's facts of `pos` taken from `memo`.
+    /// `node` moves on to the move's node, or to [`NO_NODE`] past
+    /// [`MAX_DEPTH`] and when the table is full.
     ///
     /// # Errors
     /// As `ordinal::select_move` (only a move that was decoded is
@@ -86,15 +88,16 @@ impl OpeningCache {
         node: &mut u32,
         plies: u32,
         pos: &Chess,
+        memo: &mut CensusMemo,
         ordinal: u8,
     ) -> Result<(Move, SanOf), OrdinalError> {
         if *node == NO_NODE {
-            return ordinal::select_move(pos, ordinal);
+            return select_move_memo(pos, memo, ordinal);
         }
         let (m, san, child) = match self.get(*node, ordinal) {
             Some(hit) => hit,
             None => {
-                let (m, san) = ordinal::select_move(pos, ordinal)?;
+                let (m, san) = select_move_memo(pos, memo, ordinal)?;
                 (m, san, self.insert(*node, ordinal, m, &san))
             }
         };
