@@ -261,10 +261,39 @@ impl ExportWriter {
     }
 
     /// Writes the pending word, on this line or the next.
+    #[inline]
     fn flush_word(&mut self, out: &mut Vec<u8>) {
         if self.word.is_empty() {
             return;
         }
+        if self.word_lines || self.fit.on || self.fit.before_moves || self.word_after_move {
+            return self.flush_word_fitted(out);
+        }
+        // A word on one line, no width being fitted: a space before it, or
+        // a line end where the width says so.
+        let len = self.word.len();
+        if self.col > 0 {
+            if self.wraps(self.col + 1 + len) {
+                out.extend_from_slice(self.layout.newline());
+                self.col = 0;
+            } else {
+                out.push(b' ');
+                self.col += 1;
+            }
+        }
+        put(out, &self.word);
+        self.col += len;
+        self.fit.before_moves = !self.moved && self.word[0] == b'{';
+        self.fit.after_lines = self.fit.before_moves;
+        self.word.clear();
+        self.word_is_move = false;
+    }
+
+    /// [`Self::flush_word`] for a word that may span lines, may be glued to
+    /// its move or follow a comment before the first move, or while the
+    /// width is fitted to a text.
+    #[inline(never)]
+    fn flush_word_fitted(&mut self, out: &mut Vec<u8>) {
         let first = if !self.word_lines {
             self.word.len()
         } else if self.line_end_byte() == b'\r' {
@@ -729,6 +758,16 @@ impl ExportWriter {
 
 /// Writes `n` in decimal at the start of `buf` (at least 10 bytes); returns the length.
 fn write_u32(buf: &mut [u8], n: u32) -> usize {
+    // Move numbers: one or two digits, written without a loop.
+    if n < 10 {
+        buf[0] = b'0' + n as u8;
+        return 1;
+    }
+    if n < 100 {
+        buf[0] = b'0' + (n / 10) as u8;
+        buf[1] = b'0' + (n % 10) as u8;
+        return 2;
+    }
     // The digits written from the last, in place (no copy).
     let mut len = 1;
     let mut m = n / 10;

@@ -45,8 +45,9 @@ impl CensusMemo {
 
 /// The check suffix of the move that led to `pos` (`#`, `+` or nothing,
 /// as `ordinal::check_suffix` finds it), with the census's facts of `pos`
-/// taken from `memo`, or found and kept there for the next move.
-#[inline]
+/// taken from `memo`, or found and kept there for the next move. Always
+/// inlined: the encoder keeps the census's facts in registers.
+#[inline(always)]
 pub fn check_suffix_memo<P: Position>(pos: &P, memo: &mut CensusMemo) -> &'static [u8] {
     match memo.census(pos) {
         Some(census) if !census.in_check() => super::NO_SUFFIX,
