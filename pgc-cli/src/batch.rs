@@ -336,6 +336,11 @@ pub struct PgcSplitter<R> {
     /// Only games `first..=last` (0-based) are kept (`--games`).
     first: u64,
     last: Option<u64>,
+    /// `--games` was given ([`PgcSplitter::select`]).
+    selecting: bool,
+    /// A game of the range has begun: the records between games that
+    /// follow go with the range (up to `last`), those before it wait for it.
+    selected_begun: bool,
 }
 
 /// A batch of records and where it starts in its input.
@@ -362,6 +367,8 @@ impl<R: Read> PgcSplitter<R> {
             done: false,
             first: 0,
             last: None,
+            selecting: false,
+            selected_begun: false,
         }
     }
 
@@ -378,10 +385,16 @@ impl<R: Read> PgcSplitter<R> {
     /// Keeps only the games `first..=last` (0-based numbers in the whole
     /// file); records of other games are dropped and reading stops after
     /// `last`. The kept games are contiguous, so each batch still holds the
-    /// input's bytes exactly and positions stay right.
+    /// input's bytes exactly and positions stay right. Records between
+    /// games go with the game after them, so those before game `first` are
+    /// kept only once that game begins: after the last game of the input
+    /// (text kept as read after it) they belong to no game, and a range
+    /// that starts past the last game selects nothing at all, as with the
+    /// game index (`spec/index.md`).
     pub fn select(mut self, first: u64, last: Option<u64>) -> PgcSplitter<R> {
         self.first = first;
         self.last = last;
+        self.selecting = true;
         self
     }
 
@@ -405,6 +418,11 @@ impl<R: Read> PgcSplitter<R> {
                 Ok(Some((_, marker, bytes))) => (marker, bytes),
                 Ok(None) => {
                     self.done = true;
+                    if self.selecting && !self.selected_begun {
+                        // Records after the last game, waiting for a game
+                        // of the range that never came: none is selected.
+                        batch.data.clear();
+                    }
                     break;
                 }
                 Err(ReadError::Io { source, .. }) => return Err(source),
@@ -440,11 +458,14 @@ impl<R: Read> PgcSplitter<R> {
                 }
                 continue;
             }
+            self.selected_begun |= begins;
             batch.data.extend_from_slice(bytes);
             // A batch ends after a game, or among the records between
-            // games (a run of noops is not held whole).
+            // games (a run of noops is not held whole), unless they wait
+            // for the range's first game.
             let between = boundary || !self.bounds.in_game();
-            if between && batch.data.len() >= BATCH_BYTES {
+            let waiting = self.selecting && !self.selected_begun;
+            if between && !waiting && batch.data.len() >= BATCH_BYTES {
                 break;
             }
         }

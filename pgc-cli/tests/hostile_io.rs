@@ -655,3 +655,74 @@ fn a_game_range_past_the_end_says_so() {
         }
     }
 }
+
+/// `--games N` with N one past the last game: the text kept as read after
+/// the last game (here the rejected fourth game of mixed.pgn) belongs to
+/// no game, so nothing is selected, with the game index or without, and
+/// the warning's "nothing was read" holds. A range that takes the last
+/// game still takes that text.
+#[test]
+fn a_game_range_past_the_end_writes_no_text_kept_after_the_last_game() {
+    let d = tmp();
+    let pgc_file = d.path().join("x.pgc");
+    let o = run(
+        &[
+            "encode",
+            "-q",
+            p(&root().join("samples/mixed.pgn")),
+            "-o",
+            p(&pgc_file),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(1), "one game of mixed.pgn is rejected");
+    for indexed in [false, true] {
+        if indexed {
+            let o = run(&["index", "-q", p(&pgc_file)], b"");
+            assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        }
+        for range in ["4", "4..", "4..9"] {
+            for format in ["pgn", "jsonl"] {
+                let o = run(
+                    &["decode", "--format", format, "--games", range, p(&pgc_file)],
+                    b"",
+                );
+                assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+                assert_eq!(
+                    common::stdout(&o),
+                    "",
+                    "decode --format {format} --games {range} indexed={indexed}"
+                );
+                let err = stderr(&o);
+                assert!(
+                    err.contains("has 3 games; --games starts at game 4, past the end")
+                        && err.contains("0 games, 0 plies, 0 B in")
+                        && !err.contains("kept as text"),
+                    "{range} indexed={indexed}: {err}"
+                );
+            }
+            // A table of no game, not an error about records without one.
+            let table = d.path().join(format!("t{indexed}{}.arrows", range.len()));
+            let o = run(
+                &[
+                    "export",
+                    "-q",
+                    "--games",
+                    range,
+                    p(&pgc_file),
+                    "-o",
+                    p(&table),
+                ],
+                b"",
+            );
+            assert_eq!(code(&o), Some(0), "export {range}: {}", stderr(&o));
+        }
+        let o = run(&["decode", "-q", "--games", "3..", p(&pgc_file)], b"");
+        assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+        let out = common::stdout(&o);
+        assert!(
+            out.starts_with("[Event ") && out.contains("[Event \"Broken game\"]"),
+            "game 3 and the text after it: {out}"
+        );
+    }
+}
