@@ -794,6 +794,68 @@ fn verify_json() {
     assert!(stdout(&o).starts_with("{\"valid\":true,"), "{}", stdout(&o));
 }
 
+/// `pgc verify a.pgc missing.pgc b.pgc`: the file that cannot be read is
+/// reported in its place (an entry naming it and the I/O error, `--json`
+/// or not), the other files are checked all the same, and the run exits 2
+/// (an I/O error) naming it on stderr. It printed nothing of the others.
+#[test]
+fn verify_reports_a_missing_input_and_checks_the_others() {
+    let d = tmp();
+    let a = d.path().join("a.pgc");
+    let b = d.path().join("b.pgc");
+    let missing = d.path().join("missing.pgc");
+    std::fs::write(&a, encode(&read(&sample("opera.pgn")))).expect("write");
+    std::fs::write(&b, encode(&mixed_good())).expect("write");
+    let args = [p(&a), p(&missing), p(&b)];
+    let o = run(&[&["verify", "--json"][..], &args].concat(), b"");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let out = stdout(&o);
+    let why = "cannot open: No such file or directory (os error 2); check the path";
+    let message = format!("{}: {why}", p(&missing));
+    let entry = format!(
+        "{{\"file\":\"{}\",\"valid\":false,\"pgc\":null,\"error\":\"{message}\",\
+         \"games\":0,\"plies\":0,\"bytes\":0,\"problems_dropped\":0,\"problems\":[\
+         {{\"offset\":null,\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\
+         \"expected\":\"a file to read\",\"found\":\"{why}\",\"message\":\"{message}\"}}],\
+         \"games_with_problems\":0,\"bytes_skipped\":0,\"game_problems\":[]}}",
+        p(&missing)
+    );
+    assert!(
+        out.starts_with("{\"valid\":false,\"files\":[{\"file\":\""),
+        "{out}"
+    );
+    assert!(out.contains(&entry), "{out}");
+    for good in [&a, &b] {
+        assert!(
+            out.contains(&format!("{{\"file\":\"{}\",\"valid\":true,", p(good))),
+            "{out}"
+        );
+    }
+    // In input order: a, the missing file, b.
+    let at = |f: &Path| out.find(&format!("\"file\":\"{}\"", p(f))).expect("entry");
+    assert!(at(&a) < at(&missing) && at(&missing) < at(&b), "{out}");
+    assert!(out.ends_with("]}\n"), "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("1 of 3 inputs not checked") && err.contains(p(&missing)),
+        "{err}"
+    );
+    // The text report: every file in order, the missing one not checked.
+    let o = run(&[&["verify"][..], &args].concat(), b"");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with(&format!("{}: ok: ", p(&a))),
+        "{lines:?}"
+    );
+    assert_eq!(lines[1], format!("{}: not checked: {why}", p(&missing)));
+    assert!(
+        lines[2].starts_with(&format!("{}: ok: ", p(&b))),
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn dump_shows_records_moves_and_extensions() {
     let pgc_bytes = encode(&read(&sample("opera.pgn")));

@@ -18,6 +18,9 @@ struct Checked {
     name: String,
     /// Why the input is no PGC at all (PGN text), instead of a report.
     not_pgc: Option<String>,
+    /// Why the input could not be read (the error's message, which names
+    /// it), instead of a report.
+    unread: Option<String>,
     /// Where its compressed data is damaged: the report covers the data
     /// before the damage.
     damaged: Option<Damaged>,
@@ -72,8 +75,31 @@ impl Damaged {
 }
 
 impl Checked {
+    /// An input that could not be read, for `message`.
+    fn unread(name: &str, message: String) -> Checked {
+        Checked {
+            name: name.to_string(),
+            not_pgc: None,
+            unread: Some(message),
+            damaged: None,
+            seek_table: None,
+            report: Report::default(),
+        }
+    }
+
+    /// What went wrong reading the input, without its name in front.
+    fn unread_reason(&self) -> Option<&str> {
+        let m = self.unread.as_deref()?;
+        Some(
+            m.strip_prefix(self.name.as_str())
+                .and_then(|r| r.strip_prefix(": "))
+                .unwrap_or(m),
+        )
+    }
+
     fn is_ok(&self) -> bool {
         self.not_pgc.is_none()
+            && self.unread.is_none()
             && self.damaged.is_none()
             && self.seek_table.is_none()
             && self.report.is_ok()
@@ -81,6 +107,11 @@ impl Checked {
 }
 
 /// Runs `pgc verify`.
+///
+/// An input that cannot be read (missing, a directory, a read error) is
+/// reported in its place, as a file that was not checked, and the others
+/// are checked all the same; the run then ends with an I/O error (exit
+/// status 2) naming them, after the report.
 ///
 /// # Errors
 /// Usage and I/O; problems in the data give [`Status::Problems`].
@@ -90,65 +121,17 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
         .max_problems(a.max_problems);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut all = Vec::new();
-    for input in Input::list(&a.inputs) {
-        // Damaged compressed data ends the data where it is damaged: what
-        // came before is checked, and the damage is one more problem.
-        let opened = input.open_keeping_damage()?;
-        let checked = if opened.format == Format::Pgn {
-            Checked {
-                name: input.name.clone(),
-                not_pgc: Some(input.not_pgc()),
-                damaged: None,
-                seek_table: None,
-                report: Report::default(),
-            }
-        } else {
-            // The data is read as one zstd stream; the readers that seek
-            // follow the seek table, which is checked here as they check it.
-            let (table, seek_table) = match input.seek_table() {
-                Ok(t) => (t.map(|(_, t)| t), None),
-                Err(Error::Data(m)) => (None, Some(m)),
-                Err(e) => return Err(e),
-            };
-            // A seekable file is read frame by frame, as the seeking
-            // readers read it: a damaged frame, or one of another size than
-            // the table's, ends the data at its start. (The first frame is
-            // read on opening, to tell PGC from PGN.)
-            let framed = match table {
-                Some(_) => input.open_seekable(None, 1, true, crate::batch::index_path),
-                None => Ok(None),
-            };
-            let (report, damaged) = match framed {
-                Ok(Some(s)) => {
-                    let mut r = StopAtDamage {
-                        inner: s.reader,
-                        damage: None,
-                    };
-                    let report = pgn_bridge::verify(&verifier, &mut r)
-                        .map_err(|e| Error::io(&input.name, &e))?;
-                    (report, r.damage.map(Damaged::after))
+    let inputs = Input::list(&a.inputs);
+    let mut unread = Vec::new();
+    for input in &inputs {
+        let checked = match check(input, &verifier) {
+            Ok(c) => c,
+            Err(Error::BrokenPipe) => return Err(Error::BrokenPipe),
+            Err(e) => {
+                if matches!(e, Error::Io(_) | Error::Usage(_)) {
+                    unread.push(input.name.clone());
                 }
-                Ok(None) => {
-                    let report = pgn_bridge::verify(&verifier, opened.reader)
-                        .map_err(|e| Error::io(&input.name, &e))?;
-                    let damage = opened.damage.and_then(|w| w.take());
-                    (report, damage.map(Damaged::after))
-                }
-                Err(Error::Data(m)) => (
-                    Report::default(),
-                    Some(Damaged {
-                        offset: 0,
-                        message: format!("{m}; the data after it is not checked"),
-                    }),
-                ),
-                Err(e) => return Err(e),
-            };
-            Checked {
-                name: input.name.clone(),
-                not_pgc: None,
-                damaged,
-                seek_table,
-                report,
+                Checked::unread(&input.name, e.to_string())
             }
         };
         if !a.json {
@@ -161,6 +144,14 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
             .map_err(|e| Error::io("stdout", &e))?;
     }
     out.flush().map_err(|e| Error::io("stdout", &e))?;
+    if !unread.is_empty() {
+        return Err(Error::Io(format!(
+            "{} of {} inputs not checked (they could not be read): {}",
+            unread.len(),
+            inputs.len(),
+            unread.join(", ")
+        )));
+    }
     Ok(if all.iter().all(Checked::is_ok) {
         Status::Ok
     } else {
@@ -168,9 +159,81 @@ pub fn run(a: &VerifyArgs) -> Result<Status> {
     })
 }
 
+/// Checks one input.
+///
+/// # Errors
+/// The input cannot be opened or read (I/O, a directory), or stdout is
+/// gone.
+fn check(input: &Input, verifier: &Verifier) -> Result<Checked> {
+    // Damaged compressed data ends the data where it is damaged: what
+    // came before is checked, and the damage is one more problem.
+    let opened = input.open_keeping_damage()?;
+    if opened.format == Format::Pgn {
+        return Ok(Checked {
+            name: input.name.clone(),
+            not_pgc: Some(input.not_pgc()),
+            unread: None,
+            damaged: None,
+            seek_table: None,
+            report: Report::default(),
+        });
+    }
+    // The data is read as one zstd stream; the readers that seek
+    // follow the seek table, which is checked here as they check it.
+    let (table, seek_table) = match input.seek_table() {
+        Ok(t) => (t.map(|(_, t)| t), None),
+        Err(Error::Data(m)) => (None, Some(m)),
+        Err(e) => return Err(e),
+    };
+    // A seekable file is read frame by frame, as the seeking
+    // readers read it: a damaged frame, or one of another size than
+    // the table's, ends the data at its start. (The first frame is
+    // read on opening, to tell PGC from PGN.)
+    let framed = match table {
+        Some(_) => input.open_seekable(None, 1, true, crate::batch::index_path),
+        None => Ok(None),
+    };
+    let (report, damaged) = match framed {
+        Ok(Some(s)) => {
+            let mut r = StopAtDamage {
+                inner: s.reader,
+                damage: None,
+            };
+            let report =
+                pgn_bridge::verify(verifier, &mut r).map_err(|e| Error::io(&input.name, &e))?;
+            (report, r.damage.map(Damaged::after))
+        }
+        Ok(None) => {
+            let report = pgn_bridge::verify(verifier, opened.reader)
+                .map_err(|e| Error::io(&input.name, &e))?;
+            let damage = opened.damage.and_then(|w| w.take());
+            (report, damage.map(Damaged::after))
+        }
+        Err(Error::Data(m)) => (
+            Report::default(),
+            Some(Damaged {
+                offset: 0,
+                message: format!("{m}; the data after it is not checked"),
+            }),
+        ),
+        Err(e) => return Err(e),
+    };
+    Ok(Checked {
+        name: input.name.clone(),
+        not_pgc: None,
+        unread: None,
+        damaged,
+        seek_table,
+        report,
+    })
+}
+
 fn text(out: &mut impl Write, c: &Checked) -> std::io::Result<()> {
     if let Some(why) = &c.not_pgc {
         return writeln!(out, "{}: invalid: {why}", c.name);
+    }
+    if let Some(why) = c.unread_reason() {
+        return writeln!(out, "{}: not checked: {why}", c.name);
     }
     let r = &c.report;
     for p in &r.problems {
@@ -272,10 +335,20 @@ fn json(all: &[Checked]) -> String {
         let r = &c.report;
         let _ = write!(
             o,
-            "{{\"file\":{},\"valid\":{},\"pgc\":{},\"games\":{},\"plies\":{},\"bytes\":{},\"problems_dropped\":{},\"problems\":[",
+            "{{\"file\":{},\"valid\":{},\"pgc\":{},{}\"games\":{},\"plies\":{},\"bytes\":{},\"problems_dropped\":{},\"problems\":[",
             json_str(&c.name),
             c.is_ok(),
-            c.not_pgc.is_none(),
+            // Not known of a file that could not be read.
+            if c.unread.is_some() {
+                "null"
+            } else if c.not_pgc.is_none() {
+                "true"
+            } else {
+                "false"
+            },
+            c.unread
+                .as_deref()
+                .map_or_else(String::new, |m| format!("\"error\":{},", json_str(m))),
             r.games,
             r.plies,
             r.bytes,
@@ -287,6 +360,14 @@ fn json(all: &[Checked]) -> String {
                 "{{\"offset\":0,\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"PGC records\",\"found\":{},\"message\":{}}}",
                 json_str("PGN text"),
                 json_str(why)
+            );
+        }
+        if let (Some(m), Some(why)) = (&c.unread, c.unread_reason()) {
+            let _ = write!(
+                o,
+                "{{\"offset\":null,\"game\":null,\"ply\":null,\"marker\":null,\"marker_byte\":null,\"expected\":\"a file to read\",\"found\":{},\"message\":{}}}",
+                json_str(why),
+                json_str(m)
             );
         }
         for (j, p) in r.problems.iter().enumerate() {
