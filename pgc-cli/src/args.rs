@@ -130,11 +130,12 @@ pub struct EncodeArgs {
     #[arg(long)]
     pub strict: bool,
     /// Write games that could not be converted here, verbatim, each after a
-    /// `%` line giving the reason.
+    /// `%` line giving the reason (`-`: stdout, when -o names a file).
     #[arg(long, value_name = "FILE")]
     pub rejects: Option<PathBuf>,
     /// With --strict: write one line per game that lost something (input,
-    /// game number, what was not kept) to FILE.
+    /// game number, what was not kept) to FILE (`-`: stdout, when -o names
+    /// a file).
     #[arg(long, value_name = "FILE", requires = "strict")]
     pub strict_report: Option<PathBuf>,
     /// Worker threads (default: all cores). At most 4 × the cores and at
@@ -323,7 +324,7 @@ pub struct SelectArgs {
     /// Write the games --dedup drops to FILE, each naming the game it
     /// duplicates (1-based): a `DuplicateOf` tag in PGN, a
     /// `"duplicate_of"` member in JSONL, a `# duplicate of game N` line
-    /// before its lines in `pgc moves`.
+    /// before its lines in `pgc moves` (`-`: stdout, when -o names a file).
     #[arg(long, value_name = "FILE")]
     pub duplicates: Option<PathBuf>,
 }

@@ -713,18 +713,20 @@ impl PgcBatches<'_> {
     }
 }
 
-/// Refuses `--duplicates` without `--dedup`, or naming stdout (the
-/// output's place).
+/// Refuses `--duplicates` without `--dedup`, or going to stdout when the
+/// output (`-o`, naming `output`) goes there too.
 ///
 /// # Errors
 /// A usage error saying which.
-pub fn check_duplicates(path: Option<&Path>, dedup: Option<DedupMode>) -> error::Result<()> {
+pub fn check_duplicates(
+    path: Option<&Path>,
+    dedup: Option<DedupMode>,
+    output: Option<&Path>,
+) -> error::Result<()> {
     match path {
         Some(_) if dedup.is_none() => Err(duplicates_without_dedup()),
-        Some(p) if crate::io::is_stdout(Some(p)) => Err(Error::Usage(
-            "--duplicates needs a file name (stdout is the output)".into(),
-        )),
-        _ => Ok(()),
+        Some(p) => crate::io::refuse_two_on_stdout("--duplicates", p, output),
+        None => Ok(()),
     }
 }
 

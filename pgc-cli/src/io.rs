@@ -28,5 +28,7 @@ mod output;
 pub mod seekable;
 
 pub use input::{DamageWatch, Input, Opened};
-pub use output::{Output, Sink, is_stdout, refuse_binary_terminal, remove_temps};
+pub use output::{
+    Output, Sink, is_stdout, refuse_binary_terminal, refuse_two_on_stdout, remove_temps,
+};
 pub use pgn_bridge::sniff::Format;

@@ -543,6 +543,100 @@ fn rejects_and_strict_report_cannot_name_one_file() {
     assert_eq!(listing(d.path()), Vec::<String>::new());
 }
 
+/// `--rejects -` is stdout, which is fine when `-o` names a file (it was
+/// refused there with "stdout is the output", which it was not); with the
+/// output on stdout too (`-o -`, no `-o`, `-o /dev/stdout`) the two would
+/// be mixed, and it is refused naming both flags. The same for
+/// `--strict-report` and `--duplicates`.
+#[test]
+fn rejects_on_stdout_with_an_output_file_and_refused_beside_stdout() {
+    let d = tmp();
+    let pgn = d.path().join("in.pgn");
+    fs::write(
+        &pgn,
+        "[Event \"good\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n",
+    )
+    .expect("write");
+    let out = d.path().join("out.pgc");
+    let o = run(
+        &["encode", "-q", "--rejects", "-", "-o", p(&out), p(&pgn)],
+        b"",
+    );
+    assert_eq!(code(&o), Some(1), "a rejected game: {}", stderr(&o));
+    let rejects = common::stdout(&o);
+    assert!(
+        rejects.starts_with("% pgc: rejected ")
+            && rejects.contains("Ke3")
+            && rejects.ends_with("[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n"),
+        "{rejects}"
+    );
+    assert!(!rejects.contains("good"), "{rejects}");
+    let pgc_out = fs::read(&out).expect("output");
+    assert_eq!(pgc_out.first(), Some(&0x05), "the good game");
+    // Beside an output on stdout: refused, nothing written.
+    for output in [&["-o", "-"][..], &[], &["-o", "/dev/stdout"]] {
+        for (flag, extra) in [
+            ("--rejects", &[][..]),
+            ("--strict-report", &["--strict"][..]),
+            ("--duplicates", &["--dedup"][..]),
+        ] {
+            for side in ["-", "/dev/stdout"] {
+                let args = [&["encode", "-q", flag, side][..], extra, output, &[p(&pgn)]].concat();
+                let o = run(&args, b"");
+                assert_eq!(code(&o), Some(2), "{args:?}: {}", stderr(&o));
+                assert!(o.stdout.is_empty(), "{args:?}");
+                let err = stderr(&o);
+                let o_flag = if output.is_empty() { "no -o" } else { "-o " };
+                assert!(
+                    err.contains(&format!("{flag} {side} and the output ({o_flag}"))
+                        && err.contains("would both go to stdout")
+                        && err.contains(&format!("give {flag} a file name, or -o an output file")),
+                    "{args:?}: {err}"
+                );
+            }
+        }
+    }
+    // `--duplicates -` of decode beside an output file.
+    let good = d.path().join("good.pgn");
+    fs::write(&good, "[Event \"good\"]\n\n1. e4 e5 *\n").expect("write");
+    let o = run(
+        &[
+            "encode",
+            "-q",
+            p(&good),
+            p(&good),
+            "-o",
+            p(&d.path().join("twice.pgc")),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let pgn_out = d.path().join("once.pgn");
+    let o = run(
+        &[
+            "decode",
+            "-q",
+            "--dedup",
+            "--duplicates",
+            "-",
+            "-o",
+            p(&pgn_out),
+            p(&d.path().join("twice.pgc")),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let dups = common::stdout(&o);
+    assert_eq!(
+        dups,
+        "[DuplicateOf \"1\"]\n[Event \"good\"]\n\n1. e4 e5 *\n"
+    );
+    assert_eq!(
+        fs::read_to_string(&pgn_out).expect("output"),
+        "[Event \"good\"]\n\n1. e4 e5 *\n"
+    );
+}
+
 // Recognising the format.
 
 #[test]

@@ -294,7 +294,11 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
     };
     let format = a.format;
     let sel = a.select.selection();
-    crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
+    crate::batch::check_duplicates(
+        a.select.duplicates.as_deref(),
+        sel.dedup,
+        a.batch.output.output.as_deref(),
+    )?;
     let batches = PgcBatches {
         command: "decode",
         args: &a.batch,

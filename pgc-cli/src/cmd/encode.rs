@@ -305,12 +305,9 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     refuse_binary_terminal(&output)?;
     let rejects_out = match &a.rejects {
         None => None,
-        Some(p) if crate::io::is_stdout(Some(p)) => {
-            return Err(Error::Usage(
-                "--rejects needs a file name (stdout is the output)".into(),
-            ));
-        }
         Some(p) => {
+            // `-` is stdout, unless the output goes there.
+            crate::io::refuse_two_on_stdout("--rejects", p, a.output.output.as_deref())?;
             // Output::create refuses a file another output of the run names.
             Some(Output::create(Some(p), a.output.force, &inputs)?)
         }
@@ -338,7 +335,11 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     // the string limit.
     let inline_oversized = (!opts.strict && sel.filter.is_none()).then_some(opts.max_payload());
     let keep_oversized = a.rejects.is_some() || inline_oversized.is_some();
-    crate::batch::check_duplicates(a.select.duplicates.as_deref(), sel.dedup)?;
+    crate::batch::check_duplicates(
+        a.select.duplicates.as_deref(),
+        sel.dedup,
+        a.output.output.as_deref(),
+    )?;
     let dup_out = match &a.select.duplicates {
         Some(p) => Some(Output::create(Some(p), a.output.force, &inputs)?),
         None => None,
@@ -355,6 +356,7 @@ pub fn run(a: &EncodeArgs) -> Result<Status> {
     let report_out = match &a.strict_report {
         None => None,
         Some(p) => {
+            crate::io::refuse_two_on_stdout("--strict-report", p, a.output.output.as_deref())?;
             // Output::create refuses a file another output of the run names.
             Some(Output::create(Some(p), a.output.force, &inputs)?)
         }

@@ -974,7 +974,11 @@ pub fn run(a: &MovesArgs) -> Result<Status> {
         skip_plies: a.skip_plies,
         min_clock,
     };
-    crate::batch::check_duplicates(a.select.duplicates.as_deref(), job.select.dedup)?;
+    crate::batch::check_duplicates(
+        a.select.duplicates.as_deref(),
+        job.select.dedup,
+        a.batch.output.output.as_deref(),
+    )?;
     let batches = PgcBatches {
         command: "moves",
         args: &a.batch,

@@ -54,6 +54,49 @@ pub fn is_stdout(p: Option<&Path>) -> bool {
     p.is_none_or(is_stdio)
 }
 
+/// Whether an output named `p` (`None`: none given) is written to this
+/// process's stdout: `-`, no name, or a name of the descriptor stdout is
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`, through links).
+fn writes_to_stdout(p: Option<&Path>) -> bool {
+    use std::os::fd::AsFd;
+    let Some(p) = p.filter(|p| !is_stdio(p)) else {
+        return true;
+    };
+    if !names_a_descriptor(p) {
+        return false;
+    }
+    let stdout = io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(File::from)
+        .and_then(|f| f.metadata());
+    match (std::fs::metadata(p), stdout) {
+        (Ok(a), Ok(b)) => identity(&a) == identity(&b),
+        _ => false,
+    }
+}
+
+/// Refuses a second output of the run (`flag`, naming `path`) that would
+/// go to stdout when the output (`-o`, naming `output`) goes there too: the
+/// two would be mixed. `--rejects -` is stdout when `-o` names a file.
+///
+/// # Errors
+/// A usage error naming both flags.
+pub fn refuse_two_on_stdout(flag: &str, path: &Path, output: Option<&Path>) -> Result<()> {
+    if !writes_to_stdout(Some(path)) || !writes_to_stdout(output) {
+        return Ok(());
+    }
+    let out = match output {
+        None => "no -o".to_string(),
+        Some(o) => format!("-o {}", o.display()),
+    };
+    Err(Error::Usage(format!(
+        "{flag} {} and the output ({out}) would both go to stdout; give {flag} a file \
+         name, or -o an output file",
+        path.display()
+    )))
+}
+
 /// An output: stdout, or a temporary file renamed over the target by
 /// [`Output::commit`]. Dropping an uncommitted output removes the temporary
 /// file.
