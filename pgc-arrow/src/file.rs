@@ -192,8 +192,9 @@ pub enum TableReader {
     Parquet(ParquetRecordBatchReader),
     /// Arrow IPC file.
     ArrowFile(FileReader<BufReader<File>>),
-    /// Arrow IPC stream.
-    ArrowStream(StreamReader<BufReader<File>>),
+    /// Arrow IPC stream: from a file, or from any reader
+    /// ([`TableReader::stream`]).
+    ArrowStream(StreamReader<BufReader<Box<dyn Read + Send>>>),
 }
 
 impl TableReader {
@@ -242,10 +243,22 @@ impl TableReader {
             FileFormat::ArrowFile => {
                 TableReader::ArrowFile(FileReader::try_new(BufReader::new(file), None)?)
             }
-            FileFormat::ArrowStream => {
-                TableReader::ArrowStream(StreamReader::try_new(BufReader::new(file), None)?)
-            }
+            FileFormat::ArrowStream => TableReader::stream(file)?,
         })
+    }
+
+    /// Reads an Arrow IPC stream from `reader` (stdin, a pipe): the one
+    /// table format read without seeking. The stream is read whole.
+    ///
+    /// # Errors
+    /// [`Error::Arrow`] for data that is no Arrow IPC stream, or a damaged
+    /// one; I/O.
+    pub fn stream(reader: impl Read + Send + 'static) -> Result<TableReader, Error> {
+        let boxed: Box<dyn Read + Send> = Box::new(reader);
+        Ok(TableReader::ArrowStream(StreamReader::try_new(
+            BufReader::new(boxed),
+            None,
+        )?))
     }
 
     /// The schema of the batches read.

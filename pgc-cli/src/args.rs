@@ -476,7 +476,9 @@ pub struct ExportArgs {
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     /// Tables made by `pgc export` (Parquet, Arrow IPC file or stream),
-    /// processed in order.
+    /// processed in order. `-` or a pipe: an Arrow IPC stream, read as it
+    /// comes (Parquet and Arrow IPC files are read by seeking: give their
+    /// names).
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
     /// Output.

@@ -112,6 +112,67 @@ pub fn open_table(input: &Input, columns: Option<&[&str]>) -> Result<Option<Tabl
         .map_err(|e| table_error(&input.name, &e))
 }
 
+/// Opens `input`, which is no regular file (stdin, a pipe), as a table:
+/// an Arrow IPC stream, recognised by its first bytes as a file's are, is
+/// read as it comes. `read` counts the bytes read.
+///
+/// # Errors
+/// A usage error for a Parquet or Arrow IPC file (read by seeking, which a
+/// pipe cannot do) and for data that is no table; a damaged stream; I/O.
+pub fn open_table_stream(
+    input: &Input,
+    read: Arc<std::sync::atomic::AtomicU64>,
+) -> Result<TableReader> {
+    let (raw, what): (Box<dyn Read + Send>, String) = match input.path() {
+        None => (Box::new(std::io::stdin()), "stdin".into()),
+        Some(p) => (
+            Box::new(std::fs::File::open(p).map_err(|e| {
+                Error::Io(format!("{}: cannot open: {e}; check the path", input.name))
+            })?),
+            format!("{} (a pipe)", input.name),
+        ),
+    };
+    let mut raw = Counted { inner: raw, read };
+    let mut head = Vec::with_capacity(8);
+    (&mut raw)
+        .take(8)
+        .read_to_end(&mut head)
+        .map_err(|e| Error::io(&input.name, &e))?;
+    let seeking = match FileFormat::sniff(&head) {
+        Some(FileFormat::ArrowStream) => {
+            let data = std::io::Cursor::new(head).chain(raw);
+            return TableReader::stream(data).map_err(|e| table_error(&input.name, &e));
+        }
+        Some(FileFormat::Parquet) => "a Parquet file",
+        Some(FileFormat::ArrowFile) => "an Arrow IPC file",
+        None => {
+            return Err(Error::Usage(format!(
+                "{what}: not a Parquet or Arrow IPC table; `pgc import` reads tables made by \
+                 `pgc export`"
+            )));
+        }
+    };
+    Err(Error::Usage(format!(
+        "{what} holds {seeking}, which is read by seeking, not as a stream; give the \
+         file's name, or send an Arrow IPC stream (`pgc export --format arrows`)"
+    )))
+}
+
+/// A reader that counts the bytes read through it.
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    read: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 /// Opens `input` as PGN text when it is a table in the Lichess dataset's
 /// layout (tag columns and `movetext`); `None` when it is no table.
 ///

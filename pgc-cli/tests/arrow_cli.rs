@@ -241,7 +241,7 @@ fn errors_say_what_to_do() {
     assert!(stderr(&out).contains("`pgc import`"), "{}", stderr(&out));
     assert!(!back.exists());
 
-    // Tables are files: Parquet is read by seeking.
+    // Stdin may hold an Arrow IPC stream; empty, it holds no table.
     let out = run(&[
         "import".as_ref(),
         "-".as_ref(),
@@ -249,7 +249,12 @@ fn errors_say_what_to_do() {
         back.as_os_str(),
     ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("not stdin"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("stdin: not a Parquet or Arrow IPC table"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!back.exists());
 
     // PGN is no table.
     let out = run(&[
@@ -526,4 +531,73 @@ fn records_without_a_game_are_blamed_on_the_input() {
             && !table.exists(),
         "{e}"
     );
+}
+
+/// `pgc export in.pgn -o x.arrows; cat x.arrows | pgc import - -o y.pgc`:
+/// an Arrow IPC stream is read from stdin (or a pipe) as it comes, and
+/// gives the PGC the file gives. It was refused ("reads table files, not
+/// stdin"). Parquet and Arrow IPC files are read by seeking: on stdin they
+/// are refused with what to do instead.
+#[test]
+fn import_reads_an_arrow_ipc_stream_on_stdin() {
+    let tmp = Tmp::new("import-stdin");
+    let pgn = tmp.path("g.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n\n1. e4 e5 *\n\n[White \"B\"]\n\n1. d4 d5 2. c4 1-0\n",
+    )
+    .expect("write");
+    let (want, _) = out(&["encode".as_ref(), "-q".as_ref(), pgn.as_os_str()], b"");
+    assert_eq!(want.first(), Some(&0x05), "a game");
+    let table = |name: &str| {
+        let t = tmp.path(name);
+        let (_, _) = out(
+            &[
+                "export".as_ref(),
+                "-q".as_ref(),
+                pgn.as_os_str(),
+                "-o".as_ref(),
+                t.as_os_str(),
+            ],
+            b"",
+        );
+        std::fs::read(&t).expect("table")
+    };
+    let stream = table("x.arrows");
+    let (got, err) = out(&["import".as_ref(), "-".as_ref()], &stream);
+    assert_eq!(got, want, "the stream's PGC");
+    // The bytes read from stdin are counted (7.6 KiB).
+    assert!(
+        err.contains("2 games, ") && err.contains(" KiB in") && !err.contains(" 0 B in"),
+        "{err}"
+    );
+    // After a file, in order.
+    let file = tmp.path("x.arrows");
+    let (got, _) = out(
+        &[
+            "import".as_ref(),
+            "-q".as_ref(),
+            file.as_os_str(),
+            "-".as_ref(),
+        ],
+        &stream,
+    );
+    assert_eq!(got, [&want[..], &want[..]].concat());
+    for (name, holds) in [
+        ("x.parquet", "a Parquet file"),
+        ("x.arrow", "an Arrow IPC file"),
+    ] {
+        let data = table(name);
+        let back = tmp.path("back.pgc");
+        let o = common::run(&["import", "-", "-o", back.to_str().expect("utf-8")], &data);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains(&format!("stdin holds {holds}, which is read by seeking"))
+                && e.contains("give the file's name")
+                && e.contains("--format arrows"),
+            "{name}: {e}"
+        );
+        assert!(!back.exists());
+    }
 }

@@ -4,7 +4,9 @@ use crate::args::ImportArgs;
 use crate::error::{Error, Result, Status};
 use crate::io::{Input, Output, refuse_binary_terminal};
 use crate::progress::{Progress, human_bytes};
-use crate::table::{open_table, table_error};
+use crate::table::{open_table, open_table_stream, table_error};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Runs `pgc import`.
 ///
@@ -20,22 +22,27 @@ pub fn run(a: &ImportArgs) -> Result<Status> {
     let (mut games, mut bytes_in) = (0u64, 0u64);
     let mut pgc = Vec::new();
     for input in &inputs {
-        if input.path().is_none() {
-            return Err(Error::Usage(
-                "`pgc import` reads table files (Parquet needs a file it can seek in), not stdin; \
-                 give the file's name"
-                    .into(),
-            ));
-        }
-        let Some(mut table) = open_table(input, Some(&["pgc"]))? else {
-            return Err(Error::Usage(format!(
-                "{}: not a Parquet or Arrow IPC file; `pgc import` reads tables made by `pgc export`",
-                input.name
-            )));
+        // Stdin and pipes are read as they come (an Arrow IPC stream);
+        // files by seeking, any of the three formats.
+        let pipe = input
+            .path()
+            .is_none_or(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir()));
+        let streamed = Arc::new(AtomicU64::new(0));
+        let mut table = if pipe {
+            open_table_stream(input, streamed.clone())?
+        } else {
+            let Some(table) = open_table(input, Some(&["pgc"]))? else {
+                return Err(Error::Usage(format!(
+                    "{}: not a Parquet or Arrow IPC file; `pgc import` reads tables made by \
+                     `pgc export`",
+                    input.name
+                )));
+            };
+            if let Some(p) = input.path() {
+                bytes_in += std::fs::metadata(p).map_or(0, |m| m.len());
+            }
+            table
         };
-        if let Some(p) = input.path() {
-            bytes_in += std::fs::metadata(p).map_or(0, |m| m.len());
-        }
         while let Some(batch) = table
             .next_batch()
             .map_err(|e| table_error(&input.name, &e))?
@@ -61,6 +68,7 @@ pub fn run(a: &ImportArgs) -> Result<Status> {
             games += batch.num_rows() as u64;
             progress.tick(sink.written(), games);
         }
+        bytes_in += streamed.load(Ordering::Relaxed);
     }
     let bytes_out = sink.written();
     sink.finish()?;
