@@ -320,6 +320,63 @@ fn nul_bytes_alone_are_kept_as_pgn_padding() {
     assert!(e.contains("not PGN text") && e.contains("cut off"), "{e}");
 }
 
+/// PGN after a run of NUL bytes longer than the sniffer's window (64 KiB)
+/// is PGN to the commands that read PGC too, as after a shorter run and as
+/// `pgc encode` reads it: `pgc info` read it as PGC (70,000 no-op records,
+/// then a failure at the first `[`). PGC after such a run, or NULs alone,
+/// is still PGC.
+#[test]
+fn pgn_after_more_than_64_kib_of_nul_bytes_is_pgn_to_info() {
+    let d = tmp();
+    let game = b"[Event \"a\"]\n\n1. e4 e5 *\n";
+    for n in [1_000usize, 70_000, 200_000] {
+        let mut text = vec![0u8; n];
+        text.extend_from_slice(game);
+        let path = d.path().join(format!("padded{n}.pgn"));
+        std::fs::write(&path, &text).expect("write");
+        for command in ["info", "decode", "dump"] {
+            for (name, stdin) in [(p(&path), &b""[..]), ("-", &text[..])] {
+                let o = run(&[command, name], stdin);
+                assert_eq!(code(&o), 2, "{command} {n} {name}: {}", stderr(&o));
+                assert_eq!(
+                    stderr(&o),
+                    format!(
+                        "pgc: {name} is PGN text, not PGC; use `pgc encode` to turn it into PGC\n"
+                    ),
+                    "{command} {n}"
+                );
+                assert!(o.stdout.is_empty(), "{command} {n}: {}", stdout(&o));
+            }
+        }
+        let o = run(&["verify", p(&path)], b"");
+        assert_eq!(code(&o), 1, "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("is PGN text, not PGC"),
+            "{}",
+            stdout(&o)
+        );
+        // Encoded, it comes back byte for byte.
+        let pgc = ok(&["encode", "-q", p(&path)], b"");
+        assert_eq!(ok(&["decode", "-q"], &pgc), text);
+    }
+    // PGC after the run: no-op records, then the games.
+    let games = encode(game);
+    let mut padded = vec![0u8; 200_000];
+    padded.extend_from_slice(&games);
+    let o = run(&["info"], &padded);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("games        1 "), "{}", stdout(&o));
+    assert_eq!(ok(&["decode", "-q"], &padded), game);
+    // NULs alone, past the window: no-op records.
+    let o = run(&["info"], &vec![0u8; 200_000]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("0x00 noop           200000"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn encode_and_decode_count_null_moves_as_plies() {
     // Six plies, two of them null moves: both directions say so.

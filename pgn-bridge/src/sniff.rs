@@ -123,13 +123,17 @@ fn is_marker(b: u8) -> bool {
 /// starts with a tag pair's `[Name "`. NUL bytes
 /// are left out of that count: old tools pad a file with them to a whole
 /// block, and the PGN reader keeps them; data of NUL bytes alone, shorter
-/// than [`SNIFF`] bytes, is PGN (no record, nothing lost).
+/// than [`SNIFF`] bytes, is PGN (no record, nothing lost). A `head` of
+/// [`SNIFF`] NUL bytes is PGC here (no-op records); a reader that can look
+/// further judges such data by what follows the run
+/// ([`sniff_after_nul_run`]).
 pub fn sniff(head: &[u8]) -> Format {
     match head.first() {
         None => Format::Empty,
         // A short file of NUL bytes alone (left by a crash): no record and
         // no text, kept byte for byte as PGN padding. Longer runs of NULs
-        // are PGC no-op records (a PGC file may start with padding).
+        // are PGC no-op records (a PGC file may start with padding), unless
+        // text follows them (`sniff_after_nul_run`).
         Some(0) if (head.len() as u64) < SNIFF && is_nul_run(head) => Format::Pgn,
         Some(0x0a) if starts_with_escape(head) && frames(head) => Format::Pgc,
         Some(&b) if b != 0x09 && b != 0x0a && is_marker(b) => {
@@ -195,6 +199,20 @@ fn frames(head: &[u8]) -> bool {
         None => true,
         Some(pgc_core::ReadError::Truncated { .. }) => head.len() as u64 >= SNIFF,
         Some(_) => false,
+    }
+}
+
+/// The format of data whose first [`SNIFF`] bytes are NUL ([`is_nul_run`],
+/// which [`sniff`] alone takes for PGC no-op records), judged by `after`:
+/// the first bytes (up to [`SNIFF`]) that follow the whole run of NULs,
+/// empty when the data is NULs alone. PGN text after the run is PGN, as
+/// after a shorter run (old tools pad a file with NULs to a whole block,
+/// however long, and the PGN reader keeps them, as `pgc encode` does);
+/// records after it, or nothing, are PGC that starts with no-op records.
+pub fn sniff_after_nul_run(after: &[u8]) -> Format {
+    match sniff(after) {
+        Format::Pgn => Format::Pgn,
+        Format::Empty | Format::Pgc => Format::Pgc,
     }
 }
 
@@ -415,6 +433,11 @@ mod tests {
         assert!(is_nul_run(&vec![0; SNIFF as usize]));
         assert!(!is_nul_run(&[]) && !is_nul_run(&[0, 0, 0x05]));
         assert_eq!(sniff(&[0, 0, 0x05, 0x00, 0x06]), Format::Pgc);
+        // After a run that fills the window: what follows it decides.
+        assert_eq!(sniff_after_nul_run(b"[Event \"?\"]\n"), Format::Pgn);
+        assert_eq!(sniff_after_nul_run(b"1. e4 *\n"), Format::Pgn);
+        assert_eq!(sniff_after_nul_run(&[0x05, 0x00, 0x06]), Format::Pgc);
+        assert_eq!(sniff_after_nul_run(b""), Format::Pgc);
     }
 
     #[test]

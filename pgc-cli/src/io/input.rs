@@ -311,11 +311,70 @@ impl Input {
                 self.name
             )));
         }
+        let (format, data) = self.sniffed(&head, data)?;
         Ok(Opened {
             reader: data,
-            format: sniff(&head),
+            format,
             damage,
         })
+    }
+
+    /// The format of `data`, whose first bytes are `head` ([`Input::peek`]):
+    /// [`sniff`], and when `head` is a full window of NUL bytes, what
+    /// follows the run of them ([`sniff::sniff_after_nul_run`]: PGN padded
+    /// with NULs, however many, is PGN). The data is given back whole.
+    ///
+    /// # Errors
+    /// Reading past the NULs failed.
+    fn sniffed(&self, head: &[u8], data: Box<dyn Read>) -> Result<(Format, Box<dyn Read>)> {
+        if (head.len() as u64) < SNIFF || !sniff::is_nul_run(head) {
+            return Ok((sniff(head), data));
+        }
+        let (nuls, after, rest) = self.past_nul_run(data)?;
+        let format = sniff::sniff_after_nul_run(&after);
+        let whole = io::repeat(0)
+            .take(nuls)
+            .chain(Cursor::new(after))
+            .chain(rest);
+        Ok((format, Box::new(whole)))
+    }
+
+    /// Reads the run of NUL bytes that `data` starts with: how many there
+    /// are, the first bytes after them (up to [`SNIFF`]; none at the end)
+    /// and the rest.
+    fn past_nul_run(&self, mut data: Box<dyn Read>) -> Result<(u64, Vec<u8>, Box<dyn Read>)> {
+        let failed = |e: io::Error| {
+            if e.kind() == io::ErrorKind::InvalidData {
+                Error::io(&self.name, &e)
+            } else {
+                Error::Io(format!("{}: cannot read: {e}", self.name))
+            }
+        };
+        let mut buf = vec![0u8; 64 << 10];
+        let mut nuls = 0u64;
+        loop {
+            let n = match data.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(failed(e)),
+            };
+            if n == 0 {
+                return Ok((nuls, Vec::new(), data));
+            }
+            match buf[..n].iter().position(|&b| b != 0) {
+                None => nuls += n as u64,
+                Some(i) => {
+                    nuls += i as u64;
+                    let mut after = buf[i..n].to_vec();
+                    let more = SNIFF.saturating_sub(after.len() as u64);
+                    (&mut data)
+                        .take(more)
+                        .read_to_end(&mut after)
+                        .map_err(failed)?;
+                    return Ok((nuls, after, data));
+                }
+            }
+        }
     }
 
     /// Opens a file in zstd's seekable format to read PGC, its frames
@@ -361,7 +420,8 @@ impl Input {
             Box::new(seekable::FrameReader::new(file, &table, frame, jobs));
         if frame == 0 {
             let (head, r) = self.peek(reader)?;
-            if sniff(&head) == Format::Pgn {
+            let (format, r) = self.sniffed(&head, r)?;
+            if format == Format::Pgn {
                 return Err(Error::Usage(self.not_pgc()));
             }
             reader = r;
