@@ -257,17 +257,16 @@ fn rivals<P: Position>(pos: &P, moves: &[Move], role: Role, from: Square, to: Sq
 }
 
 /// The SAN bytes of a key (body only, no check suffix).
+#[inline]
 pub(crate) fn key_text(key: u64) -> MoveText {
+    // The text's bytes stand from the key's top byte down, none of them
+    // NUL, with NULs after them: one byte swap places them all, and the
+    // NUL bytes at the low end give the length.
+    let text = key & !INDEX_MASK;
+    let len = 8 - (text.trailing_zeros() / 8) as u8;
     let mut t = MoveText::new();
-    let mut shift = 56;
-    while shift >= 16 {
-        let b = (key >> shift) as u8;
-        if b == 0 {
-            break;
-        }
-        t.push(b);
-        shift -= 8;
-    }
+    t.bytes[..8].copy_from_slice(&text.to_be_bytes());
+    t.len = len;
     t
 }
 
