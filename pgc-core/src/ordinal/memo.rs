@@ -37,7 +37,16 @@ impl CensusMemo {
     /// [`CensusMemo::clear`].
     #[inline(always)]
     fn census<'a, P: Position>(&mut self, pos: &'a P) -> Option<Census<'a, P>> {
-        let core = *self.core.get_or_insert_with(|| Core::of(pos));
+        // A match, not `get_or_insert_with`: the census is found inline,
+        // its core kept in registers.
+        let core = match self.core {
+            Some(core) => core,
+            None => {
+                let core = Core::of(pos);
+                self.core = Some(core);
+                core
+            }
+        };
         debug_assert_eq!(core, Core::of(pos), "a census memo of another position");
         core.map(|core| Census::with(pos, core))
     }
