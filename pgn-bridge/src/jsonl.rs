@@ -215,7 +215,10 @@ impl JsonlWriter {
                 // comment's text, as a text comment holding them is.
                 let mut text = Vec::new();
                 crate::commands::render(&self.typed, &mut text);
-                self.comments.push(text.trim_ascii().to_vec());
+                let start = text.len() - text.trim_ascii_start().len();
+                text.truncate(text.trim_ascii_end().len());
+                text.drain(..start.min(text.len()));
+                self.comments.push(text);
             }
         }
         if self.anchors.has_notes() {

@@ -160,16 +160,18 @@ impl TypedComment {
 
     /// The clock of the first `[%clk]`, if any.
     pub fn clk(&self) -> Option<Clock> {
-        self.pieces.iter().find_map(|p| match p {
-            Piece::Cmd(_, Cmd::Time(TimeKind::Clk, c, _)) => Some(*c),
-            _ => None,
-        })
+        self.time(TimeKind::Clk)
     }
 
     /// The time of the first `[%emt]`, if any.
     pub fn emt(&self) -> Option<Clock> {
+        self.time(TimeKind::Emt)
+    }
+
+    /// The time of the first command of `kind`, if any.
+    fn time(&self, kind: TimeKind) -> Option<Clock> {
         self.pieces.iter().find_map(|p| match p {
-            Piece::Cmd(_, Cmd::Time(TimeKind::Emt, c, _)) => Some(*c),
+            Piece::Cmd(_, Cmd::Time(k, c, _)) if *k == kind => Some(*c),
             _ => None,
         })
     }
