@@ -273,13 +273,7 @@ impl ExportWriter {
         // a line end where the width says so.
         let len = self.word.len();
         if self.col > 0 {
-            if self.wraps(self.col + 1 + len) {
-                out.extend_from_slice(self.layout.newline());
-                self.col = 0;
-            } else {
-                out.push(b' ');
-                self.col += 1;
-            }
+            self.separate(out, self.wraps(self.col + 1 + len));
         }
         put(out, &self.word);
         self.col += len;
@@ -287,6 +281,19 @@ impl ExportWriter {
         self.fit.after_lines = self.fit.before_moves;
         self.word.clear();
         self.word_is_move = false;
+    }
+
+    /// Before a word on a line that holds something: a line end
+    /// (`wrap`) or a space.
+    #[inline(always)]
+    fn separate(&mut self, out: &mut Vec<u8>, wrap: bool) {
+        if wrap {
+            out.extend_from_slice(self.layout.newline());
+            self.col = 0;
+        } else {
+            out.push(b' ');
+            self.col += 1;
+        }
     }
 
     /// [`Self::flush_word`] for a word that may span lines, may be glued to
@@ -320,13 +327,7 @@ impl ExportWriter {
             if self.fit.on && !forced && !glued {
                 self.fit_width(need, self.fit.break_word);
             }
-            if forced || (!glued && self.wraps(need)) {
-                out.extend_from_slice(self.layout.newline());
-                self.col = 0;
-            } else {
-                out.push(b' ');
-                self.col += 1;
-            }
+            self.separate(out, forced || (!glued && self.wraps(need)));
         }
         put(out, &self.word);
         let last = if self.word_lines {

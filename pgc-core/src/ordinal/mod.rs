@@ -140,21 +140,40 @@ pub(crate) fn select_move_census<'a, P: Position>(
         }
         return Ok((m, SanOf(k.key)));
     };
-    let (class, rest) =
-        census
-            .locate(usize::from(ordinal))
-            .map_err(|legal| OrdinalError::OutOfRange {
-                ordinal: ordinal.into(),
-                legal,
-            })?;
+    let (class, rest) = locate(&mut census, ordinal)?;
+    Ok(nth_in_class(&mut census, class, rest))
+}
+
+/// The SAN class holding `ordinal` and the ordinal's rank in it.
+#[inline(always)]
+fn locate<P: Position>(
+    census: &mut Census<'_, P>,
+    ordinal: u8,
+) -> Result<(usize, usize), OrdinalError> {
+    census
+        .locate(usize::from(ordinal))
+        .map_err(|legal| OrdinalError::OutOfRange {
+            ordinal: ordinal.into(),
+            legal,
+        })
+}
+
+/// The move of rank `rest` in SAN class `class`, and how its SAN is
+/// written.
+#[inline(always)]
+fn nth_in_class<P: Position>(
+    census: &mut Census<'_, P>,
+    class: usize,
+    rest: usize,
+) -> (Move, SanOf) {
     if let Some((m, key)) = census.nth_move(class, rest) {
-        return Ok((m, key.map_or(SanOf::PLAIN, SanOf)));
+        return (m, key.map_or(SanOf::PLAIN, SanOf));
     }
     let mut keys = Keys::new();
     census.keys(class, &mut keys);
     // `rest` is below the class's count, which is `keys.len()`.
     let key = nth_key(&mut keys, rest);
-    Ok((census.to_move(class, key), SanOf(key)))
+    (census.to_move(class, key), SanOf(key))
 }
 
 /// [`select_move`], and the number of legal moves of `pos`, counted by
@@ -180,22 +199,8 @@ pub(crate) fn select_move_counted_census<'a, P: Position>(
         let (m, san) = select_move(pos, ordinal)?;
         return Ok((m, san, legal));
     };
-    let (class, rest) =
-        census
-            .locate(usize::from(ordinal))
-            .map_err(|legal| OrdinalError::OutOfRange {
-                ordinal: ordinal.into(),
-                legal,
-            })?;
-    let (m, san) = match census.nth_move(class, rest) {
-        Some((m, key)) => (m, key.map_or(SanOf::PLAIN, SanOf)),
-        None => {
-            let mut keys = Keys::new();
-            census.keys(class, &mut keys);
-            let key = nth_key(&mut keys, rest);
-            (census.to_move(class, key), SanOf(key))
-        }
-    };
+    let (class, rest) = locate(&mut census, ordinal)?;
+    let (m, san) = nth_in_class(&mut census, class, rest);
     // The classes before the move's hold `ordinal - rest` moves.
     let legal = usize::from(ordinal) - rest + census.count_from(class);
     Ok((m, san, legal))
