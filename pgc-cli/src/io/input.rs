@@ -320,7 +320,7 @@ impl Input {
     }
 
     /// The format of `data`, whose first bytes are `head` ([`Input::peek`]):
-    /// [`sniff`], and when `head` is a full window of NUL bytes, what
+    /// [`sniff()`], and when `head` is a full window of NUL bytes, what
     /// follows the run of them ([`sniff::sniff_after_nul_run`]: PGN padded
     /// with NULs, however many, is PGN). The data is given back whole.
     ///
