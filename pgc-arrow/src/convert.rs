@@ -5,6 +5,7 @@ use crate::error::Error;
 use crate::schema::{Column, ExportOptions};
 use arrow_array::builder::BinaryBuilder;
 use arrow_array::{Array, ArrayRef, BinaryArray, LargeBinaryArray, RecordBatch};
+use pgc_core::internals::Bounds;
 use pgc_core::{BulkOptions, BulkReader, GameIndex};
 use std::io::Cursor;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -263,20 +264,38 @@ pub fn append_pgc(batch: &RecordBatch, out: &mut Vec<u8>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks that a `pgc` cell is PGC records, whole: at least one, framed
-/// to its last byte (what `pgc export` writes: a game's records, or the
-/// verbatim record of text it kept as read).
+/// Checks that a `pgc` cell is PGC records, whole ([`check_pgc_cell`]).
 fn check_cell(row: usize, cell: &[u8]) -> Result<(), Error> {
-    let bad = |message: String| Err(Error::BadPgc { row, message });
+    check_pgc_cell(cell).map_err(|message| Error::BadPgc { row, message })
+}
+
+/// Checks that a value of a `pgc` column is PGC records, whole: at least
+/// one, framed to its last byte, with every game it begins ended in it
+/// (what `pgc export` writes: a game's records, or the verbatim record of
+/// text it kept as read).
+///
+/// # Errors
+/// Why it is not: empty, where its records stop framing, or a game left
+/// open at its end.
+pub fn check_pgc_cell(cell: &[u8]) -> Result<(), String> {
     if cell.is_empty() {
-        return bad("the cell is empty".into());
+        return Err("the cell is empty".into());
     }
     let mut r = pgc_core::Reader::new(cell);
+    let mut bounds = Bounds::default();
     loop {
         match r.next_raw() {
-            Ok(Some(_)) => {}
+            Ok(Some((_, marker, _))) => {
+                bounds.record(marker);
+            }
+            Ok(None) if bounds.in_game() => {
+                return Err(format!(
+                    "a game begun in it has no game-end record by its last byte, {}",
+                    cell.len()
+                ));
+            }
             Ok(None) => return Ok(()),
-            Err(e) => return bad(e.to_string()),
+            Err(e) => return Err(e.to_string()),
         }
     }
 }

@@ -51,7 +51,8 @@ mod uci;
 
 pub use build::GamesBuilder;
 pub use convert::{
-    Converted, Joiner, PAR_BATCH_BYTES, append_pgc, bulk_options, convert, convert_par,
+    Converted, Joiner, PAR_BATCH_BYTES, append_pgc, bulk_options, check_pgc_cell, convert,
+    convert_par,
 };
 pub use error::Error;
 pub use file::{FileFormat, TableReader, TableWriter, WriteOptions};

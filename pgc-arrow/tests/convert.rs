@@ -196,6 +196,9 @@ fn a_pgc_cell_that_does_not_frame_is_refused() {
         (&b""[..], "empty"),
         // A game begins, then a tag pair whose name claims 5 bytes.
         (&[0x05, 0x02, 0x05, b'E'][..], ""),
+        // Whole records, but the game they begin ends in the next cell.
+        (&good[..good.len() - 1], "no game-end record"),
+        (&good[..1], "no game-end record"),
     ] {
         let cells = arrow_array::BinaryArray::from(vec![&good[..], bad]);
         let mut columns = b.columns().to_vec();

@@ -375,20 +375,29 @@ pub(crate) fn read_arrow(
 
 /// The games of PGC records (the `pgc` column of a games table,
 /// concatenated) as one record batch: a row per game, read with the
-/// limits `max_string` and `max_rav_depth`.
+/// limits `max_string` and `max_rav_depth`. `lengths`: each cell's length
+/// in `data`, as little-endian 64-bit integers; every cell must hold
+/// whole PGC records (a game cut across two cells is refused, not
+/// joined).
 #[pyfunction]
 #[pyo3(signature = (
-    data, columns = None, uci = false, san = false, *, max_string = None, max_rav_depth = None
+    data, columns = None, uci = false, san = false, *, lengths = None, max_string = None,
+    max_rav_depth = None
 ))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn batch_to_arrow<'py>(
     py: Python<'py>,
     data: &[u8],
     columns: Option<Vec<String>>,
     uci: bool,
     san: bool,
+    lengths: Option<&[u8]>,
     max_string: Option<Bound<'py, PyAny>>,
     max_rav_depth: Option<Bound<'py, PyAny>>,
 ) -> PyResult<ArrowBatch> {
+    if let Some(lengths) = lengths {
+        check_cells(data, lengths)?;
+    }
     let limits = crate::limits::limits(max_string.as_ref(), max_rav_depth.as_ref())?;
     let opts = options(columns, uci, san, limits)?;
     let schema = opts.schema();
@@ -406,6 +415,48 @@ pub(crate) fn batch_to_arrow<'py>(
     Ok(ArrowBatch {
         batch: batch.unwrap_or_else(|| RecordBatch::new_empty(schema)),
     })
+}
+
+/// Checks that `data`, cut at the cell lengths `lengths` (little-endian
+/// 64-bit integers), is cells of whole PGC records
+/// ([`pgc_arrow::check_pgc_cell`]).
+fn check_cells(data: &[u8], lengths: &[u8]) -> PyResult<()> {
+    if !lengths.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(format!(
+            "cell lengths of {} bytes: expected 8 bytes a cell",
+            lengths.len()
+        )));
+    }
+    let mut rest = data;
+    for (row, l) in lengths.chunks_exact(8).enumerate() {
+        let len = l
+            .try_into()
+            .map(u64::from_le_bytes)
+            .ok()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|&n| n <= rest.len())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "row {}: the cell's length runs past the data",
+                    row + 1
+                ))
+            })?;
+        let (cell, after) = rest.split_at(len);
+        pgc_arrow::check_pgc_cell(cell).map_err(|why| {
+            PyValueError::new_err(format!(
+                "row {}: the cell is not whole PGC records ({why})",
+                row + 1
+            ))
+        })?;
+        rest = after;
+    }
+    if !rest.is_empty() {
+        return Err(PyValueError::new_err(format!(
+            "{} bytes after the last cell",
+            rest.len()
+        )));
+    }
+    Ok(())
 }
 
 /// Every column name of a games table, in schema order.

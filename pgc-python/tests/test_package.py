@@ -543,6 +543,25 @@ def test_batch_to_arrow_refuses_empty_cells_and_other_types():
     assert pgc.batch_to_arrow(pa.array([game], pa.large_binary())).num_rows == 1
 
 
+def test_batch_to_arrow_refuses_a_game_cut_across_two_cells():
+    two = pgc.encode((SAMPLES / "opera.pgn").read_bytes()) * 2
+    whole = pgc.batch_to_arrow(pa.array([two], pa.binary()))
+    assert whole.num_rows == 2
+    # Cut inside the first game (after its first record, inside a record,
+    # before its game-end record): joined, the cells would read as the
+    # same two games.
+    for cut in [1, 2, len(two) // 4, len(two) // 2 - 1]:
+        with pytest.raises(ValueError, match="row 1: the cell is not whole PGC records"):
+            pgc.batch_to_arrow(pa.array([two[:cut], two[cut:]], pa.binary()))
+    # Cut at the games' boundary: two cells of one game each, in a sliced,
+    # chunked array (offsets other than 0).
+    half = len(two) // 2
+    chunked = pa.chunked_array(
+        [pa.array([b"x", two[:half]], pa.binary()).slice(1), pa.array([two[half:]], pa.binary())]
+    )
+    assert pgc.batch_to_arrow(chunked).to_pydict() == whole.to_pydict()
+
+
 def test_a_game_text_error_is_placed_in_the_data():
     # A broken ordinal in the third game: Game.pgn() and to_python_chess()
     # name its byte offset in the data and the game's number, as decode

@@ -160,6 +160,7 @@ def batch_to_arrow(
     uci: bool = False,
     san: bool = False,
     *,
+    lengths: bytes | None = None,
     max_string: int | None = None,
     max_rav_depth: int | None = None,
 ) -> ArrowBatch: ...

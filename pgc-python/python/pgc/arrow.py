@@ -67,14 +67,15 @@ def read_arrow(
     return pa.RecordBatchReader.from_batches(schema, (pa.record_batch(b) for b in batches))
 
 
-def _pgc_bytes(array: Any) -> bytes:
+def _pgc_cells(array: Any) -> tuple[bytes, bytes]:
     """The values of a binary array without nulls or empty values,
-    concatenated."""
+    concatenated, and their lengths (little-endian 64-bit integers)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if isinstance(array, pa.ChunkedArray):
-        return b"".join(_pgc_bytes(c) for c in array.chunks)
+        parts = [_pgc_cells(c) for c in array.chunks]
+        return b"".join(p[0] for p in parts), b"".join(p[1] for p in parts)
     if not isinstance(array, pa.Array):
         raise TypeError(
             f"expected a pyarrow binary array (the `pgc` column), not {type(array).__name__}"
@@ -88,8 +89,9 @@ def _pgc_bytes(array: Any) -> bytes:
     else:
         raise TypeError(f"the array is {array.type}, expected binary (the `pgc` column)")
     if len(array) == 0:
-        return b""
-    empty = pc.index(pc.binary_length(array), 0).as_py()
+        return b"", b""
+    lengths = pc.binary_length(array)
+    empty = pc.index(lengths, 0).as_py()
     if empty >= 0:
         raise ValueError(f"row {empty + 1}: the cell is empty: expected a game's PGC records")
     offsets = memoryview(array.buffers()[1]).cast("B")
@@ -97,7 +99,10 @@ def _pgc_bytes(array: Any) -> bytes:
     first = int.from_bytes(offsets[start : start + width], "little")
     end = (array.offset + len(array)) * width
     last = int.from_bytes(offsets[end : end + width], "little")
-    return array.buffers()[2][first:last].to_pybytes()
+    # A fresh array (offset 0) of the lengths as 64-bit integers.
+    lengths = pc.cast(lengths, pa.int64())
+    sizes = lengths.buffers()[1][lengths.offset * 8 : (lengths.offset + len(lengths)) * 8]
+    return array.buffers()[2][first:last].to_pybytes(), sizes.to_pybytes()
 
 
 def batch_to_arrow(
@@ -116,15 +121,18 @@ def batch_to_arrow(
     table's order). For
     Dask ``map_partitions``, Ray ``map_batches`` and Spark ``mapInArrow``
     (whose schema takes the columns by position: name them in that
-    order). ``max_string`` and ``max_rav_depth``: the reading limits, as
-    for ``read``."""
+    order). Each value must hold whole PGC records: a game cut across two
+    values raises ``ValueError`` naming the row. ``max_string`` and
+    ``max_rav_depth``: the reading limits, as for ``read``."""
     import pyarrow as pa
 
+    data, lengths = _pgc_cells(array)
     batch = _pgc.batch_to_arrow(
-        _pgc_bytes(array),
+        data,
         _table_columns(columns),
         uci,
         san,
+        lengths=lengths,
         max_string=max_string,
         max_rav_depth=max_rav_depth,
     )
