@@ -107,8 +107,11 @@ fn head(data: &[u8]) -> &[u8] {
     &data[..data.len().min(SNIFF as usize)]
 }
 
+/// What (uncompressed) data holds, judged as the command line judges its
+/// inputs: PGN after a run of NUL bytes longer than the sniffer's window
+/// is PGN ([`pgn_bridge::sniff::sniff_data`]).
 pub(crate) fn format_of(data: &[u8]) -> Format {
-    pgn_bridge::sniff::sniff(head(data))
+    pgn_bridge::sniff::sniff_data(data)
 }
 
 /// The data decompressed when it is compressed with zstd, gzip or bzip2

@@ -177,6 +177,34 @@ def test_encode_keeps_a_long_run_of_nul_bytes_as_padding():
         assert pgc.decode(pgc.encode(text)) == text
 
 
+def test_pgn_after_a_long_run_of_nul_bytes_is_pgn_to_every_reader():
+    # More NULs than the 64 KiB the sniffer's window holds, then a game:
+    # PGN, as after a shorter run and as the command line reads it. It was
+    # PGC (no-op records): to_pgc gave it back as it was, and read and
+    # decode failed at the first tag.
+    game = b'[Event "x"]\n\n1. e4 e5 *\n'
+    for n in (1_000, 70_000, 200_000):
+        text = bytes(n) + game
+        assert pgc._pgc.sniff(text) == "pgn", n
+        with pytest.raises(ValueError, match="is PGN text, not PGC"):
+            pgc.decode(text)
+        data = pgc.to_pgc(text)
+        assert data == pgc.encode(text)
+        assert pgc.decode(data) == text
+        for source in (text, gzip.compress(text)):
+            assert [(g.tags["Event"], g.uci) for g in pgc.read(source)] == [("x", ["e2e4", "e7e5"])]
+        assert pgc.count_games(text) == 1
+    # Records after such a run (PGC padded with no-op records), or NULs
+    # alone, are still PGC.
+    padded = bytes(200_000) + pgc.encode(game)
+    assert pgc._pgc.sniff(padded) == "pgc"
+    assert pgc.to_pgc(padded) == padded
+    assert pgc.decode(padded) == game
+    assert [g.uci for g in pgc.read(padded)] == [["e2e4", "e7e5"]]
+    assert pgc._pgc.sniff(bytes(200_000)) == "pgc"
+    assert list(pgc.read(bytes(200_000))) == []
+
+
 def test_read_columns_and_python_chess_moves(corpus_dir):
     path = corpus_dir / CHESS960
     full = list(pgc.read(path))

@@ -216,6 +216,27 @@ pub fn sniff_after_nul_run(after: &[u8]) -> Format {
     }
 }
 
+/// Whether `head` is a full window of NUL bytes ([`SNIFF`] of them, or
+/// more): data that [`sniff`] alone takes for PGC no-op records, and that
+/// a reader judges by what follows the run ([`sniff_after_nul_run`]).
+pub fn is_nul_window(head: &[u8]) -> bool {
+    head.len() as u64 >= SNIFF && is_nul_run(head)
+}
+
+/// The format of `data` held whole in memory: [`sniff`] of its first
+/// [`SNIFF`] bytes, or, when they are all NUL ([`is_nul_window`]),
+/// [`sniff_after_nul_run`] of the bytes that follow the run. A reader of a
+/// stream reads past the run itself and calls those two.
+pub fn sniff_data(data: &[u8]) -> Format {
+    let head = &data[..data.len().min(SNIFF as usize)];
+    if !is_nul_window(head) {
+        return sniff(head);
+    }
+    let run = data.iter().position(|&b| b != 0).unwrap_or(data.len());
+    let after = &data[run..];
+    sniff_after_nul_run(&after[..after.len().min(SNIFF as usize)])
+}
+
 /// Whether `head` is NUL bytes alone. [`sniff`] takes a full head of them
 /// for PGC padding records; a reader asked for PGN (`pgc encode`,
 /// `pgc.encode`) reads them as PGN all the same, since a PGC file does not
@@ -438,6 +459,29 @@ mod tests {
         assert_eq!(sniff_after_nul_run(b"1. e4 *\n"), Format::Pgn);
         assert_eq!(sniff_after_nul_run(&[0x05, 0x00, 0x06]), Format::Pgc);
         assert_eq!(sniff_after_nul_run(b""), Format::Pgc);
+    }
+
+    #[test]
+    fn data_in_memory_is_judged_past_a_window_of_nul_bytes() {
+        let game = b"[Event \"?\"]\n\n1. e4 *\n";
+        let window = SNIFF as usize;
+        for n in [1, 4096, window - 1, window, window + 1, 200_000] {
+            let mut text = vec![0; n];
+            text.extend_from_slice(game);
+            assert_eq!(sniff_data(&text), Format::Pgn, "{n} NULs before a game");
+            let mut pgc = vec![0; n];
+            pgc.extend_from_slice(&[0x05, 0x00, 0x06]);
+            assert_eq!(sniff_data(&pgc), Format::Pgc, "{n} NULs before records");
+        }
+        assert!(!is_nul_window(&vec![0; window - 1]) && is_nul_window(&vec![0; window]));
+        assert_eq!(
+            sniff_data(&vec![0; window - 1]),
+            Format::Pgn,
+            "short padding"
+        );
+        assert_eq!(sniff_data(&vec![0; 200_000]), Format::Pgc, "no-op records");
+        assert_eq!(sniff_data(b""), Format::Empty);
+        assert_eq!(sniff_data(game), Format::Pgn);
     }
 
     #[test]

@@ -327,7 +327,7 @@ impl Input {
     /// # Errors
     /// Reading past the NULs failed.
     fn sniffed(&self, head: &[u8], data: Box<dyn Read>) -> Result<(Format, Box<dyn Read>)> {
-        if (head.len() as u64) < SNIFF || !sniff::is_nul_run(head) {
+        if !sniff::is_nul_window(head) {
             return Ok((sniff(head), data));
         }
         let (nuls, after, rest) = self.past_nul_run(data)?;
