@@ -585,8 +585,9 @@ pub struct PgcBatches<'a> {
 pub struct Duplicates<'a> {
     /// `--duplicates FILE`.
     pub path: Option<&'a Path>,
-    /// Writes one dropped game's text, naming the game it duplicates.
-    pub write: fn(&[u8], u64, &mut Vec<u8>),
+    /// Writes one dropped game's text (its own from the offset given, after
+    /// the text kept before it), naming the game it duplicates.
+    pub write: fn(&[u8], usize, u64, &mut Vec<u8>),
 }
 
 impl PgcBatches<'_> {
@@ -652,10 +653,10 @@ impl PgcBatches<'_> {
                                 &d.out,
                                 &d.kept,
                                 |t| sink.put_games(t),
-                                |t, _, first| {
+                                |t, own, _, first| {
                                     if let Some(s) = dup_sink.as_mut() {
                                         dup_text.clear();
-                                        (how.write)(t, first, &mut dup_text);
+                                        (how.write)(t, own, first, &mut dup_text);
                                         s.put_games(&dup_text)?;
                                     }
                                     Ok(())

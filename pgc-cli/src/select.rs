@@ -512,6 +512,10 @@ pub struct KeptGame {
     pub key: GameKey,
     /// The start of its text in the batch's output.
     pub start: usize,
+    /// The start of the game's own text in the batch's output: after the
+    /// text kept as read before it (a rejected game, text between games),
+    /// which its text holds from `start` on; `start` when there is none.
+    pub own: usize,
     /// The end of its text in the batch's output.
     pub end: usize,
 }
@@ -560,7 +564,8 @@ impl Dedup {
 
     /// Splits a batch's text (its kept games' spans in `kept`) into what
     /// goes to the output and, through `dup`, what goes to `--duplicates`:
-    /// `dup(text, game, first)` for each duplicate, with 0-based numbers.
+    /// `dup(text, own, game, first)` for each duplicate, with 0-based
+    /// numbers and `own` where the game's own text starts in `text`.
     ///
     /// # Errors
     /// Those of `put` and `dup`.
@@ -569,7 +574,7 @@ impl Dedup {
         out: &[u8],
         kept: &[KeptGame],
         mut put: impl FnMut(&[u8]) -> Result<()>,
-        mut dup: impl FnMut(&[u8], u64, u64) -> Result<()>,
+        mut dup: impl FnMut(&[u8], usize, u64, u64) -> Result<()>,
     ) -> Result<()> {
         // The start of the text not written yet.
         let mut run = 0;
@@ -578,7 +583,8 @@ impl Dedup {
             let start = k.start.clamp(run, end);
             if let Some(first) = self.check(k.key, k.game) {
                 put(&out[run..start])?;
-                dup(&out[start..end], k.game, first)?;
+                let own = k.own.clamp(start, end) - start;
+                dup(&out[start..end], own, k.game, first)?;
                 run = end;
             }
         }
@@ -587,9 +593,14 @@ impl Dedup {
 }
 
 /// The `--duplicates` text of a PGN game: a `DuplicateOf` tag naming the
-/// 1-based number of the game it duplicates, before its own tags.
-pub fn pgn_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
-    let at = text.iter().position(|&b| b == b'[').unwrap_or(0);
+/// 1-based number of the game it duplicates, first in its own tag section
+/// (right before its first tag pair, as the PGN lexer finds it, or before
+/// its movetext when it has none). `own` is where the game's own text
+/// starts in `text`: the text kept before it (a rejected game, junk)
+/// stays before the tag, as it was.
+pub fn pgn_duplicate(text: &[u8], own: usize, first: u64, to: &mut Vec<u8>) {
+    let own = own.min(text.len());
+    let at = own + pgn_bridge::first_tag_pair(&text[own..]).unwrap_or(0);
     to.extend_from_slice(&text[..at]);
     to.extend_from_slice(format!("[DuplicateOf \"{}\"]\n", first + 1).as_bytes());
     to.extend_from_slice(&text[at..]);
@@ -648,10 +659,12 @@ fn main_line_plies(g: &pgc_core::BulkGame) -> u64 {
 }
 
 /// The `--duplicates` text of `pgc moves`: a `# duplicate of game N` line
-/// (N 1-based) before the game's lines.
-pub fn line_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
+/// (N 1-based) before the game's lines (its own, from `own` in `text`).
+pub fn line_duplicate(text: &[u8], own: usize, first: u64, to: &mut Vec<u8>) {
+    let (before, game) = text.split_at(own.min(text.len()));
+    to.extend_from_slice(before);
     to.extend_from_slice(format!("# duplicate of game {}\n", first + 1).as_bytes());
-    to.extend_from_slice(text);
+    to.extend_from_slice(game);
 }
 
 /// An `Error` for a `--duplicates` path used without `--dedup`.
@@ -671,6 +684,7 @@ mod tests {
             game,
             key: GameKey(key),
             start,
+            own: start,
             end,
         };
         let kept = [k(0, 1, 0, 2), k(1, 1, 2, 4), k(2, 2, 4, 6), k(3, 2, 6, 8)];
@@ -682,7 +696,8 @@ mod tests {
                 put.extend_from_slice(t);
                 Ok(())
             },
-            |t, game, first| {
+            |t, own, game, first| {
+                assert_eq!(own, 0);
                 dups.push((t.to_vec(), game, first));
                 Ok(())
             },
@@ -693,6 +708,51 @@ mod tests {
         assert_eq!(d.dropped, 2);
         // A later batch still sees the first games.
         assert_eq!(d.check(GameKey(2), 9), Some(2));
+    }
+
+    #[test]
+    fn the_duplicate_of_tag_goes_before_the_games_own_first_tag_pair() {
+        let dup = |text: &[u8], own| {
+            let mut to = Vec::new();
+            pgn_duplicate(text, own, 0, &mut to);
+            String::from_utf8(to).expect("utf-8")
+        };
+        let kept = "[Event \"bad\"]\n\n1. e5 *\n\n";
+        let game = "[Event \"dup\"]\n\n1. e4 *\n";
+        let tag = "[DuplicateOf \"1\"]\n";
+        let text = format!("{kept}{game}");
+        assert_eq!(
+            dup(text.as_bytes(), kept.len()),
+            format!("{kept}{tag}{game}")
+        );
+        assert_eq!(
+            dup(b"\n[x]\n[Event \"a\"]\n*", 0),
+            format!("\n[x]\n{tag}[Event \"a\"]\n*")
+        );
+        // No tag pair: before the movetext; an offset past the end: last.
+        assert_eq!(dup(b"1. e4 *\n", 0), format!("{tag}1. e4 *\n"));
+        assert_eq!(dup(b"1. e4 *\n", 99), format!("1. e4 *\n{tag}"));
+        // Split hands each duplicate's own start, within its text, over.
+        let mut d = Dedup::default();
+        let k = |game, start, own, end| KeptGame {
+            game,
+            key: GameKey(7),
+            start,
+            own,
+            end,
+        };
+        let mut own_starts = Vec::new();
+        d.split(
+            b"aaXXbb",
+            &[k(0, 0, 0, 2), k(1, 2, 4, 6)],
+            |_| Ok(()),
+            |t, own, _, _| {
+                own_starts.push((t.to_vec(), own));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(own_starts, [(b"XXbb".to_vec(), 2)]);
     }
 
     #[test]

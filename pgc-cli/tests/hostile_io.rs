@@ -637,6 +637,79 @@ fn rejects_on_stdout_with_an_output_file_and_refused_beside_stdout() {
     );
 }
 
+/// `--duplicates` puts the `DuplicateOf` tag in the duplicate's own tag
+/// section, right before its first tag pair, after the text kept before
+/// the game: a rejected game kept verbatim, or junk between games (some of
+/// it, `[x]`, in the game's own tag section). The tag went before the
+/// first `[` of the dropped text, inside the rejected game's tags. The
+/// rest of the text is as read: the output and the duplicates without
+/// their tags are the input, byte for byte.
+#[test]
+fn duplicate_of_goes_into_the_duplicates_own_tag_section() {
+    let d = tmp();
+    let first = "[Event \"a\"]\n\n1. e4 e5 *\n\n";
+    let rejected = "[Event \"bad\"]\n\n1. e5 *\n\n";
+    let dup = "[Event \"dup\"]\n\n1. e4 e5 *\n\n";
+    let junk = "junk [x]\n\n";
+    let dup2 = "[Event \"dup2\"]\n\n1. e4 e5 *\n";
+    let text = [first, rejected, dup, junk, dup2].concat();
+    let pgn = d.path().join("in.pgn");
+    fs::write(&pgn, &text).expect("write");
+    let tag = "[DuplicateOf \"1\"]\n";
+
+    // decode: the text kept before a duplicate goes with it, before its tag.
+    let pgc_path = d.path().join("in.pgc");
+    let o = run(&["encode", "-q", p(&pgn), "-o", p(&pgc_path)], b"");
+    assert_eq!(code(&o), Some(1), "two games rejected: {}", stderr(&o));
+    let o = run(&["decode", "-q", p(&pgc_path)], b"");
+    assert_eq!(common::stdout(&o), text, "{}", stderr(&o));
+    let dups = d.path().join("dups.pgn");
+    let o = run(
+        &[
+            "decode",
+            "-q",
+            "--dedup",
+            "--duplicates",
+            p(&dups),
+            p(&pgc_path),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    let (kept, dropped) = (common::stdout(&o), fs::read_to_string(&dups).expect("dups"));
+    assert_eq!(kept, first);
+    assert_eq!(
+        dropped,
+        [rejected, tag, dup, "junk [x]\n\n", tag, dup2].concat()
+    );
+    assert_eq!(kept + &dropped.replace(tag, ""), text);
+
+    // encode: the rejected games stay in the output; the tag goes past the
+    // junk in the game's own tag section.
+    let o = run(
+        &[
+            "encode",
+            "-q",
+            "--force",
+            "--dedup",
+            "--duplicates",
+            p(&dups),
+            p(&pgn),
+        ],
+        b"",
+    );
+    assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+    let dropped = fs::read_to_string(&dups).expect("dups");
+    assert_eq!(dropped, [tag, dup, "[x]\n\n", tag, dup2].concat());
+    let o = run(&["decode", "-q"], &o.stdout);
+    assert_eq!(
+        common::stdout(&o),
+        [first, rejected, "junk "].concat(),
+        "{}",
+        stderr(&o)
+    );
+}
+
 // Recognising the format.
 
 #[test]

@@ -169,6 +169,15 @@ impl Decoder {
         }
     }
 
+    /// Where the text of the game being walked, or walked last, starts in
+    /// [`Decoder::text`] (not drained since): after the text kept as read
+    /// before it (verbatim records: a rejected game, text between games),
+    /// at the `%` escape lines and `;` comments written between games
+    /// right before it, which are part of its text.
+    pub fn game_start(&self) -> usize {
+        self.span_start
+    }
+
     fn fail(&mut self, kind: ExtKind, e: PayloadError) {
         if self.error.is_none() {
             self.error = Some(e.at_record(kind, self.offset, self.game, self.ply));

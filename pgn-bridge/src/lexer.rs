@@ -1000,9 +1000,73 @@ fn symbol<V: Visitor>(
     Ok(end)
 }
 
+/// Where the first tag pair of the game at the front of `text` starts (the
+/// offset of its `[`), as this lexer reads the game: whitespace, `%`
+/// escape lines, `;` comments and junk before it (a stray `[x]` line
+/// included) are passed over. `None` when the game has no tag pair (its
+/// movetext comes first). `text` is read from the start of an input.
+pub fn first_tag_pair(text: &[u8]) -> Option<usize> {
+    /// Notes the first tag's `[` and stops there, or at the movetext.
+    struct FirstTag<'a> {
+        text: &'a [u8],
+        at: Option<usize>,
+    }
+    impl Visitor for FirstTag<'_> {
+        type Output = ();
+        fn tag(&mut self, name: &[u8], _value: &[u8]) -> ControlFlow<()> {
+            // `name` is a slice of `text`, after the `[` and any blanks.
+            let name_at = (name.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+            self.at = self
+                .text
+                .get(..name_at)
+                .and_then(|before| memrchr(b'[', before));
+            ControlFlow::Break(())
+        }
+        fn end_tags(&mut self) -> ControlFlow<()> {
+            ControlFlow::Break(())
+        }
+        fn end_game(&mut self, _raw: &[u8]) {}
+    }
+    let mut v = FirstTag { text, at: None };
+    lex_game(text, GameStart::default(), LexContext::INPUT_START, &mut v);
+    v.at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_tag_pair_is_found_past_what_comes_before_it() {
+        let game = b"[Event \"dup\"]\n\n1. e4 *\n";
+        // The game's tag pair, right after what comes before it.
+        for before in [
+            &b""[..],
+            b"\n\n",
+            b"[x\n",
+            b"[x]\n\n",
+            b"%see [Event \"no\"]\n",
+            b"; [Event \"no\"]\n",
+            b"\xef\xbb\xbf",
+        ] {
+            let text = [before, &game[..]].concat();
+            assert_eq!(
+                first_tag_pair(&text),
+                Some(before.len()),
+                "{:?}",
+                String::from_utf8_lossy(&text)
+            );
+        }
+        // Blanks between the `[` and the name.
+        assert_eq!(first_tag_pair(b"\n[ \tEvent \"x\"]\n*"), Some(1));
+        // Movetext first, or nothing: no tag pair.
+        assert_eq!(first_tag_pair(b"1. e4 *\n\n[Event \"next\"]\n*"), None);
+        assert_eq!(first_tag_pair(b"{[Event \"x\"]} 1. e4 *"), None);
+        // A malformed tag is junk up to its line's end.
+        assert_eq!(first_tag_pair(b"[  [Event \"x\"]\n1. e4 *"), None);
+        assert_eq!(first_tag_pair(b""), None);
+        assert_eq!(first_tag_pair(b"[Event \"cut"), None);
+    }
 
     #[test]
     fn line_ends_count_lf_crlf_and_cr_text() {

@@ -98,6 +98,7 @@ pub use error::Error;
 pub use export::ExportWriter;
 pub use jsonl::JsonlWriter;
 pub use layout::Layout;
+pub use lexer::first_tag_pair;
 pub use pgn_error::PgnError;
 pub use reader::{DEFAULT_MAX_GAME_BYTES, PgnReader};
 pub use verify::{Renderer, verify};

@@ -120,6 +120,12 @@ trait Render: GameVisitor {
     fn text_to_write(&mut self) -> Option<&mut Vec<u8>>;
     /// The payload the last game's codec refused, if any.
     fn take_error(&mut self) -> Option<ExtError>;
+    /// Where the last game's own text starts in [`Render::text`], after
+    /// the text kept as read before it; `None`: right after the text
+    /// before it (the previous game's).
+    fn game_start(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl Render for Decoder {
@@ -134,6 +140,9 @@ impl Render for Decoder {
     }
     fn take_error(&mut self) -> Option<ExtError> {
         Decoder::take_error(self)
+    }
+    fn game_start(&self) -> Option<usize> {
+        Some(Decoder::game_start(self))
     }
 }
 
@@ -253,6 +262,7 @@ fn decode_batch_with<R: Render>(
                     game: s.game(),
                     key,
                     start,
+                    own: s.inner.game_start().unwrap_or(start).clamp(start, good),
                     end: good,
                 });
             }
@@ -322,9 +332,14 @@ pub fn run(a: &DecodeArgs) -> Result<Status> {
 }
 
 /// The `--duplicates` line of a JSONL game: a `"duplicate_of"` member
-/// first, the 1-based number of the game it duplicates.
-fn jsonl_duplicate(text: &[u8], first: u64, to: &mut Vec<u8>) {
-    let at = text.iter().position(|&b| b == b'{').map_or(0, |i| i + 1);
+/// first, the 1-based number of the game it duplicates (in the game's own
+/// object, from `own` in `text`).
+fn jsonl_duplicate(text: &[u8], own: usize, first: u64, to: &mut Vec<u8>) {
+    let own = own.min(text.len());
+    let at = text[own..]
+        .iter()
+        .position(|&b| b == b'{')
+        .map_or(own, |i| own + i + 1);
     to.extend_from_slice(&text[..at]);
     to.extend_from_slice(format!("\"duplicate_of\":{},", first + 1).as_bytes());
     to.extend_from_slice(&text[at..]);

@@ -128,6 +128,7 @@ impl<'a> BatchState<'a> {
                                 game: this.index,
                                 key,
                                 start: from,
+                                own: from,
                                 end: done.pgc.len(),
                             });
                             if self.keep_pgn {
@@ -565,14 +566,15 @@ fn consume(
                 &done.pgc,
                 &done.kept,
                 |t| sink.put_games(t),
-                |_, game, first| {
+                |_, _, game, first| {
                     let Some(s) = duplicates.as_deref_mut() else {
                         return Ok(());
                     };
                     let i = done.pgn_spans.partition_point(|&(g, _, _)| g < game);
                     if let Some(&(_, from, to)) = done.pgn_spans.get(i) {
                         text.clear();
-                        pgn_duplicate(&done.pgn[from..to], first, &mut text);
+                        // The span starts at the game (the splitter's).
+                        pgn_duplicate(&done.pgn[from..to], 0, first, &mut text);
                         s.put(&text)?;
                     }
                     Ok(())

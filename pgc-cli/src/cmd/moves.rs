@@ -533,6 +533,7 @@ impl Positions<'_, '_> {
                                 game: g.info().index,
                                 key,
                                 start,
+                                own: start,
                                 end: self.out.len(),
                             });
                         }
@@ -905,6 +906,7 @@ fn lines_batch(b: Batch, parts: Parts<'_>, job: &Job) -> Done {
                     game: w.game(),
                     key,
                     start,
+                    own: start,
                     end: good,
                 });
             }
