@@ -775,9 +775,9 @@ fn pgc_starting_with_a_long_escape_record_is_pgc() {
 
 // A game range past the end.
 
-#[test]
-fn a_game_range_past_the_end_says_so() {
-    let d = tmp();
+/// `samples/mixed.pgn` encoded into `d` (its fourth game is rejected and
+/// kept as read after the third).
+fn mixed_pgc(d: &tempfile::TempDir) -> std::path::PathBuf {
     let pgc_file = d.path().join("x.pgc");
     let o = run(
         &[
@@ -790,6 +790,13 @@ fn a_game_range_past_the_end_says_so() {
         b"",
     );
     assert_eq!(code(&o), Some(1), "one game of mixed.pgn is rejected");
+    pgc_file
+}
+
+#[test]
+fn a_game_range_past_the_end_says_so() {
+    let d = tmp();
+    let pgc_file = mixed_pgc(&d);
     let events = |o: &std::process::Output| common::stdout(o).matches("[Event ").count();
     for indexed in [false, true] {
         if indexed {
@@ -831,18 +838,7 @@ fn a_game_range_past_the_end_says_so() {
 #[test]
 fn a_game_range_past_the_end_writes_no_text_kept_after_the_last_game() {
     let d = tmp();
-    let pgc_file = d.path().join("x.pgc");
-    let o = run(
-        &[
-            "encode",
-            "-q",
-            p(&root().join("samples/mixed.pgn")),
-            "-o",
-            p(&pgc_file),
-        ],
-        b"",
-    );
-    assert_eq!(code(&o), Some(1), "one game of mixed.pgn is rejected");
+    let pgc_file = mixed_pgc(&d);
     for indexed in [false, true] {
         if indexed {
             let o = run(&["index", "-q", p(&pgc_file)], b"");
