@@ -258,9 +258,14 @@ impl Tags {
             .map(|(n, v)| (&self.text[n.clone()], &self.text[v.clone()]))
     }
 
-    /// The value of the first tag named `name`.
+    /// The value of the last tag named `name`: the decoder writes the
+    /// termination marker from the last Result tag (a repeated tag's
+    /// later value stands, as in python-chess's headers).
     fn value(&self, name: &[u8]) -> Option<&[u8]> {
-        self.iter().find(|&(n, _)| n == name).map(|(_, v)| v)
+        self.iter()
+            .filter(|&(n, _)| n == name)
+            .last()
+            .map(|(_, v)| v)
     }
 }
 
